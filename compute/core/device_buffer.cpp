@@ -1,0 +1,31 @@
+#include "compute/core/device_buffer.h"
+
+#include <cstdio>
+
+namespace ws {
+
+std::string formatBytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (bytes >= 1024.0 && unit < 4) {
+    bytes /= 1024.0;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", bytes, units[unit]);
+  return text;
+}
+
+void requireDeviceMemory(double bytes, double releasedBytes, const std::string& what) {
+  std::size_t freeBytes = 0, totalBytes = 0;
+  WS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+  const double reserve = 256.0 * 1024 * 1024;  // display, interop buffers, CUB scratch
+  if (bytes + reserve > static_cast<double>(freeBytes) + releasedBytes) {
+    throw OutOfMemoryError(what + " needs " + formatBytes(bytes) + " of GPU memory; " +
+                           formatBytes(static_cast<double>(freeBytes) + releasedBytes) +
+                           " is available (of " + formatBytes(static_cast<double>(totalBytes)) +
+                           ")");
+  }
+}
+
+}  // namespace ws

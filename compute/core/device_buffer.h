@@ -1,0 +1,70 @@
+#pragma once
+// Move-only owner of a cudaMalloc'd array. Allocation failures become OutOfMemoryError with the
+// size asked for and the memory free, so a too-large grid is a message, not a crash.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+#include "compute/core/cuda_check.h"
+#include "compute/core/errors.h"
+
+namespace ws {
+
+std::string formatBytes(double bytes);
+
+// Throws OutOfMemoryError unless `bytes` (plus what the caller will give back first,
+// `releasedBytes`) fits in the device memory free now, keeping a small reserve for the display.
+void requireDeviceMemory(double bytes, double releasedBytes, const std::string& what);
+
+template <typename T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t count) { allocate(count); }
+  ~DeviceBuffer() { release(); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    if (this != &other) {
+      release();
+      data_ = std::exchange(other.data_, nullptr);
+      count_ = std::exchange(other.count_, 0);
+    }
+    return *this;
+  }
+
+  void allocate(std::size_t count) {
+    release();
+    if (count == 0) return;
+    const cudaError_t status = cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T));
+    if (status == cudaErrorMemoryAllocation) {
+      cudaGetLastError();  // clear the (non-sticky) error
+      data_ = nullptr;
+      throw OutOfMemoryError("out of GPU memory allocating " + formatBytes(count * sizeof(T)));
+    }
+    WS_CUDA_CHECK(status);
+    count_ = count;
+  }
+  void release() noexcept {
+    if (data_) cudaFree(data_);
+    data_ = nullptr;
+    count_ = 0;
+  }
+  void zero() { WS_CUDA_CHECK(cudaMemset(data_, 0, bytes())); }
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t size() const { return count_; }
+  std::size_t bytes() const { return count_ * sizeof(T); }
+  explicit operator bool() const { return data_ != nullptr; }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+}  // namespace ws

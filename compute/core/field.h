@@ -1,0 +1,22 @@
+#pragma once
+// How a module's 2-D field is sampled into an image for display. Light on purpose: CUDA kernels
+// include it.
+namespace ws {
+
+// Which part of the world to sample into the image: pixel (i, j) covers world
+// [originX + i*worldPerPixel, +worldPerPixel) x [originY + j*worldPerPixel, +worldPerPixel).
+struct FieldRequest {
+  double originX = 0, originY = 0;
+  double worldPerPixel = 1;
+  int width = 0, height = 0;
+};
+
+// Where the image goes: one float per pixel, row-major, top row first; NaN marks "outside the
+// world". On the CUDA backend `pixels` may be a device pointer (an interop-mapped GL buffer).
+struct FieldImage {
+  float* pixels = nullptr;
+  int width = 0, height = 0;
+  bool onDevice = false;
+};
+
+}  // namespace ws

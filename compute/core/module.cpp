@@ -1,0 +1,106 @@
+#include "compute/core/module.h"
+
+#include "compute/core/errors.h"
+
+namespace ws {
+
+void Module::setParam(const std::string& key, const ParamValue& value) {
+  setParams({{key, value}});
+}
+
+void Module::setParamText(const std::string& key, const std::string& text) {
+  setParams({{key, params_.parse(key, text)}});
+}
+
+void Module::setParams(const std::vector<std::pair<std::string, ParamValue>>& values) {
+  std::vector<std::pair<std::string, ParamValue>> checked;
+  for (const auto& [key, value] : values) checked.emplace_back(key, params_.check(key, value));
+  const ParamSet before = params_;
+  std::vector<std::string> changed;
+  for (const auto& [key, value] : checked) {
+    if (params_.value(key) == value) continue;
+    params_.assign(key, value);
+    changed.push_back(key);
+  }
+  if (changed.empty()) return;
+  try {
+    applyParams(changed);
+  } catch (...) {
+    params_ = before;
+    throw;
+  }
+}
+
+nlohmann::json Module::preset() const {
+  return {{"module", std::string(name())}, {"params", params_.toJson()}};
+}
+
+void Module::loadPreset(const nlohmann::json& preset) {
+  if (!preset.is_object() || !preset.contains("params"))
+    throw InputError("a preset is a JSON object with \"module\" and \"params\"");
+  if (preset.contains("module") && preset["module"] != std::string(name()))
+    throw InputError("the preset is for module '" + preset["module"].dump() + "', not '" +
+                     std::string(name()) + "'");
+  setParams(params_.checkJson(preset["params"]));
+}
+
+KernelVariant Module::currentVariant() const {
+  const auto list = variants(backend_);
+  for (const auto& v : list)
+    if (v.name == variant_) return v;
+  return list.front();
+}
+
+void Module::select(Backend backend, const std::string& variant) {
+  if (backend == backend_ && variant == variant_) return;
+  if (backend == Backend::Cuda && !gpuInfo().available)
+    throw InputError("the CUDA backend is not available: " + gpuInfo().reason);
+  const auto list = variants(backend);
+  std::string chosen = variant;
+  if (chosen.empty()) chosen = list.front().name;
+  bool known = false;
+  std::string names;
+  for (const auto& v : list) {
+    known |= v.name == chosen;
+    names += " " + v.name;
+  }
+  if (!known)
+    throw InputError("unknown variant '" + chosen + "' for the " + std::string(toString(backend)) +
+                     " backend (known:" + names + ")");
+  StateBlob state = saveState();
+  const Backend previousBackend = backend_;
+  const std::string previousVariant = variant_;
+  backend_ = backend;
+  variant_ = chosen;
+  try {
+    applySelection(previousBackend, state);
+  } catch (...) {
+    backend_ = previousBackend;
+    variant_ = previousVariant;
+    applySelection(previousBackend, state);
+    throw;
+  }
+  clearTimings();
+}
+
+void Module::clearTimings() {
+  for (auto& scope : timings_) scope->clear();
+}
+
+TimingScope& Module::addTiming(std::string name, std::string rateUnit, bool onGpu) {
+  timings_.push_back(std::make_unique<TimingScope>(std::move(name), std::move(rateUnit), onGpu));
+  return *timings_.back();
+}
+
+std::unique_ptr<Module> createModule(const std::string& name, Backend backend) {
+  std::string names;
+  for (const auto& entry : moduleRegistry()) {
+    if (entry.name == name) return entry.create(backend);
+    names += " " + entry.name;
+  }
+  throw InputError("unknown module '" + name + "' (known:" + names + ")");
+}
+
+Backend defaultBackend() { return gpuInfo().available ? Backend::Cuda : Backend::Cpu; }
+
+}  // namespace ws

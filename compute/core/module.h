@@ -1,0 +1,147 @@
+#pragma once
+// The module contract. A module is one simulation (Life, LBM, voxel hashing, mesh optimisation,
+// graph clustering) behind one interface that the GUI, the headless runner, the benchmark and the
+// tests drive alike. It owns its state on one backend (CPU or CUDA) and never touches GL or ImGui:
+// it offers parameters, kernel variants, timings, and views the renderer draws.
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compute/core/backend.h"
+#include "compute/core/field.h"
+#include "compute/core/params.h"
+#include "compute/core/timing.h"
+
+namespace ws {
+
+// One implementation of the module's step, and the lesson it teaches.
+struct KernelVariant {
+  std::string name;         // command-line name, e.g. "bitpacked"
+  std::string title;        // menu text, e.g. "(6) bit-packed, bit-sliced adders"
+  std::string explanation;  // one paragraph: what it does and what it shows
+  std::vector<std::string> tunedBy;  // parameters that shape it (block shape, rows per thread)
+};
+
+// An axis-aligned box in world coordinates (the camera frames it).
+struct WorldBox {
+  double minX = 0, minY = 0, maxX = 1, maxY = 1;
+};
+
+// A scalar quantity the module can show as a 2-D image through a colour map.
+struct FieldView {
+  std::string name;   // "alive", "age", "vorticity"
+  std::string label;  // for the colour bar
+  float minValue = 0, maxValue = 1;
+  std::string colormap;  // default colour map
+};
+
+// A scalar the module reports each frame (population, mass, restarts); plotted over time.
+struct Metric {
+  std::string name;
+  double value = 0;
+};
+
+// A mouse action in world coordinates, for the tool the user picked.
+struct PointerEdit {
+  std::string tool;   // one of tools(): "draw", "erase", "place"
+  double x = 0, y = 0;
+  double fromX = 0, fromY = 0;  // previous position during a drag (== x, y on the first event)
+  std::string item;   // what to place, for "place" (a pattern name)
+};
+
+// A module's complete state, to restore later or move between backends.
+struct StateBlob {
+  nlohmann::json meta;
+  std::vector<std::uint8_t> data;
+};
+
+class Module {
+ public:
+  virtual ~Module() = default;
+
+  virtual std::string_view name() const = 0;
+  virtual std::string_view title() const = 0;
+
+  // Parameters. Every change is checked and applied whole: when the module cannot apply it (a
+  // size that does not fit in memory, say) it throws and everything stays as it was.
+  const ParamSet& params() const { return params_; }
+  void setParam(const std::string& key, const ParamValue& value);
+  void setParamText(const std::string& key, const std::string& text);
+  void setParams(const std::vector<std::pair<std::string, ParamValue>>& values);
+  // `--size` on the command line: the module says which parameters it means ("4096", "800x600").
+  virtual void setSize(const std::string& text) = 0;
+
+  // Presets: {"module": name, "params": {...}}. Loading checks all before changing any.
+  nlohmann::json preset() const;
+  void loadPreset(const nlohmann::json& preset);
+
+  Backend backend() const { return backend_; }
+  const std::string& variant() const { return variant_; }
+  virtual std::vector<KernelVariant> variants(Backend backend) const = 0;
+  KernelVariant currentVariant() const;
+  // Switches implementation and keeps the simulation state; throws (changing nothing) when the
+  // backend is unavailable or the variant unknown.
+  void select(Backend backend, const std::string& variant);
+
+  virtual void reset() = 0;  // the initial state that the parameters describe
+  virtual void step(int count) = 0;
+  std::uint64_t stepCount() const { return steps_; }
+  virtual void synchronize() {}
+  virtual std::vector<Metric> metrics() = 0;
+
+  virtual WorldBox world() const = 0;
+  virtual std::vector<FieldView> fieldViews() const = 0;
+  virtual int currentFieldView() const = 0;
+  virtual void renderField(const FieldRequest& request, FieldImage& image) = 0;
+
+  virtual std::vector<std::string> tools() const = 0;
+  virtual void edit(const PointerEdit& edit) = 0;
+
+  virtual StateBlob saveState() = 0;
+  virtual void restoreState(const StateBlob& state) = 0;
+
+  // Timing scopes, in display order; GPU scopes collect their finished events in pollTimings().
+  const std::vector<std::unique_ptr<TimingScope>>& timings() const { return timings_; }
+  virtual void pollTimings() {}
+  virtual void drainTimings() { pollTimings(); }
+  void clearTimings();
+  // Bytes one unit of work moves at least (the floor that % of bandwidth is measured against).
+  virtual double bytesPerWorkUnit() const = 0;
+
+ protected:
+  explicit Module(Backend backend) : backend_(backend) {}
+  ParamSet& declare() { return params_; }
+  // Apply changed parameters to the state; throw to refuse (the old values are then restored).
+  virtual void applyParams(const std::vector<std::string>& changedKeys) = 0;
+  // Rebuild the implementation for backend_/variant_, moving `state` into it; throw to refuse.
+  virtual void applySelection(Backend previous, const StateBlob& state) = 0;
+
+  TimingScope& addTiming(std::string name, std::string rateUnit, bool onGpu);
+  void countSteps(int count) { steps_ += static_cast<std::uint64_t>(count); }
+  void setStepCount(std::uint64_t steps) { steps_ = steps; }
+
+  Backend backend_;
+  std::string variant_;
+
+ private:
+  ParamSet params_;
+  std::vector<std::unique_ptr<TimingScope>> timings_;
+  std::uint64_t steps_ = 0;
+};
+
+// The registry of modules, by name (Golly's algorithm list, Ready's RD systems).
+struct ModuleEntry {
+  std::string name;
+  std::string title;
+  std::unique_ptr<Module> (*create)(Backend backend);
+};
+const std::vector<ModuleEntry>& moduleRegistry();
+std::unique_ptr<Module> createModule(const std::string& name, Backend backend);
+
+// The backend to use when the user did not choose: CUDA where a device is usable.
+Backend defaultBackend();
+
+}  // namespace ws

@@ -1,0 +1,184 @@
+#include "compute/core/params.h"
+
+#include <charconv>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "compute/core/errors.h"
+
+namespace ws {
+
+namespace {
+
+std::string rangeText(const ParamSpec& spec) {
+  std::ostringstream out;
+  if (spec.type == ParamType::Choice) {
+    out << "one of:";
+    for (const auto& choice : spec.choices) out << " " << choice;
+  } else if (spec.type == ParamType::Bool) {
+    out << "true or false";
+  } else {
+    out << "a " << (spec.type == ParamType::Int ? "whole number" : "number") << " from "
+        << spec.min << " to " << spec.max;
+  }
+  return out.str();
+}
+
+[[noreturn]] void reject(const ParamSpec& spec, const std::string& text, const std::string& why) {
+  throw InputError("parameter '" + spec.key + "': '" + text + "' is not valid: " + why);
+}
+
+}  // namespace
+
+void ParamSet::declare(ParamSpec spec) {
+  values_.push_back(spec.defaultValue);
+  specs_.push_back(std::move(spec));
+}
+
+std::size_t ParamSet::indexOf(const std::string& key) const {
+  for (std::size_t i = 0; i < specs_.size(); ++i)
+    if (specs_[i].key == key) return i;
+  std::string known;
+  for (const auto& spec : specs_) known += " " + spec.key;
+  throw InputError("unknown parameter '" + key + "' (known:" + known + ")");
+}
+
+bool ParamSet::has(const std::string& key) const {
+  for (const auto& spec : specs_)
+    if (spec.key == key) return true;
+  return false;
+}
+
+const ParamSpec& ParamSet::spec(const std::string& key) const { return specs_[indexOf(key)]; }
+
+ParamValue ParamSet::parse(const std::string& key, const std::string& text) const {
+  const ParamSpec& s = spec(key);
+  switch (s.type) {
+    case ParamType::Int: {
+      std::int64_t v = 0;
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+      if (ec != std::errc() || end != text.data() + text.size())
+        reject(s, text, "expected " + rangeText(s));
+      return check(key, v);
+    }
+    case ParamType::Float: {
+      std::istringstream in(text);
+      double v = 0;
+      if (!(in >> v) || !in.eof()) reject(s, text, "expected " + rangeText(s));
+      return check(key, v);
+    }
+    case ParamType::Bool:
+      if (text == "true" || text == "1" || text == "on" || text == "yes") return true;
+      if (text == "false" || text == "0" || text == "off" || text == "no") return false;
+      reject(s, text, "expected true or false");
+    case ParamType::Choice:
+    case ParamType::Text:
+      return check(key, text);
+  }
+  reject(s, text, "unsupported type");
+}
+
+ParamValue ParamSet::check(const std::string& key, const ParamValue& value) const {
+  const ParamSpec& s = spec(key);
+  auto asText = [&] { return format(key); };
+  switch (s.type) {
+    case ParamType::Int: {
+      std::int64_t v = 0;
+      if (const auto* i = std::get_if<std::int64_t>(&value)) {
+        v = *i;
+      } else if (const auto* d = std::get_if<double>(&value); d && std::floor(*d) == *d) {
+        v = static_cast<std::int64_t>(*d);
+      } else {
+        reject(s, asText(), "expected " + rangeText(s));
+      }
+      if (v < s.min || v > s.max)
+        reject(s, std::to_string(v), "expected " + rangeText(s));
+      return v;
+    }
+    case ParamType::Float: {
+      double v = 0;
+      if (const auto* d = std::get_if<double>(&value)) v = *d;
+      else if (const auto* i = std::get_if<std::int64_t>(&value)) v = static_cast<double>(*i);
+      else reject(s, asText(), "expected " + rangeText(s));
+      if (!std::isfinite(v) || v < s.min || v > s.max) {
+        std::ostringstream text;
+        text << v;
+        reject(s, text.str(), "expected " + rangeText(s));
+      }
+      return v;
+    }
+    case ParamType::Bool:
+      if (!std::holds_alternative<bool>(value)) reject(s, asText(), "expected true or false");
+      return value;
+    case ParamType::Choice: {
+      const auto* text = std::get_if<std::string>(&value);
+      if (!text) reject(s, asText(), "expected " + rangeText(s));
+      for (const auto& choice : s.choices)
+        if (choice == *text) return value;
+      reject(s, *text, "expected " + rangeText(s));
+    }
+    case ParamType::Text: {
+      const auto* text = std::get_if<std::string>(&value);
+      if (!text) reject(s, asText(), "expected text");
+      if (s.validate) {
+        const std::string problem = s.validate(*text);
+        if (!problem.empty()) reject(s, *text, problem);
+      }
+      return value;
+    }
+  }
+  return value;
+}
+
+const ParamValue& ParamSet::value(const std::string& key) const { return values_[indexOf(key)]; }
+
+void ParamSet::assign(const std::string& key, ParamValue value) {
+  values_[indexOf(key)] = check(key, value);
+}
+
+std::int64_t ParamSet::getInt(const std::string& key) const {
+  return std::get<std::int64_t>(value(key));
+}
+double ParamSet::getFloat(const std::string& key) const { return std::get<double>(value(key)); }
+bool ParamSet::getBool(const std::string& key) const { return std::get<bool>(value(key)); }
+const std::string& ParamSet::getText(const std::string& key) const {
+  return std::get<std::string>(value(key));
+}
+
+std::string ParamSet::format(const std::string& key) const {
+  const ParamValue& v = values_[indexOf(key)];
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
+  if (const auto* d = std::get_if<double>(&v)) {
+    std::ostringstream out;
+    out << *d;
+    return out.str();
+  }
+  if (const auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
+  return std::get<std::string>(v);
+}
+
+nlohmann::json ParamSet::toJson() const {
+  nlohmann::json out = nlohmann::json::object();
+  for (std::size_t i = 0; i < specs_.size(); ++i)
+    std::visit([&](const auto& v) { out[specs_[i].key] = v; }, values_[i]);
+  return out;
+}
+
+std::vector<std::pair<std::string, ParamValue>> ParamSet::checkJson(
+    const nlohmann::json& json) const {
+  if (!json.is_object()) throw InputError("parameters must be a JSON object");
+  std::vector<std::pair<std::string, ParamValue>> checked;
+  for (const auto& [key, item] : json.items()) {
+    ParamValue v;
+    if (item.is_boolean()) v = item.get<bool>();
+    else if (item.is_number_integer()) v = item.get<std::int64_t>();
+    else if (item.is_number()) v = item.get<double>();
+    else if (item.is_string()) v = item.get<std::string>();
+    else throw InputError("parameter '" + key + "': unsupported JSON value " + item.dump());
+    checked.emplace_back(key, check(key, v));
+  }
+  return checked;
+}
+
+}  // namespace ws

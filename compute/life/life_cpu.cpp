@@ -1,0 +1,267 @@
+#include "compute/life/life_cpu.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <unistd.h>
+
+#include "compute/core/device_buffer.h"
+#include "compute/core/errors.h"
+#include "compute/life/life_bitops.h"
+#include "compute/life/life_soup.h"
+
+namespace ws::life {
+
+namespace {
+
+// Shared by both CPU engines: a grid of ages next to the cells, updated per generation.
+struct AgeTracker {
+  bool on = false;
+  std::vector<std::uint8_t> ages;
+
+  template <typename Alive>
+  void update(int width, int height, Alive alive) {
+    if (!on) return;
+    ages.resize(std::size_t(width) * height, 0);
+#pragma omp parallel for schedule(static)
+    for (int y = 0; y < height; ++y)
+      for (int x = 0; x < width; ++x) {
+        std::uint8_t& a = ages[std::size_t(y) * width + x];
+        a = alive(x, y) ? std::uint8_t(std::min(a + 1, 255)) : 0;
+      }
+  }
+};
+
+// Refuses grids whose state would take more than half of this machine's memory.
+void checkHostSize(int width, int height, double bytesPerCell) {
+  const double bytes = double(width) * height * bytesPerCell;
+  const double limit = 0.5 * double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+  if (bytes > limit)
+    throw OutOfMemoryError("a " + std::to_string(width) + "x" + std::to_string(height) +
+                           " grid needs " + formatBytes(bytes) +
+                           " on the CPU backend; the limit here is " + formatBytes(limit) +
+                           " (half of this machine's memory)");
+}
+
+template <typename Reader>
+void renderOnHost(const Reader& reader, int width, int height, LifeView view,
+                  const FieldRequest& request, FieldImage& image) {
+#pragma omp parallel for schedule(static)
+  for (int py = 0; py < request.height; ++py)
+    for (int px = 0; px < request.width; ++px)
+      image.pixels[std::size_t(py) * request.width + px] =
+          samplePixel(reader, width, height, request, px, py, view == LifeView::Age);
+}
+
+// ---- Reference: one byte per cell -------------------------------------------------------------
+
+class ReferenceEngine final : public LifeEngine {
+ public:
+  explicit ReferenceEngine(TimingScope& timing) : timing_(timing) {}
+
+  void reshape(int width, int height) override {
+    checkHostSize(width, height, 3.0);
+    cells_.assign(std::size_t(width) * height, 0);
+    next_.assign(cells_.size(), 0);
+    width_ = width;
+    height_ = height;
+    age_.ages.assign(age_.on ? cells_.size() : 0, 0);
+  }
+  int width() const override { return width_; }
+  int height() const override { return height_; }
+
+  void clear() override { std::fill(cells_.begin(), cells_.end(), 0); }
+  void fillRandom(std::uint64_t seed, double density) override {
+    const std::uint64_t threshold = soupThreshold(density);
+#pragma omp parallel for schedule(static)
+    for (int y = 0; y < height_; ++y)
+      for (int x = 0; x < width_; ++x) cell(x, y) = soupCell(seed, threshold, x, y);
+  }
+  void setCells(std::span<const CellEdit> edits) override {
+    for (const auto& e : edits) cell(e.x, e.y) = e.alive;
+  }
+  void load(const LifeGrid& grid) override {
+#pragma omp parallel for schedule(static)
+    for (int y = 0; y < height_; ++y)
+      for (int x = 0; x < width_; ++x) cell(x, y) = grid.get(x, y);
+  }
+  LifeGrid save() override {
+    LifeGrid grid(width_, height_);
+    for (int y = 0; y < height_; ++y)
+      for (int x = 0; x < width_; ++x)
+        if (cell(x, y)) grid.set(x, y, true);
+    return grid;
+  }
+
+  void step(int generations, const LifeRule& rule, Boundary boundary) override {
+    const CpuStopwatch watch;
+    const std::uint32_t table = rule.cellTable();
+    const bool torus = boundary == Boundary::Torus;
+    for (int g = 0; g < generations; ++g) {
+#pragma omp parallel for schedule(static)
+      for (int y = 0; y < height_; ++y) {
+        for (int x = 0; x < width_; ++x) {
+          int n = 0;
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx)
+              if (dx || dy) n += neighbour(x + dx, y + dy, torus);
+          next_[std::size_t(y) * width_ + x] = (table >> (n + 9 * cell(x, y))) & 1u;
+        }
+      }
+      cells_.swap(next_);
+      age_.update(width_, height_, [this](int x, int y) { return cell(x, y) != 0; });
+    }
+    const double cellsDone = double(width_) * height_ * generations;
+    timing_.record(watch.elapsedMs(), cellsDone, cellsDone * bytesPerCell());
+  }
+
+  std::uint64_t population() override {
+    std::uint64_t total = 0;
+#pragma omp parallel for reduction(+ : total)
+    for (std::size_t i = 0; i < cells_.size(); ++i) total += cells_[i];
+    return total;
+  }
+
+  void trackAge(bool on) override {
+    age_.on = on;
+    age_.ages.assign(on ? cells_.size() : 0, 0);
+  }
+
+  void render(LifeView view, const FieldRequest& request, FieldImage& image) override {
+    struct Reader {
+      const ReferenceEngine* e;
+      LifeView view;
+      float value(int x, int y) const {
+        const std::size_t i = std::size_t(y) * e->width_ + x;
+        return view == LifeView::Age ? float(e->age_.ages[i]) : float(e->cells_[i]);
+      }
+    };
+    renderOnHost(Reader{this, view}, width_, height_, view, request, image);
+  }
+
+  TimingScope& stepTiming() override { return timing_; }
+  double bytesPerCell() const override { return 2.0; }
+
+ private:
+  std::uint8_t& cell(int x, int y) { return cells_[std::size_t(y) * width_ + x]; }
+  std::uint8_t cell(int x, int y) const { return cells_[std::size_t(y) * width_ + x]; }
+  int neighbour(int x, int y, bool torus) const {
+    if (x < 0 || x >= width_ || y < 0 || y >= height_) {
+      if (!torus) return 0;
+      x = (x + width_) % width_;
+      y = (y + height_) % height_;
+    }
+    return cell(x, y);
+  }
+
+  TimingScope& timing_;
+  int width_ = 0, height_ = 0;
+  std::vector<std::uint8_t> cells_, next_;
+  AgeTracker age_;
+};
+
+// ---- Bit-packed: 64 cells per word ------------------------------------------------------------
+
+class BitPackedEngine final : public LifeEngine {
+ public:
+  explicit BitPackedEngine(TimingScope& timing) : timing_(timing) {}
+
+  void reshape(int width, int height) override {
+    checkHostSize(width, height, 0.25);
+    grid_ = LifeGrid(width, height);
+    next_ = LifeGrid(width, height);
+    age_.ages.assign(age_.on ? std::size_t(width) * height : 0, 0);
+  }
+  int width() const override { return grid_.width; }
+  int height() const override { return grid_.height; }
+
+  void clear() override { std::fill(grid_.words.begin(), grid_.words.end(), 0); }
+  void fillRandom(std::uint64_t seed, double density) override {
+    const std::uint64_t threshold = soupThreshold(density);
+    const int stride = grid_.stride();
+#pragma omp parallel for schedule(static)
+    for (int y = 0; y < grid_.height; ++y)
+      for (int j = 0; j < stride; ++j) {
+        Word w = 0;
+        for (int b = 0; b < kWordBits && j * kWordBits + b < grid_.width; ++b)
+          w |= Word(soupCell(seed, threshold, j * kWordBits + b, y)) << b;
+        grid_.words[std::size_t(y) * stride + j] = w;
+      }
+  }
+  void setCells(std::span<const CellEdit> edits) override {
+    for (const auto& e : edits) grid_.set(e.x, e.y, e.alive);
+  }
+  void load(const LifeGrid& grid) override { grid_ = grid; }
+  LifeGrid save() override { return grid_; }
+
+  void step(int generations, const LifeRule& rule, Boundary boundary) override {
+    const CpuStopwatch watch;
+    const BitGeometry g = makeBitGeometry(grid_.width, grid_.height, boundary);
+    constexpr int kRowsPerTask = 16;
+    const int rowGroups = (g.height + kRowsPerTask - 1) / kRowsPerTask;
+    for (int gen = 0; gen < generations; ++gen) {
+#pragma omp parallel for collapse(2) schedule(static)
+      for (int group = 0; group < rowGroups; ++group)
+        for (int j = 0; j < g.words; ++j) {
+          const int first = group * kRowsPerTask;
+          const int end = std::min(first + kRowsPerTask, g.height);
+          if (rule.isConway())
+            stepWordColumn<true>(grid_.words.data(), next_.words.data(), j, first, end, g, 0, 0);
+          else
+            stepWordColumn<false>(grid_.words.data(), next_.words.data(), j, first, end, g,
+                                  rule.birthByBlock(), rule.surviveByBlock());
+        }
+      std::swap(grid_, next_);
+      age_.update(grid_.width, grid_.height, [this](int x, int y) { return grid_.get(x, y); });
+    }
+    const double cellsDone = double(grid_.width) * grid_.height * generations;
+    timing_.record(watch.elapsedMs(), cellsDone, cellsDone * bytesPerCell());
+  }
+
+  std::uint64_t population() override { return grid_.population(); }
+
+  void trackAge(bool on) override {
+    age_.on = on;
+    age_.ages.assign(on ? std::size_t(grid_.width) * grid_.height : 0, 0);
+  }
+
+  void render(LifeView view, const FieldRequest& request, FieldImage& image) override {
+    struct Reader {
+      const BitPackedEngine* e;
+      LifeView view;
+      float value(int x, int y) const {
+        if (view == LifeView::Age) return float(e->age_.ages[std::size_t(y) * e->grid_.width + x]);
+        return float(e->grid_.get(x, y));
+      }
+    };
+    renderOnHost(Reader{this, view}, grid_.width, grid_.height, view, request, image);
+  }
+
+  TimingScope& stepTiming() override { return timing_; }
+  double bytesPerCell() const override { return 0.25; }
+
+ private:
+  TimingScope& timing_;
+  LifeGrid grid_, next_;
+  AgeTracker age_;
+};
+
+}  // namespace
+
+void referenceStep(const LifeGrid& current, LifeGrid& next, const LifeRule& rule,
+                   Boundary boundary) {
+  TimingScope unused("reference", "cells/s", false);
+  ReferenceEngine engine(unused);
+  engine.reshape(current.width, current.height);
+  engine.load(current);
+  engine.step(1, rule, boundary);
+  next = engine.save();
+}
+
+std::unique_ptr<LifeEngine> makeCpuEngine(const std::string& variant, TimingScope& timing) {
+  if (variant == "bitpacked") return std::make_unique<BitPackedEngine>(timing);
+  return std::make_unique<ReferenceEngine>(timing);
+}
+
+}  // namespace ws::life

@@ -1,0 +1,394 @@
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform_reduce.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "compute/core/device_buffer.h"
+#include "compute/life/life_cuda.h"
+#include "compute/life/life_kernels.cuh"
+
+namespace ws::life {
+
+namespace {
+
+constexpr int kRoundWidth = 1024;  // widest tile: 256 threads x 4 cells
+constexpr int kRoundHeight = 256;  // tallest block
+
+long long roundUp(long long value, long long multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+PaddedGeometry paddedGeometry(int width, int height, bool aligned) {
+  PaddedGeometry g{};
+  g.width = width;
+  g.height = height;
+  const long long columns = roundUp(width, kRoundWidth);
+  const long long rows = roundUp(height, kRoundHeight) + 2;
+  if (aligned) {
+    // Cell (0, 0) and every row start on a 128-byte boundary; the ghost column sits just before.
+    g.pitch = roundUp(32 + columns + 32, 32);
+    g.origin = g.pitch + 32;
+  } else {
+    // The chapter's plain layout: ghost, cells, ghost, so rows start wherever they fall.
+    g.pitch = columns + 2;
+    g.origin = g.pitch + 1;
+  }
+  g.elements = g.pitch * (rows + 1);
+  return g;
+}
+
+dim3 gridFor(long long x, long long y, dim3 block) {
+  return dim3(static_cast<unsigned>((x + block.x - 1) / block.x),
+              static_cast<unsigned>((y + block.y - 1) / block.y));
+}
+
+struct CellValue {
+  const std::uint32_t* cells;
+  long long pitch;
+  int width;
+  __device__ unsigned long long operator()(long long i) const {
+    return cells[(i / width) * pitch + i % width];
+  }
+};
+
+struct WordPopulation {
+  const Word* words;
+  __device__ unsigned long long operator()(long long i) const { return __popcll(words[i]); }
+};
+
+const char* const kShapes[] = {"64x4", "32x8", "16x16", "8x32", "4x64", "128x2", "256x1", nullptr};
+
+template <int BX, int BY>
+void launchTile(int cellsPerThread, const std::uint32_t* current, std::uint32_t* next,
+                const PaddedGeometry& g, std::uint32_t table) {
+  const dim3 block(BX, BY);
+  switch (cellsPerThread) {
+    case 1:
+      lifeTileKernel<BX, BY, 1><<<gridFor(g.width, g.height, dim3(BX, BY)), block>>>(current, next, g, table);
+      break;
+    case 2:
+      lifeTileKernel<BX, BY, 2><<<gridFor(g.width, g.height, dim3(BX * 2, BY)), block>>>(current, next, g, table);
+      break;
+    default:
+      lifeTileKernel<BX, BY, 4><<<gridFor(g.width, g.height, dim3(BX * 4, BY)), block>>>(current, next, g, table);
+      break;
+  }
+}
+
+void launchTileShape(int bx, int by, int cellsPerThread, const std::uint32_t* current,
+                     std::uint32_t* next, const PaddedGeometry& g, std::uint32_t table) {
+  if (bx == 64 && by == 4) launchTile<64, 4>(cellsPerThread, current, next, g, table);
+  else if (bx == 32 && by == 8) launchTile<32, 8>(cellsPerThread, current, next, g, table);
+  else if (bx == 16 && by == 16) launchTile<16, 16>(cellsPerThread, current, next, g, table);
+  else if (bx == 8 && by == 32) launchTile<8, 32>(cellsPerThread, current, next, g, table);
+  else if (bx == 4 && by == 64) launchTile<4, 64>(cellsPerThread, current, next, g, table);
+  else if (bx == 128 && by == 2) launchTile<128, 2>(cellsPerThread, current, next, g, table);
+  else launchTile<256, 1>(cellsPerThread, current, next, g, table);
+}
+
+class CudaEngine final : public LifeEngine {
+ public:
+  CudaEngine(const CudaLifeConfig& config, TimingScope& timing)
+      : config_(config), timing_(timing), bitLayout_(config.kernel == CudaLifeKernel::BitPacked) {}
+
+  void reshape(int width, int height) override {
+    const bool aligned = config_.kernel != CudaLifeKernel::GlobalHalo &&
+                         config_.kernel != CudaLifeKernel::SharedTile;
+    const PaddedGeometry padded = paddedGeometry(width, height, aligned);
+    const double wordBytes = double(wordsPerRow(width)) * height * sizeof(Word);
+    const double needed = (bitLayout_ ? 2 * wordBytes : 2.0 * padded.elements * sizeof(std::uint32_t)) +
+                          (trackAge_ ? double(width) * height : 0.0);
+    requireDeviceMemory(needed, heldBytes(),
+                        "a " + std::to_string(width) + "x" + std::to_string(height) + " grid");
+    for (auto& b : cells_) b.release();
+    for (auto& b : bits_) b.release();
+    ages_.release();
+    width_ = width;
+    height_ = height;
+    padded_ = padded;
+    current_ = 0;
+    if (bitLayout_) {
+      for (auto& b : bits_) b.allocate(std::size_t(wordsPerRow(width)) * height);
+    } else {
+      for (auto& b : cells_) b.allocate(padded.elements);
+    }
+    clearAll();
+    if (trackAge_) ages_.allocate(std::size_t(width) * height), ages_.zero();
+  }
+  int width() const override { return width_; }
+  int height() const override { return height_; }
+
+  void clear() override { clearAll(); }
+
+  void fillRandom(std::uint64_t seed, double density) override {
+    const std::uint64_t threshold = soupThreshold(density);
+    const dim3 block(32, 8);
+    if (bitLayout_) {
+      const BitGeometry g = makeBitGeometry(width_, height_, Boundary::Dead);
+      bitSoup<<<gridFor(g.words, height_, block), block>>>(bits_[current_].data(), g, seed, threshold);
+    } else {
+      paddedSoup<<<gridFor(width_, height_, block), block>>>(cells_[current_].data(), padded_, seed,
+                                                             threshold);
+    }
+    WS_CUDA_CHECK_LAUNCH();
+  }
+
+  void setCells(std::span<const CellEdit> edits) override {
+    if (edits.empty()) return;
+    std::vector<DeviceCellEdit> host;
+    host.reserve(edits.size());
+    for (const auto& e : edits) host.push_back({e.x, e.y, e.alive ? 1 : 0});
+    if (edits_.size() < host.size()) edits_.allocate(host.size());
+    WS_CUDA_CHECK(cudaMemcpy(edits_.data(), host.data(), host.size() * sizeof(DeviceCellEdit),
+                             cudaMemcpyHostToDevice));
+    const int threads = 256, blocks = static_cast<int>((host.size() + threads - 1) / threads);
+    if (bitLayout_)
+      bitEdit<<<blocks, threads>>>(bits_[current_].data(),
+                                   makeBitGeometry(width_, height_, Boundary::Dead), edits_.data(),
+                                   static_cast<int>(host.size()));
+    else
+      paddedEdit<<<blocks, threads>>>(cells_[current_].data(), padded_, edits_.data(),
+                                      static_cast<int>(host.size()));
+    WS_CUDA_CHECK_LAUNCH();
+  }
+
+  void load(const LifeGrid& grid) override {
+    const std::size_t words = grid.words.size();
+    if (bitLayout_) {
+      WS_CUDA_CHECK(cudaMemcpy(bits_[current_].data(), grid.words.data(), words * sizeof(Word),
+                               cudaMemcpyHostToDevice));
+      return;
+    }
+    DeviceBuffer<Word> staging(words);
+    WS_CUDA_CHECK(cudaMemcpy(staging.data(), grid.words.data(), words * sizeof(Word),
+                             cudaMemcpyHostToDevice));
+    const dim3 block(32, 8);
+    paddedFromBits<<<gridFor(width_, height_, block), block>>>(staging.data(),
+                                                              cells_[current_].data(), padded_);
+    WS_CUDA_CHECK_LAUNCH();
+    WS_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+  LifeGrid save() override {
+    LifeGrid grid(width_, height_);
+    const std::size_t bytes = grid.words.size() * sizeof(Word);
+    if (bitLayout_) {
+      WS_CUDA_CHECK(cudaMemcpy(grid.words.data(), bits_[current_].data(), bytes, cudaMemcpyDeviceToHost));
+      return grid;
+    }
+    DeviceBuffer<Word> staging(grid.words.size());
+    const dim3 block(32, 8);
+    bitsFromPadded<<<gridFor(wordsPerRow(width_), height_, block), block>>>(cells_[current_].data(),
+                                                                           staging.data(), padded_);
+    WS_CUDA_CHECK_LAUNCH();
+    WS_CUDA_CHECK(cudaMemcpy(grid.words.data(), staging.data(), bytes, cudaMemcpyDeviceToHost));
+    return grid;
+  }
+
+  void step(int generations, const LifeRule& rule, Boundary boundary) override {
+    if (generations <= 0) return;
+    ring_.start();
+    for (int gen = 0; gen < generations; ++gen) {
+      if (bitLayout_) stepBits(rule, boundary);
+      else stepPadded(rule, boundary);
+      current_ ^= 1;
+      if (trackAge_) updateAges();
+    }
+    const double cells = double(width_) * height_ * generations;
+    ring_.stop(cells, cells * bytesPerCell());
+  }
+
+  std::uint64_t population() override {
+    if (bitLayout_) {
+      const long long words = static_cast<long long>(wordsPerRow(width_)) * height_;
+      return thrust::transform_reduce(thrust::device, thrust::counting_iterator<long long>(0),
+                                      thrust::counting_iterator<long long>(words),
+                                      WordPopulation{bits_[current_].data()}, 0ull,
+                                      thrust::plus<unsigned long long>());
+    }
+    const long long cells = static_cast<long long>(width_) * height_;
+    return thrust::transform_reduce(
+        thrust::device, thrust::counting_iterator<long long>(0),
+        thrust::counting_iterator<long long>(cells),
+        CellValue{cells_[current_].data() + padded_.origin, padded_.pitch, width_}, 0ull,
+        thrust::plus<unsigned long long>());
+  }
+
+  void trackAge(bool on) override {
+    if (on && !trackAge_) {
+      requireDeviceMemory(double(width_) * height_, 0, "the age view");
+      ages_.allocate(std::size_t(width_) * height_);
+      ages_.zero();
+    } else if (!on) {
+      ages_.release();
+    }
+    trackAge_ = on;
+  }
+
+  void render(LifeView view, const FieldRequest& request, FieldImage& image) override {
+    float* target = image.pixels;
+    const std::size_t pixels = std::size_t(request.width) * request.height;
+    if (!image.onDevice) {
+      if (scratch_.size() < pixels) scratch_.allocate(pixels);
+      target = scratch_.data();
+    }
+    const dim3 block(16, 16);
+    const dim3 grid = gridFor(request.width, request.height, block);
+    if (view == LifeView::Age && trackAge_) {
+      renderKernel<<<grid, block>>>(AgeReader{ages_.data(), width_}, width_, height_, request,
+                                    target, true);
+    } else if (bitLayout_) {
+      renderKernel<<<grid, block>>>(BitReader{bits_[current_].data(), wordsPerRow(width_)}, width_,
+                                    height_, request, target, false);
+    } else {
+      renderKernel<<<grid, block>>>(PaddedReader{cells_[current_].data() + padded_.origin, padded_.pitch},
+                                    width_, height_, request, target, false);
+    }
+    WS_CUDA_CHECK_LAUNCH();
+    if (!image.onDevice)
+      WS_CUDA_CHECK(cudaMemcpy(image.pixels, target, pixels * sizeof(float), cudaMemcpyDeviceToHost));
+  }
+
+  TimingScope& stepTiming() override { return timing_; }
+  void pollTimings() override { ring_.collect(timing_); }
+  void drainTimings() override { ring_.drain(timing_); }
+  void synchronize() override { WS_CUDA_CHECK(cudaDeviceSynchronize()); }
+  double bytesPerCell() const override { return bitLayout_ ? 0.25 : 8.0; }
+
+ private:
+  double heldBytes() const {
+    double total = double(ages_.bytes());
+    for (const auto& b : cells_) total += double(b.bytes());
+    for (const auto& b : bits_) total += double(b.bytes());
+    return total;
+  }
+
+  void clearAll() {
+    for (auto& b : cells_)
+      if (b) b.zero();
+    for (auto& b : bits_)
+      if (b) b.zero();
+    ghostsHoldWrap_ = false;
+  }
+
+  void setGhosts(std::uint32_t* grid, bool wrap) {
+    const long long ghosts = 2LL * (width_ + 2) + 2LL * height_;
+    const int threads = 256;
+    if (wrap) {
+      wrapGhostsKernel<<<static_cast<unsigned>((ghosts + threads - 1) / threads), threads>>>(grid, padded_);
+      WS_CUDA_CHECK_LAUNCH();
+    } else {
+      clearGhostsKernel(grid);
+    }
+  }
+
+  void clearGhostsKernel(std::uint32_t* grid) {
+    // Ghost rows are whole rows; ghost columns are two strided columns: cudaMemset2D covers both.
+    const std::size_t pitchBytes = padded_.pitch * sizeof(std::uint32_t);
+    std::uint32_t* cell00 = grid + padded_.origin;
+    WS_CUDA_CHECK(cudaMemset(cell00 - padded_.pitch - 1, 0, (width_ + 2) * sizeof(std::uint32_t)));
+    WS_CUDA_CHECK(cudaMemset(cell00 + height_ * padded_.pitch - 1, 0, (width_ + 2) * sizeof(std::uint32_t)));
+    WS_CUDA_CHECK(cudaMemset2D(cell00 - 1, pitchBytes, 0, sizeof(std::uint32_t), height_));
+    WS_CUDA_CHECK(cudaMemset2D(cell00 + width_, pitchBytes, 0, sizeof(std::uint32_t), height_));
+  }
+
+  void stepPadded(const LifeRule& rule, Boundary boundary) {
+    std::uint32_t* current = cells_[current_].data();
+    std::uint32_t* next = cells_[current_ ^ 1].data();
+    if (boundary == Boundary::Torus) {
+      setGhosts(current, true);
+      ghostsHoldWrap_ = true;
+    } else if (ghostsHoldWrap_) {  // the boundary changed from torus: dead ghosts again
+      setGhosts(cells_[0].data(), false);
+      setGhosts(cells_[1].data(), false);
+      ghostsHoldWrap_ = false;
+    }
+    const std::uint32_t table = rule.cellTable();
+    switch (config_.kernel) {
+      case CudaLifeKernel::GlobalHalo: {
+        const dim3 block(32, 8);
+        lifeGlobalKernel<<<gridFor(width_, height_, block), block>>>(current, next, padded_, table);
+        break;
+      }
+      case CudaLifeKernel::SharedTile:
+      case CudaLifeKernel::SharedAligned:
+        launchTileShape(16, 16, 1, current, next, padded_, table);
+        break;
+      case CudaLifeKernel::SharedFlat:
+        launchTileShape(config_.blockX, config_.blockY, 1, current, next, padded_, table);
+        break;
+      default:
+        launchTileShape(config_.blockX, config_.blockY, config_.cellsPerThread, current, next,
+                        padded_, table);
+        break;
+    }
+    WS_CUDA_CHECK_LAUNCH();
+  }
+
+  void stepBits(const LifeRule& rule, Boundary boundary) {
+    const BitGeometry g = makeBitGeometry(width_, height_, boundary);
+    const dim3 block(64, 2);
+    const int rows = config_.rowsPerThread;
+    const dim3 grid = gridFor(g.words, (height_ + rows - 1) / rows, block);
+    const Word* current = bits_[current_].data();
+    Word* next = bits_[current_ ^ 1].data();
+    if (rule.isConway())
+      lifeBitPackedKernel<true><<<grid, block>>>(current, next, g, rows, 0, 0);
+    else
+      lifeBitPackedKernel<false><<<grid, block>>>(current, next, g, rows, rule.birthByBlock(),
+                                                  rule.surviveByBlock());
+    WS_CUDA_CHECK_LAUNCH();
+  }
+
+  void updateAges() {
+    const dim3 block(32, 8);
+    const dim3 grid = gridFor(width_, height_, block);
+    if (bitLayout_)
+      ageKernel<<<grid, block>>>(BitReader{bits_[current_].data(), wordsPerRow(width_)}, width_,
+                                 height_, ages_.data());
+    else
+      ageKernel<<<grid, block>>>(PaddedReader{cells_[current_].data() + padded_.origin, padded_.pitch},
+                                 width_, height_, ages_.data());
+    WS_CUDA_CHECK_LAUNCH();
+  }
+
+  CudaLifeConfig config_;
+  TimingScope& timing_;
+  GpuTimerRing ring_;
+  bool bitLayout_;
+  int width_ = 0, height_ = 0;
+  PaddedGeometry padded_{};
+  DeviceBuffer<std::uint32_t> cells_[2];
+  DeviceBuffer<Word> bits_[2];
+  int current_ = 0;
+  bool ghostsHoldWrap_ = false;
+  bool trackAge_ = false;
+  DeviceBuffer<std::uint8_t> ages_;
+  DeviceBuffer<DeviceCellEdit> edits_;
+  DeviceBuffer<float> scratch_;
+};
+
+}  // namespace
+
+const char* const* tileShapes() { return kShapes; }
+
+bool parseTileShape(const std::string& text, int& blockX, int& blockY) {
+  for (const char* const* shape = kShapes; *shape; ++shape) {
+    if (text == *shape) {
+      blockX = std::stoi(text.substr(0, text.find('x')));
+      blockY = std::stoi(text.substr(text.find('x') + 1));
+      return true;
+    }
+  }
+  return false;
+}
+
+std::unique_ptr<LifeEngine> makeCudaEngine(const CudaLifeConfig& config, TimingScope& timing) {
+  return std::make_unique<CudaEngine>(config, timing);
+}
+
+}  // namespace ws::life

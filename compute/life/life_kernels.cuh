@@ -1,0 +1,197 @@
+#pragma once
+// Life kernels. (1)-(5) follow Balasalle, Lopez and Rutherford, "Optimizing Memory Access Patterns
+// for Cellular Automata on GPUs" (GPU Computing Gems, Jade Edition, ch. 6): one 32-bit word per
+// cell in a grid with a one-cell ghost border. (6) stores one bit per cell and updates 64 cells
+// with a few dozen logic operations (life_bitops.h).
+#include <cstdint>
+
+#include "compute/core/field.h"
+#include "compute/life/life_bitops.h"
+#include "compute/life/life_soup.h"
+#include "compute/life/life_view.h"
+
+namespace ws::life {
+
+// A grid of 32-bit cells with a ghost border: cell (x, y) is at base[origin + y*pitch + x] for
+// x in [-1, width] and y in [-1, height]. The allocation also covers every cell a rounded-up
+// thread block may read, so the kernels load without bounds checks and guard only their stores.
+struct PaddedGeometry {
+  int width, height;
+  long long pitch;   // elements per row
+  long long origin;  // element index of cell (0, 0)
+  long long elements;
+};
+
+__global__ void lifeGlobalKernel(const std::uint32_t* __restrict__ current,
+                                 std::uint32_t* __restrict__ next, PaddedGeometry g,
+                                 std::uint32_t cellTable) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= g.width || y >= g.height) return;
+  const long long p = g.pitch;
+  const std::uint32_t* c = current + g.origin + y * p + x;
+  const std::uint32_t n = c[-p - 1] + c[-p] + c[-p + 1] + c[-1] + c[1] + c[p - 1] + c[p] + c[p + 1];
+  next[g.origin + y * p + x] = (cellTable >> (n + 9 * c[0])) & 1u;
+}
+
+// Shared-memory tile of (BY+2) x (BX*CPT+2) cells; each thread updates CPT neighbouring cells,
+// reusing the column sums they share (the chapter's "multicell" kernel when CPT > 1).
+template <int BX, int BY, int CPT>
+__global__ void __launch_bounds__(BX* BY) lifeTileKernel(const std::uint32_t* __restrict__ current,
+                                                         std::uint32_t* __restrict__ next,
+                                                         PaddedGeometry g, std::uint32_t cellTable) {
+  constexpr int kTileW = BX * CPT + 2, kTileH = BY + 2;
+  __shared__ std::uint32_t tile[kTileH][kTileW];
+  const int x0 = blockIdx.x * BX * CPT, y0 = blockIdx.y * BY;
+  const std::uint32_t* source = current + g.origin + (y0 - 1) * g.pitch + (x0 - 1);
+  for (int i = threadIdx.y * BX + threadIdx.x; i < kTileW * kTileH; i += BX * BY) {
+    const int ty = i / kTileW, tx = i % kTileW;
+    tile[ty][tx] = source[ty * g.pitch + tx];
+  }
+  __syncthreads();
+
+  const int y = y0 + threadIdx.y;
+  if (y >= g.height) return;
+  const int ty = threadIdx.y + 1, tx0 = threadIdx.x * CPT;  // tile column of the left neighbour
+  std::uint32_t column[CPT + 2];
+#pragma unroll
+  for (int k = 0; k < CPT + 2; ++k)
+    column[k] = tile[ty - 1][tx0 + k] + tile[ty][tx0 + k] + tile[ty + 1][tx0 + k];
+  std::uint32_t* row = next + g.origin + y * g.pitch;
+#pragma unroll
+  for (int k = 0; k < CPT; ++k) {
+    const int x = x0 + tx0 + k;
+    if (x >= g.width) break;
+    const std::uint32_t self = tile[ty][tx0 + k + 1];
+    const std::uint32_t n = column[k] + column[k + 1] + column[k + 2] - self;
+    row[x] = (cellTable >> (n + 9 * self)) & 1u;
+  }
+}
+
+// Torus: copy the opposite edge into every ghost cell (one thread per ghost cell).
+__global__ void wrapGhostsKernel(std::uint32_t* grid, PaddedGeometry g) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  const long long rowGhosts = g.width + 2;  // per ghost row, corners included
+  int x, y;
+  if (i < 2 * rowGhosts) {
+    x = static_cast<int>(i % rowGhosts) - 1;
+    y = i < rowGhosts ? -1 : g.height;
+  } else if (i < 2 * rowGhosts + 2LL * g.height) {
+    const long long k = i - 2 * rowGhosts;
+    y = static_cast<int>(k / 2);
+    x = (k % 2) ? g.width : -1;
+  } else {
+    return;
+  }
+  const int sx = (x + g.width) % g.width, sy = (y + g.height) % g.height;
+  grid[g.origin + y * g.pitch + x] = grid[g.origin + sy * g.pitch + sx];
+}
+
+// ---- conversions and edits, for both layouts ----
+
+__global__ void paddedFromBits(const Word* __restrict__ bits, std::uint32_t* grid, PaddedGeometry g) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= g.width || y >= g.height) return;
+  const Word w = bits[static_cast<long long>(y) * wordsPerRow(g.width) + x / kWordBits];
+  grid[g.origin + y * g.pitch + x] = (w >> (x % kWordBits)) & 1u;
+}
+
+__global__ void bitsFromPadded(const std::uint32_t* __restrict__ grid, Word* bits, PaddedGeometry g) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  const int words = wordsPerRow(g.width);
+  if (j >= words || y >= g.height) return;
+  Word w = 0;
+  for (int b = 0; b < kWordBits && j * kWordBits + b < g.width; ++b)
+    w |= Word(grid[g.origin + y * g.pitch + j * kWordBits + b] & 1u) << b;
+  bits[static_cast<long long>(y) * words + j] = w;
+}
+
+__global__ void paddedSoup(std::uint32_t* grid, PaddedGeometry g, std::uint64_t seed,
+                           std::uint64_t threshold) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= g.width || y >= g.height) return;
+  grid[g.origin + y * g.pitch + x] = soupCell(seed, threshold, x, y);
+}
+
+__global__ void bitSoup(Word* bits, BitGeometry g, std::uint64_t seed, std::uint64_t threshold) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (j >= g.words || y >= g.height) return;
+  Word w = 0;
+  for (int b = 0; b < kWordBits && j * kWordBits + b < g.width; ++b)
+    w |= Word(soupCell(seed, threshold, j * kWordBits + b, y)) << b;
+  bits[static_cast<long long>(y) * g.words + j] = w;
+}
+
+struct DeviceCellEdit {
+  int x, y, alive;
+};
+
+__global__ void paddedEdit(std::uint32_t* grid, PaddedGeometry g, const DeviceCellEdit* edits,
+                           int count) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) grid[g.origin + edits[i].y * g.pitch + edits[i].x] = edits[i].alive;
+}
+
+__global__ void bitEdit(Word* bits, BitGeometry g, const DeviceCellEdit* edits, int count) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  auto* word = reinterpret_cast<unsigned long long*>(
+      bits + static_cast<long long>(edits[i].y) * g.words + edits[i].x / kWordBits);
+  const unsigned long long bit = 1ull << (edits[i].x % kWordBits);
+  if (edits[i].alive) atomicOr(word, bit);
+  else atomicAnd(word, ~bit);
+}
+
+// ---- (6) bit-packed step ----
+
+template <bool kConway>
+__global__ void lifeBitPackedKernel(const Word* __restrict__ current, Word* __restrict__ next,
+                                    BitGeometry g, int rowsPerThread, unsigned birthTable,
+                                    unsigned surviveTable) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  const int firstRow = (blockIdx.y * blockDim.y + threadIdx.y) * rowsPerThread;
+  if (j >= g.words || firstRow >= g.height) return;
+  const int endRow = min(firstRow + rowsPerThread, g.height);
+  stepWordColumn<kConway>(current, next, j, firstRow, endRow, g, birthTable, surviveTable);
+}
+
+// ---- views ----
+
+struct PaddedReader {
+  const std::uint32_t* cells;  // at cell (0, 0)
+  long long pitch;
+  __device__ float value(int x, int y) const { return float(cells[y * pitch + x]); }
+};
+
+struct BitReader {
+  const Word* bits;
+  int words;
+  __device__ float value(int x, int y) const {
+    return float((bits[static_cast<long long>(y) * words + x / kWordBits] >> (x % kWordBits)) & 1u);
+  }
+};
+
+struct AgeReader {
+  const std::uint8_t* ages;
+  int width;
+  __device__ float value(int x, int y) const { return float(ages[static_cast<long long>(y) * width + x]); }
+};
+
+template <typename Reader>
+__global__ void renderKernel(Reader reader, int width, int height, FieldRequest request,
+                             float* pixels, bool takeMax) {
+  const int px = blockIdx.x * blockDim.x + threadIdx.x, py = blockIdx.y * blockDim.y + threadIdx.y;
+  if (px >= request.width || py >= request.height) return;
+  pixels[static_cast<long long>(py) * request.width + px] =
+      samplePixel(reader, width, height, request, px, py, takeMax);
+}
+
+template <typename Reader>
+__global__ void ageKernel(Reader reader, int width, int height, std::uint8_t* ages) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= width || y >= height) return;
+  std::uint8_t& a = ages[static_cast<long long>(y) * width + x];
+  a = reader.value(x, y) != 0.0f ? static_cast<std::uint8_t>(min(a + 1, 255)) : 0;
+}
+
+}  // namespace ws::life

@@ -1,0 +1,346 @@
+#include "compute/life/life_module.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+
+#include "compute/core/assets.h"
+#include "compute/core/errors.h"
+#include "compute/life/life_cuda.h"
+
+namespace ws::life {
+
+namespace {
+
+constexpr int kMaxSide = 1 << 18;
+
+std::vector<KernelVariant> cudaVariants() {
+  return {
+      {"global", "(1) global memory, ghost border",
+       "One thread per cell reads its 3x3 neighbourhood straight from global memory: nine 4-byte "
+       "loads and one store per cell. A one-cell ghost border (dead, or a copy of the opposite edge "
+       "on a torus) removes every boundary test. Neighbouring threads load the same cells again and "
+       "again; the caches absorb much of it, but this is the baseline the chapter improves on "
+       "(145 GB/s of bus traffic on a GTX 285, 2010).",
+       {}},
+      {"shared", "(2) shared-memory tile 16x16",
+       "Each 16x16 block first copies its cells plus a one-cell halo (18x18 = 324 cells, not 384 "
+       "as the chapter misprints) into shared memory, then counts neighbours there. Global loads "
+       "drop from 9 per cell to about 1.27: the chapter measured it 30% faster than (1) on a GTX "
+       "285. Rows start wherever they fall, so most loads straddle 128-byte segments.",
+       {}},
+      {"aligned", "(3) shared tile, 128-byte aligned rows",
+       "The same tile kernel on a grid whose cell (0,0) and every row start on a 128-byte "
+       "boundary (the ghost column sits just before it). Each warp's row load is then whole "
+       "memory segments instead of straddling two. A small gain by itself, but it makes (4) "
+       "possible.",
+       {}},
+      {"flat", "(4) flat blocks (block shape)",
+       "With aligned rows, the left and right halo cells of a tile still cost a whole 32-byte "
+       "sector each. Flatter blocks of the same 256 threads have fewer rows and so fewer side "
+       "halos: the redundancy ratio falls from 2.13 (16x16) to 1.75 (64x4). Pick the shape and "
+       "watch the time; the chapter found 64x4 best, 20% under 16x16.",
+       {"block"}},
+      {"multicell", "(5) several cells per thread",
+       "Each thread updates 2 (or 4) neighbouring cells of a wider tile, so the index arithmetic "
+       "and the column sums of the shared neighbours are done once for several cells: fewer "
+       "instructions per cell (the chapter: under 60%) and wider stores. The chapter's 64x4 "
+       "2-cell kernel was its fastest, 65% faster than (1).",
+       {"block", "cells_per_thread"}},
+      {"bitpacked", "(6) bit-packed, bit-sliced adders",
+       "One bit per cell, 64 cells per 64-bit word: 32 times fewer bytes than (1)-(5). A thread "
+       "owns one word column over several rows; it forms each row's west+centre+east sum as two "
+       "bit planes with shifts and a full adder, adds three rows into a 4-bit count of the 3x3 "
+       "block, and applies the rule as a few dozen logic operations on 64 cells at once. Each "
+       "row's sums serve three output rows. The fast path: limited by memory bandwidth at about "
+       "0.25 bytes per cell update.",
+       {"rows_per_thread"}},
+  };
+}
+
+std::vector<KernelVariant> cpuVariants() {
+  return {
+      {"reference", "reference (byte per cell)",
+       "The rule as written: for each cell, count the eight neighbours and look up the rule, one "
+       "byte per cell, rows shared among OpenMP threads. Every other variant is tested against "
+       "it.",
+       {}},
+      {"bitpacked", "bit-packed (64 cells per word)",
+       "The CUDA bit-packed kernel's arithmetic (the same source, life_bitops.h) on the CPU: "
+       "64 cells per 64-bit word, bit-sliced adders, word columns shared among OpenMP threads.",
+       {}},
+  };
+}
+
+std::string validateRule(const std::string& text) {
+  try {
+    LifeRule::parse(text);
+    return "";
+  } catch (const InputError& e) {
+    return e.what();
+  }
+}
+
+std::string findPatternPath(const std::string& nameOrPath) {
+  if (std::filesystem::exists(nameOrPath)) return nameOrPath;
+  const std::string shipped = assetDirectory() + "/patterns/" + nameOrPath + ".rle";
+  if (std::filesystem::exists(shipped)) return shipped;
+  throw InputError("no pattern '" + nameOrPath + "' (not a file, nor one of the shipped patterns)");
+}
+
+// Cells of a straight line, endpoints included (for drawing with the mouse).
+std::vector<std::pair<int, int>> lineCells(int x0, int y0, int x1, int y1) {
+  std::vector<std::pair<int, int>> cells;
+  const int dx = std::abs(x1 - x0), dy = -std::abs(y1 - y0);
+  const int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
+  int error = dx + dy;
+  for (;;) {
+    cells.emplace_back(x0, y0);
+    if (x0 == x1 && y0 == y1) break;
+    const int e2 = 2 * error;
+    if (e2 >= dy) error += dy, x0 += sx;
+    if (e2 <= dx) error += dx, y0 += sy;
+  }
+  return cells;
+}
+
+}  // namespace
+
+LifeModule::LifeModule(Backend backend) : Module(backend) {
+  const std::int64_t side = backend == Backend::Cuda ? 4096 : 1024;
+  ParamSet& p = declare();
+  p.declare({"width", "width", ParamType::Int, side, 4, kMaxSide, {}, "grid width in cells", true});
+  p.declare({"height", "height", ParamType::Int, side, 4, kMaxSide, {}, "grid height in cells", true});
+  p.declare({"rule", "rule", ParamType::Text, std::string("B3/S23"), 0, 0, {},
+             "Life-like rule in B/S notation: B3/S23 is Conway's Life", false, validateRule});
+  p.declare({"boundary", "boundary", ParamType::Choice, std::string("torus"), 0, 0,
+             {"torus", "dead"}, "torus wraps the edges; dead keeps a border of dead cells"});
+  p.declare({"density", "soup density", ParamType::Float, 0.35, 0, 1, {},
+             "fraction of live cells in a random soup (reset)"});
+  p.declare({"seed", "seed", ParamType::Int, std::int64_t(1), 0, 2147483647, {},
+             "random seed of the soup (reset)"});
+  p.declare({"pattern", "start pattern", ParamType::Text, std::string(""), 0, 0, {},
+             "shipped pattern name or RLE path placed in the centre on reset; empty: random soup",
+             false, [](const std::string& text) -> std::string {
+               if (text.empty()) return "";
+               try {
+                 loadRleFile(findPatternPath(text));
+                 return "";
+               } catch (const InputError& e) {
+                 return e.what();
+               }
+             }});
+  p.declare({"view", "view", ParamType::Choice, std::string("alive"), 0, 0, {"alive", "age"},
+             "alive/dead, or colour by the generations each cell has lived"});
+  std::vector<std::string> shapes;
+  for (const char* const* s = tileShapes(); *s; ++s) shapes.emplace_back(*s);
+  p.declare({"block", "block shape", ParamType::Choice, std::string("64x4"), 0, 0, shapes,
+             "thread-block shape (width x height) of the flat and multicell kernels"});
+  p.declare({"cells_per_thread", "cells per thread", ParamType::Choice, std::string("2"), 0, 0,
+             {"1", "2", "4"}, "cells each thread updates in the multicell kernel"});
+  p.declare({"rows_per_thread", "rows per thread", ParamType::Int, std::int64_t(8), 1, 64, {},
+             "rows of 64-cell words each thread of the bit-packed kernel updates"});
+
+  cpuTiming_ = &addTiming("step (CPU)", "cell updates/s", false);
+  gpuTiming_ = &addTiming("step (CUDA)", "cell updates/s", true);
+  variant_ = "bitpacked";
+  buildEngine();
+  engine_->reshape(int(side), int(side));
+  reset();
+}
+
+void LifeModule::setSize(const std::string& text) {
+  const auto x = text.find('x');
+  const std::string w = text.substr(0, x);
+  const std::string h = x == std::string::npos ? w : text.substr(x + 1);
+  setParams({{"width", params().parse("width", w)}, {"height", params().parse("height", h)}});
+}
+
+std::vector<KernelVariant> LifeModule::variants(Backend backend) const {
+  return backend == Backend::Cuda ? cudaVariants() : cpuVariants();
+}
+
+LifeRule LifeModule::rule() const { return LifeRule::parse(params().getText("rule")); }
+
+Boundary LifeModule::boundary() const {
+  return params().getText("boundary") == "dead" ? Boundary::Dead : Boundary::Torus;
+}
+
+void LifeModule::buildEngine() {
+  TimingScope& timing = backend_ == Backend::Cuda ? *gpuTiming_ : *cpuTiming_;
+  if (backend_ == Backend::Cpu) {
+    engine_ = makeCpuEngine(variant_, timing);
+  } else {
+    CudaLifeConfig config;
+    const std::string names[] = {"global", "shared", "aligned", "flat", "multicell", "bitpacked"};
+    config.kernel = static_cast<CudaLifeKernel>(std::find(std::begin(names), std::end(names), variant_) -
+                                                std::begin(names));
+    parseTileShape(params().getText("block"), config.blockX, config.blockY);
+    config.cellsPerThread = std::stoi(params().getText("cells_per_thread"));
+    config.rowsPerThread = static_cast<int>(params().getInt("rows_per_thread"));
+    engine_ = makeCudaEngine(config, timing);
+  }
+  engine_->trackAge(params().getText("view") == "age");
+}
+
+void LifeModule::reset() {
+  const std::string start = params().getText("pattern");
+  if (start.empty()) {
+    engine_->fillRandom(static_cast<std::uint64_t>(params().getInt("seed")),
+                        params().getFloat("density"));
+  } else {
+    const Pattern& p = pattern(start);
+    if (p.width > engine_->width() || p.height > engine_->height())
+      throw InputError("pattern '" + start + "' is " + std::to_string(p.width) + "x" +
+                       std::to_string(p.height) + ", larger than the " +
+                       std::to_string(engine_->width()) + "x" + std::to_string(engine_->height()) +
+                       " grid");
+    engine_->clear();
+    placePattern(p, engine_->width() / 2, engine_->height() / 2);
+  }
+  engine_->trackAge(false);
+  engine_->trackAge(params().getText("view") == "age");
+  setStepCount(0);
+  clearTimings();
+}
+
+void LifeModule::clear() {
+  engine_->clear();
+  setStepCount(0);
+}
+
+void LifeModule::step(int count) {
+  engine_->step(count, rule(), boundary());
+  countSteps(count);
+}
+
+std::vector<Metric> LifeModule::metrics() {
+  return {{"population", static_cast<double>(engine_->population())}};
+}
+
+WorldBox LifeModule::world() const {
+  return {0, 0, double(engine_->width()), double(engine_->height())};
+}
+
+std::vector<FieldView> LifeModule::fieldViews() const {
+  return {{"alive", "live fraction", 0.0f, 1.0f, "life"},
+          {"age", "age (generations)", 0.0f, 255.0f, "inferno"}};
+}
+
+int LifeModule::currentFieldView() const { return params().getText("view") == "age" ? 1 : 0; }
+
+void LifeModule::renderField(const FieldRequest& request, FieldImage& image) {
+  engine_->render(currentFieldView() == 1 ? LifeView::Age : LifeView::Alive, request, image);
+}
+
+void LifeModule::edit(const PointerEdit& e) {
+  const int w = engine_->width(), h = engine_->height();
+  std::vector<CellEdit> cells;
+  if (e.tool == "place") {
+    placePattern(pattern(e.item), static_cast<int>(std::floor(e.x)), static_cast<int>(std::floor(e.y)));
+    return;
+  }
+  const bool alive = e.tool == "draw";
+  if (!alive && e.tool != "erase") throw InputError("unknown tool '" + e.tool + "'");
+  for (auto [x, y] : lineCells(int(std::floor(e.fromX)), int(std::floor(e.fromY)),
+                               int(std::floor(e.x)), int(std::floor(e.y))))
+    if (x >= 0 && y >= 0 && x < w && y < h) cells.push_back({x, y, alive});
+  engine_->setCells(cells);
+}
+
+void LifeModule::placePattern(const Pattern& p, int cx, int cy) {
+  const int w = engine_->width(), h = engine_->height();
+  const bool torus = boundary() == Boundary::Torus;
+  std::vector<CellEdit> cells;
+  cells.reserve(p.cells.size());
+  for (auto [px, py] : p.cells) {
+    int x = cx - p.width / 2 + px, y = cy - p.height / 2 + py;
+    if (torus) {
+      x = ((x % w) + w) % w;
+      y = ((y % h) + h) % h;
+    } else if (x < 0 || y < 0 || x >= w || y >= h) {
+      continue;
+    }
+    cells.push_back({x, y, true});
+  }
+  engine_->setCells(cells);
+}
+
+const Pattern& LifeModule::pattern(const std::string& nameOrPath) {
+  if (auto it = patterns_.find(nameOrPath); it != patterns_.end()) return it->second;
+  Pattern loaded = loadRleFile(findPatternPath(nameOrPath));
+  return patterns_.emplace(nameOrPath, std::move(loaded)).first->second;
+}
+
+std::vector<std::string> LifeModule::shippedPatterns() {
+  std::vector<std::string> names;
+  for (const auto& path : listAssets("patterns", ".rle"))
+    names.push_back(std::filesystem::path(path).stem().string());
+  return names;
+}
+
+void LifeModule::loadGrid(const LifeGrid& grid) {
+  if (grid.width != engine_->width() || grid.height != engine_->height())
+    throw InputError("grid size mismatch");
+  engine_->load(grid);
+}
+
+StateBlob LifeModule::saveState() {
+  StateBlob state;
+  const LifeGrid grid = engine_->save();
+  state.meta = {{"width", grid.width}, {"height", grid.height}, {"steps", stepCount()}};
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(grid.words.data());
+  state.data.assign(bytes, bytes + grid.words.size() * sizeof(Word));
+  return state;
+}
+
+void LifeModule::restoreState(const StateBlob& state) {
+  LifeGrid grid(state.meta.at("width").get<int>(), state.meta.at("height").get<int>());
+  if (state.data.size() != grid.words.size() * sizeof(Word))
+    throw InputError("saved Life state has the wrong size");
+  std::memcpy(grid.words.data(), state.data.data(), state.data.size());
+  if (grid.width != engine_->width() || grid.height != engine_->height())
+    engine_->reshape(grid.width, grid.height);
+  engine_->load(grid);
+  setStepCount(state.meta.at("steps").get<std::uint64_t>());
+}
+
+void LifeModule::applyParams(const std::vector<std::string>& changed) {
+  auto touched = [&](std::initializer_list<const char*> keys) {
+    for (const char* key : keys)
+      if (std::find(changed.begin(), changed.end(), key) != changed.end()) return true;
+    return false;
+  };
+  if (touched({"width", "height"})) {
+    const int w = int(params().getInt("width")), h = int(params().getInt("height"));
+    const int oldW = engine_->width(), oldH = engine_->height();
+    const StateBlob before = saveState();
+    try {
+      engine_->reshape(w, h);
+      reset();
+    } catch (...) {
+      if (engine_->width() != oldW || engine_->height() != oldH) engine_->reshape(oldW, oldH);
+      restoreState(before);
+      throw;
+    }
+    return;
+  }
+  if (touched({"block", "cells_per_thread", "rows_per_thread"}) && backend_ == Backend::Cuda) {
+    const StateBlob state = saveState();
+    buildEngine();
+    engine_->reshape(state.meta["width"], state.meta["height"]);
+    restoreState(state);
+    clearTimings();
+  }
+  if (touched({"view"})) engine_->trackAge(params().getText("view") == "age");
+  if (touched({"density", "seed", "pattern"})) reset();
+}
+
+void LifeModule::applySelection(Backend, const StateBlob& state) {
+  buildEngine();
+  engine_->reshape(state.meta.at("width").get<int>(), state.meta.at("height").get<int>());
+  restoreState(state);
+}
+
+}  // namespace ws::life

@@ -1,0 +1,67 @@
+#pragma once
+// Conway's Game of Life (and any Life-like rule) as a warpscope module.
+#include <map>
+#include <memory>
+
+#include "compute/core/module.h"
+#include "compute/life/life_engine.h"
+#include "compute/life/rle.h"
+
+namespace ws::life {
+
+class LifeModule final : public Module {
+ public:
+  explicit LifeModule(Backend backend);
+
+  std::string_view name() const override { return "life"; }
+  std::string_view title() const override { return "Game of Life"; }
+  void setSize(const std::string& text) override;
+  std::vector<KernelVariant> variants(Backend backend) const override;
+
+  void reset() override;
+  void step(int count) override;
+  void synchronize() override { engine_->synchronize(); }
+  std::vector<Metric> metrics() override;
+
+  WorldBox world() const override;
+  std::vector<FieldView> fieldViews() const override;
+  int currentFieldView() const override;
+  void renderField(const FieldRequest& request, FieldImage& image) override;
+
+  std::vector<std::string> tools() const override { return {"draw", "erase", "place"}; }
+  void edit(const PointerEdit& edit) override;
+
+  StateBlob saveState() override;
+  void restoreState(const StateBlob& state) override;
+
+  void pollTimings() override { engine_->pollTimings(); }
+  void drainTimings() override { engine_->drainTimings(); }
+  double bytesPerWorkUnit() const override { return engine_->bytesPerCell(); }
+
+  // Life's own operations, for the UI and the tests.
+  LifeGrid grid() { return engine_->save(); }
+  void loadGrid(const LifeGrid& grid);  // same size as the current grid
+  void clear();
+  std::uint64_t population() { return engine_->population(); }
+  // Places a pattern centred on (x, y); cells outside the grid are dropped (or wrap on a torus).
+  void placePattern(const Pattern& pattern, int x, int y);
+  // A shipped pattern by name ("glider") or a path to an RLE file. Throws ParseError/InputError.
+  const Pattern& pattern(const std::string& nameOrPath);
+  static std::vector<std::string> shippedPatterns();
+
+ protected:
+  void applyParams(const std::vector<std::string>& changed) override;
+  void applySelection(Backend previous, const StateBlob& state) override;
+
+ private:
+  void buildEngine();
+  LifeRule rule() const;
+  Boundary boundary() const;
+
+  std::unique_ptr<LifeEngine> engine_;
+  TimingScope* cpuTiming_;
+  TimingScope* gpuTiming_;
+  std::map<std::string, Pattern> patterns_;
+};
+
+}  // namespace ws::life

@@ -1,0 +1,17 @@
+// The modules warpscope offers, in menu order.
+#include "compute/core/module.h"
+#include "compute/life/life_module.h"
+
+namespace ws {
+
+const std::vector<ModuleEntry>& moduleRegistry() {
+  static const std::vector<ModuleEntry> entries = {
+      {"life", "Game of Life",
+       [](Backend backend) -> std::unique_ptr<Module> {
+         return std::make_unique<life::LifeModule>(backend);
+       }},
+  };
+  return entries;
+}
+
+}  // namespace ws

@@ -1,0 +1,145 @@
+// RLE patterns: the shipped library parses, valid files round-trip, and bad input (truncated,
+// garbage, oversized, randomly mutated) gives an error with a position and never crashes.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+
+#include "compute/core/assets.h"
+#include "compute/core/errors.h"
+#include "compute/life/life_module.h"
+#include "compute/life/rle.h"
+#include "tests/test_support.h"
+
+namespace ws::life {
+namespace {
+
+TEST(Rle, ParsesHeaderCommentsAndCells) {
+  const Pattern p = parseRle("#N Glider\n#C a comment\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n");
+  EXPECT_EQ(p.name, "Glider");
+  ASSERT_EQ(p.comments.size(), 1u);
+  EXPECT_EQ(p.width, 3);
+  EXPECT_EQ(p.height, 3);
+  ASSERT_TRUE(p.rule.has_value());
+  EXPECT_EQ(*p.rule, LifeRule::conway());
+  const std::vector<std::pair<int, int>> cells = {{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}};
+  EXPECT_EQ(p.cells, cells);
+}
+
+TEST(Rle, MultiRowRunsAndLineBreaksInsideData) {
+  const Pattern p = parseRle("x = 4, y = 5\n2o2$\n3bo\n!");
+  const std::vector<std::pair<int, int>> cells = {{0, 0}, {1, 0}, {3, 2}};
+  EXPECT_EQ(p.cells, cells);
+}
+
+TEST(Rle, EveryShippedPatternParsesAndRoundTrips) {
+  const auto files = listAssets("patterns", ".rle");
+  ASSERT_GE(files.size(), 15u);
+  for (const auto& file : files) {
+    const Pattern p = loadRleFile(file);
+    EXPECT_FALSE(p.cells.empty()) << file;
+    const Pattern again = parseRle(writeRle(p), file + " (rewritten)");
+    EXPECT_EQ(again.cells, p.cells) << file;
+    EXPECT_EQ(again.width, p.width);
+    EXPECT_EQ(again.height, p.height);
+    EXPECT_EQ(again.rule, p.rule);
+    EXPECT_EQ(again.name, p.name);
+  }
+}
+
+TEST(Rle, RandomPatternsRoundTrip) {
+  std::mt19937_64 random(test::freshSeed());
+  for (int round = 0; round < 200; ++round) {
+    Pattern p;
+    p.width = 1 + int(random() % 150);
+    p.height = 1 + int(random() % 40);
+    for (int y = 0; y < p.height; ++y)
+      for (int x = 0; x < p.width; ++x)
+        if (random() % 3 == 0) p.cells.emplace_back(x, y);
+    const Pattern again = parseRle(writeRle(p));
+    EXPECT_EQ(again.cells, p.cells);
+  }
+}
+
+void expectError(const std::string& text, int line, int column, const std::string& words) {
+  try {
+    parseRle(text, "bad.rle");
+    ADD_FAILURE() << "accepted: " << text;
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), line) << e.what();
+    EXPECT_EQ(e.column(), column) << e.what();
+    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("bad.rle:", 0), 0u) << e.what();
+  }
+}
+
+TEST(Rle, BadInputNamesLineAndColumn) {
+  expectError("", 1, 1, "no header");
+  expectError("bo$2bo!", 1, 1, "expected the header");
+  expectError("x = 3, y = 3\nbo$2bo$3o", 2, 10, "without '!'");
+  expectError("x = 3, y = 3\nbo$2zo!", 2, 5, "unexpected character 'z'");
+  expectError("x = 3, y = 3\n4o!", 2, 2, "wider than");
+  expectError("x = 3, y = 2\no$o$o!", 2, 5, "more rows");
+  expectError("x = 3, y = three\no!", 1, 7, "is not a size");
+  expectError("x = 3, y = 3, rule = B9/S23\no!", 1, 14, "neighbour count");
+  expectError("x = 99999999, y = 3\no!", 1, 1, "larger than the limit");
+  expectError("x = 3, y = 3\n99999999999o!", 2, 8, "too long");
+  expectError("x = 3, y = 3, colour = red\no!", 1, 14, "unknown header field");
+}
+
+TEST(Rle, MutatedFilesNeverCrash) {
+  std::mt19937_64 random(test::freshSeed());
+  const Pattern gun = loadRleFile(assetDirectory() + "/patterns/gosper-glider-gun.rle");
+  const std::string original = writeRle(gun);
+  const std::string alphabet = "bo$!0123456789xy=, \n#ABrule/S";
+  int rejected = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string text = original;
+    const int edits = 1 + int(random() % 4);
+    for (int e = 0; e < edits; ++e) {
+      const std::size_t at = random() % (text.size() + 1);
+      switch (random() % 4) {
+        case 0: if (at < text.size()) text.erase(at, 1 + random() % 5); break;
+        case 1: text.insert(at, 1, alphabet[random() % alphabet.size()]); break;
+        case 2: if (at < text.size()) text[at] = char(random() % 256); break;
+        default: text.resize(at); break;  // truncation
+      }
+    }
+    try {
+      const Pattern p = parseRle(text, "mutated.rle");
+      for (auto [x, y] : p.cells) {
+        ASSERT_GE(x, 0);
+        ASSERT_LT(x, p.width);
+        ASSERT_LT(y, p.height);
+      }
+    } catch (const ParseError&) {
+      ++rejected;
+    }
+  }
+  EXPECT_GT(rejected, 1000);  // most mutations break the file, and each is reported
+}
+
+TEST(Rle, ABadFileLeavesTheGridAsItWas) {
+  const std::string path = ::testing::TempDir() + "/broken.rle";
+  {
+    std::ofstream out(path);
+    out << "x = 3, y = 3\nbo$2bo$3q!\n";
+  }
+  LifeModule life(Backend::Cpu);
+  life.setSize("64");
+  const LifeGrid before = life.grid();
+  PointerEdit place{"place", 10, 10, 10, 10, path};
+  try {
+    life.edit(place);
+    FAIL() << "the broken pattern was placed";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("broken.rle:2:9"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(life.grid(), before);
+  EXPECT_THROW(life.setParamText("pattern", path), InputError);
+  EXPECT_EQ(life.grid(), before);
+  EXPECT_EQ(life.params().getText("pattern"), "");
+}
+
+}  // namespace
+}  // namespace ws::life
