@@ -98,7 +98,12 @@ class Module {
   virtual void renderField(const FieldRequest& request, FieldImage& image) = 0;
 
   virtual std::vector<std::string> tools() const = 0;
+  // What a tool can place (Life: the shipped patterns); empty for tools that place nothing.
+  virtual std::vector<std::string> toolItems(const std::string& tool) const = 0;
   virtual void edit(const PointerEdit& edit) = 0;
+  // One-shot commands the UI shows as buttons ("clear", "random soup").
+  virtual std::vector<std::string> actions() const = 0;
+  virtual void runAction(const std::string& action) = 0;
 
   virtual StateBlob saveState() = 0;
   virtual void restoreState(const StateBlob& state) = 0;

@@ -25,6 +25,8 @@ struct ParamSpec {
   bool logScale = false;              // Float/Int sliders
   // Text values: returns an error message, or "" when the text is acceptable.
   std::function<std::string(const std::string&)> validate;
+  // Text values: well-known values the UI offers in a list (label, value).
+  std::vector<std::pair<std::string, std::string>> suggestions;
 };
 
 class ParamSet {

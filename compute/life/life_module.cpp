@@ -112,8 +112,10 @@ LifeModule::LifeModule(Backend backend) : Module(backend) {
   ParamSet& p = declare();
   p.declare({"width", "width", ParamType::Int, side, 4, kMaxSide, {}, "grid width in cells", true});
   p.declare({"height", "height", ParamType::Int, side, 4, kMaxSide, {}, "grid height in cells", true});
-  p.declare({"rule", "rule", ParamType::Text, std::string("B3/S23"), 0, 0, {},
-             "Life-like rule in B/S notation: B3/S23 is Conway's Life", false, validateRule});
+  ParamSpec ruleSpec{"rule", "rule", ParamType::Text, std::string("B3/S23"), 0, 0, {},
+                     "Life-like rule in B/S notation: B3/S23 is Conway's Life", false, validateRule};
+  for (const auto& named : namedRules()) ruleSpec.suggestions.emplace_back(named.name, named.rule);
+  p.declare(std::move(ruleSpec));
   p.declare({"boundary", "boundary", ParamType::Choice, std::string("torus"), 0, 0,
              {"torus", "dead"}, "torus wraps the edges; dead keeps a border of dead cells"});
   p.declare({"density", "soup density", ParamType::Float, 0.35, 0, 1, {},
@@ -247,6 +249,21 @@ void LifeModule::edit(const PointerEdit& e) {
                                int(std::floor(e.x)), int(std::floor(e.y))))
     if (x >= 0 && y >= 0 && x < w && y < h) cells.push_back({x, y, alive});
   engine_->setCells(cells);
+}
+
+std::vector<std::string> LifeModule::toolItems(const std::string& tool) const {
+  return tool == "place" ? shippedPatterns() : std::vector<std::string>{};
+}
+
+void LifeModule::runAction(const std::string& action) {
+  if (action == "clear") {
+    clear();
+  } else if (action == "random soup") {
+    // A new soup each time, reproducibly: the seed moves on and the start pattern is dropped.
+    setParams({{"pattern", std::string()}, {"seed", (params().getInt("seed") + 1) % 2147483647}});
+  } else {
+    throw InputError("unknown action '" + action + "'");
+  }
 }
 
 void LifeModule::placePattern(const Pattern& p, int cx, int cy) {

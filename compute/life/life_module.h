@@ -29,7 +29,10 @@ class LifeModule final : public Module {
   void renderField(const FieldRequest& request, FieldImage& image) override;
 
   std::vector<std::string> tools() const override { return {"draw", "erase", "place"}; }
+  std::vector<std::string> toolItems(const std::string& tool) const override;
   void edit(const PointerEdit& edit) override;
+  std::vector<std::string> actions() const override { return {"clear", "random soup"}; }
+  void runAction(const std::string& action) override;
 
   StateBlob saveState() override;
   void restoreState(const StateBlob& state) override;

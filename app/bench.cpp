@@ -1,0 +1,128 @@
+#include "app/bench.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+
+#include "compute/core/bandwidth.h"
+#include "compute/core/errors.h"
+
+namespace ws::app {
+
+namespace {
+
+struct Row {
+  std::string backend, variant, size;
+  TimingStats stats;
+  double perStepMs = 0, rate = 0, bytesPerSecond = 0, percentOfBandwidth = 0;
+};
+
+Row measure(Module& module, const BenchOptions& options) {
+  module.reset();
+  for (int warm = 0; warm < 3; ++warm) module.step(options.stepsPerSample);
+  module.synchronize();
+  module.drainTimings();
+  module.clearTimings();  // also skips its first samples again
+  for (int sample = 0; sample < options.samples + 2; ++sample) {
+    module.step(options.stepsPerSample);
+    module.drainTimings();
+  }
+  Row row;
+  row.backend = toString(module.backend());
+  row.variant = module.variant();
+  const WorldBox world = module.world();
+  row.size = std::to_string(long(world.maxX - world.minX)) + "x" + std::to_string(long(world.maxY - world.minY));
+  for (const auto& scope : module.timings()) {
+    if (scope->onGpu() != (module.backend() == Backend::Cuda)) continue;
+    row.stats = scope->stats();
+  }
+  row.perStepMs = row.stats.medianMs / options.stepsPerSample;
+  row.rate = row.stats.ratePerSecond;
+  row.bytesPerSecond = row.stats.bytesPerSecond;
+  const double bandwidth = module.backend() == Backend::Cuda ? measuredBandwidth() : 0;
+  row.percentOfBandwidth = bandwidth > 0 ? 100.0 * row.bytesPerSecond / bandwidth : 0;
+  return row;
+}
+
+std::string today() {
+  char text[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
+  return text;
+}
+
+}  // namespace
+
+int runBench(const BenchOptions& options) {
+  std::vector<Backend> backends;
+  if (options.backend == "cuda" || options.backend == "all") backends.push_back(Backend::Cuda);
+  if (options.backend == "cpu" || options.backend == "all") backends.push_back(Backend::Cpu);
+  if (backends.empty()) throw InputError("--backend must be cuda, cpu or all");
+  if (options.samples < 3 || options.stepsPerSample < 1)
+    throw InputError("--samples must be at least 3 and --steps-per-sample at least 1");
+  if (backends.front() == Backend::Cuda && !gpuInfo().available)
+    throw InputError("the CUDA benchmark needs a GPU: " + gpuInfo().reason + " (try --backend cpu)");
+
+  const double bandwidth = gpuInfo().available ? measuredBandwidth() : 0;
+  std::printf("warpscope bench: %s on %s, %s\n", options.module.c_str(),
+              gpuInfo().available ? gpuInfo().name.c_str() : "no GPU", today().c_str());
+  if (bandwidth > 0) std::printf("measured device-to-device copy bandwidth: %.0f GB/s (read + write)\n", bandwidth / 1e9);
+  std::printf("%d samples of %d steps per variant, median; warm-up excluded\n\n", options.samples, options.stepsPerSample);
+  std::printf("%-8s %-12s %-13s %12s %16s %10s %8s\n", "backend", "variant", "size", "ms/step", "rate/s", "GB/s", "% bw");
+
+  nlohmann::json results = nlohmann::json::array();
+  for (Backend backend : backends) {
+    std::unique_ptr<Module> module = createModule(options.module, backend);
+    if (!options.size.empty()) module->setSize(options.size);
+    for (const auto& setting : options.sets) applySetting(*module, setting);
+    std::vector<std::string> names = options.variants;
+    if (names.empty() || names == std::vector<std::string>{"all"}) {
+      names.clear();
+      for (const auto& v : module->variants(backend)) names.push_back(v.name);
+    }
+    for (const auto& name : names) {
+      Row row;
+      try {
+        module->select(backend, name);
+        row = measure(*module, options);
+      } catch (const OutOfMemoryError& e) {
+        std::printf("%-8s %-12s skipped: %s\n", std::string(toString(backend)).c_str(), name.c_str(), e.what());
+        continue;
+      }
+      std::string unit;
+      for (const auto& scope : module->timings()) unit = scope->rateUnit();
+      std::printf("%-8s %-12s %-13s %12.4f %16.4g %10.1f %8.1f\n", row.backend.c_str(), row.variant.c_str(),
+                  row.size.c_str(), row.perStepMs, row.rate, row.bytesPerSecond / 1e9, row.percentOfBandwidth);
+      std::fflush(stdout);
+      results.push_back({{"backend", row.backend},
+                         {"variant", row.variant},
+                         {"size", row.size},
+                         {"params", module->params().toJson()},
+                         {"ms_per_step", row.perStepMs},
+                         {"ms_median_sample", row.stats.medianMs},
+                         {"ms_min_sample", row.stats.minMs},
+                         {"ms_max_sample", row.stats.maxMs},
+                         {"samples", row.stats.samples},
+                         {"steps_per_sample", options.stepsPerSample},
+                         {"rate_per_second", row.rate},
+                         {"rate_unit", unit},
+                         {"bytes_per_unit", module->bytesPerWorkUnit()},
+                         {"gb_per_second", row.bytesPerSecond / 1e9},
+                         {"percent_of_bandwidth", row.percentOfBandwidth}});
+    }
+  }
+  const nlohmann::json report = {{"module", options.module},
+                                 {"date", today()},
+                                 {"gpu", gpuInfo().available ? gpuInfo().name : "none"},
+                                 {"copy_bandwidth_gb_per_second", bandwidth / 1e9},
+                                 {"results", results}};
+  std::ofstream out(options.json);
+  if (!out) throw InputError("cannot write '" + options.json + "'");
+  out << report.dump(2) << "\n";
+  std::printf("\nwrote %s\n", options.json.c_str());
+  return 0;
+}
+
+}  // namespace ws::app

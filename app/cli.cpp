@@ -1,0 +1,135 @@
+#include "app/cli.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <sstream>
+
+#include "app/bench.h"
+#include "app/gui_app.h"
+#include "app/headless_app.h"
+#include "compute/core/errors.h"
+
+namespace ws::app {
+
+namespace {
+
+// The parameters and variants of every module, for --help.
+std::string moduleReference() {
+  std::ostringstream out;
+  out << "\nMODULES, their --variant names and --set parameters:\n";
+  for (const auto& entry : moduleRegistry()) {
+    const auto module = entry.create(Backend::Cpu);
+    out << "\n  " << entry.name << ": " << entry.title << "\n";
+    for (Backend backend : {Backend::Cuda, Backend::Cpu}) {
+      out << "    variants (" << toString(backend) << "):";
+      for (const auto& v : module->variants(backend)) out << " " << v.name;
+      out << "\n";
+    }
+    for (const auto& spec : module->params().specs()) {
+      out << "    " << entry.name << "." << spec.key << " = " << module->params().format(spec.key);
+      if (spec.type == ParamType::Int || spec.type == ParamType::Float)
+        out << "  [" << spec.min << " .. " << spec.max << "]";
+      if (spec.type == ParamType::Choice) {
+        out << "  {";
+        for (std::size_t i = 0; i < spec.choices.size(); ++i) out << (i ? "," : "") << spec.choices[i];
+        out << "}";
+      }
+      out << "\n        " << spec.help << "\n";
+    }
+  }
+  out << "\nKEYS in the GUI: Space run/pause, N step, Shift+N step N, R reset, C clear, F fit,\n"
+         "  D/E/P draw/erase/place, 1-9 views, G grid, Tab panels, F12 screenshot, H help.\n"
+         "MOUSE: left drag draws (or places), right drag erases, middle or Ctrl+left drag pans,\n"
+         "  wheel zooms.\n"
+         "EXIT CODES: 0 success, 1 runtime failure, 2 bad command line or input.\n";
+  return out.str();
+}
+
+void parseWindow(const std::string& text, int& width, int& height) {
+  const auto x = text.find('x');
+  try {
+    std::size_t used = 0;
+    width = std::stoi(text.substr(0, x), &used);
+    height = std::stoi(text.substr(x + 1));
+    if (x == std::string::npos || used != x) throw std::invalid_argument(text);
+  } catch (const std::exception&) {
+    throw InputError("--window '" + text + "': expected WIDTHxHEIGHT, e.g. 1280x720");
+  }
+}
+
+}  // namespace
+
+int runCommandLine(int argc, char** argv) {
+  CLI::App app{"warpscope: an interactive GPU lab. Run and watch simulations live, with kernel timings."};
+  app.footer([] { return moduleReference(); });
+
+  LabOptions lab;
+  std::string backend, window;
+  GuiOptions gui;
+  HeadlessOptions headless;
+  bool runHeadless = false;
+  app.add_option("--module,-m", lab.module, "module to run")->capture_default_str();
+  app.add_option("--backend,-b", backend, "cuda or cpu (default: cuda where a GPU is usable)");
+  app.add_option("--variant,-v", lab.variant, "kernel variant (see MODULES below)");
+  app.add_option("--size,-s", lab.size, "world size: N or WxH (Life: cells)");
+  app.add_option("--set", lab.sets, "set a parameter: module.key=value (repeatable)")->take_all();
+  app.add_option("--preset", lab.preset, "load parameters from a preset JSON file")->check(CLI::ExistingFile);
+  app.add_option("--steps-per-frame", lab.stepsPerFrame, "simulation steps per drawn frame")->capture_default_str();
+  app.add_flag("--paused", lab.paused, "start paused (GUI)");
+  app.add_option("--steps", headless.steps, "headless: total steps to run")->capture_default_str();
+  app.add_option("--screenshot", gui.screenshot, "write the last frame as PNG (GUI: on quit)");
+  app.add_flag("--headless", runHeadless, "no window: EGL device context, render frames to files");
+  app.add_option("--frames", headless.framesDir, "headless: write a PNG per frame into this folder");
+  app.add_option("--frame-every", headless.frameEvery, "headless: write every k-th frame")->capture_default_str();
+  app.add_flag("--with-ui", headless.withUi, "headless: draw the panels into the frames");
+  app.add_option("--window", window, "window or frame size WxH (GUI 1600x1000, headless 1280x720)");
+  app.add_option("--report", headless.reportJson, "headless: write frame-time statistics as JSON");
+  app.add_option("--egl-device", headless.eglDevice, "headless: EGL device index (default: first GPU)");
+  app.add_option("--quit-after-frames", gui.quitAfterFrames, "GUI: quit after this many frames (tests)");
+
+  BenchOptions bench;
+  CLI::App* benchCommand = app.add_subcommand("bench", "measure kernel variants: table on stdout, JSON file");
+  benchCommand->add_option("--module,-m", bench.module, "module")->capture_default_str();
+  benchCommand->add_option("--backend,-b", bench.backend, "cuda, cpu or all")->capture_default_str();
+  benchCommand->add_option("--variant,-v", bench.variants, "variants to measure (default: all)")->take_all();
+  benchCommand->add_option("--size,-s", bench.size, "world size: N or WxH");
+  benchCommand->add_option("--set", bench.sets, "set a parameter: module.key=value")->take_all();
+  benchCommand->add_option("--steps-per-sample", bench.stepsPerSample, "steps in each timed sample")->capture_default_str();
+  benchCommand->add_option("--samples", bench.samples, "timed samples per variant (median)")->capture_default_str();
+  benchCommand->add_option("--json", bench.json, "where to write the results")->capture_default_str();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::cerr << "warpscope: " << e.what() << "\nRun 'warpscope --help' for the options." << std::endl;
+    return 2;
+  }
+
+  try {
+    if (!backend.empty()) {
+      lab.backend = parseBackend(backend);
+      if (!lab.backend) throw InputError("--backend '" + backend + "': expected cuda or cpu");
+    }
+    if (*benchCommand) return runBench(bench);
+    if (runHeadless) {
+      headless.lab = lab;
+      headless.screenshot = gui.screenshot;
+      if (!window.empty()) parseWindow(window, headless.width, headless.height);
+      if (headless.steps < 0) throw InputError("--steps must not be negative");
+      return app::runHeadless(headless);
+    }
+    gui.lab = lab;
+    if (!window.empty()) parseWindow(window, gui.width, gui.height);
+    return runGui(gui);
+  } catch (const InputError& e) {
+    std::cerr << "warpscope: " << e.what() << std::endl;
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "warpscope: " << e.what() << std::endl;
+    return 1;
+  }
+}
+
+}  // namespace ws::app

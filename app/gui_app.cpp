@@ -1,0 +1,229 @@
+#include "app/gui_app.h"
+
+// epoxy must come before GLFW so GLFW does not include the system GL header.
+#include "render/gl/gl.h"
+
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "app/scene.h"
+#include "app/ui/ui.h"
+#include "compute/core/errors.h"
+#include "render/field_renderer.h"
+#include "render/gl/offscreen_target.h"
+
+namespace ws::app {
+
+namespace {
+
+// Mouse and keyboard over the simulation view (ImGui gets first pick).
+class ViewInput {
+ public:
+  void handle(Lab& lab, ui::UiContext& context, float pixelScale) {
+    ImGuiIO& io = ImGui::GetIO();
+    const double mx = io.MousePos.x * pixelScale, my = io.MousePos.y * pixelScale;
+    const int w = context.width, h = context.height;
+    const bool overView = !io.WantCaptureMouse && io.MousePos.x >= 0;
+    context.cursorWorldX = overView ? lab.camera.worldX(mx, w) : -1;
+    context.cursorWorldY = overView ? lab.camera.worldY(my, h) : -1;
+
+    if (overView && io.MouseWheel != 0)
+      lab.camera.zoomAbout(std::pow(1.25, io.MouseWheel), mx, my, w, h);
+
+    const bool panning = ImGui::IsMouseDown(2) || (io.KeyCtrl && ImGui::IsMouseDown(0));
+    if (panning && (overView || panning_)) {
+      if (panning_) lab.camera.pan(mx - lastX_, my - lastY_);
+      panning_ = true;
+    } else {
+      panning_ = false;
+    }
+
+    const bool left = ImGui::IsMouseDown(0) && !io.KeyCtrl, right = ImGui::IsMouseDown(1);
+    if ((left || right) && (overView || editing_) && !panning_) {
+      std::string tool = right ? "erase" : lab.tool;
+      const bool place = tool == "place";
+      const bool fresh = !editing_;
+      if (!place || fresh) {
+        PointerEdit edit{tool, lab.camera.worldX(mx, w), lab.camera.worldY(my, h),
+                         fresh ? lab.camera.worldX(mx, w) : lastWorldX_,
+                         fresh ? lab.camera.worldY(my, h) : lastWorldY_, lab.toolItem};
+        if (tool == "erase" && !hasTool(lab, "erase")) tool.clear();
+        if (!tool.empty()) lab.attempt([&] { lab.module().edit(edit); });
+      }
+      editing_ = true;
+      lastWorldX_ = lab.camera.worldX(mx, w);
+      lastWorldY_ = lab.camera.worldY(my, h);
+    } else {
+      editing_ = false;
+    }
+    lastX_ = mx;
+    lastY_ = my;
+  }
+
+ private:
+  static bool hasTool(Lab& lab, const std::string& tool) {
+    for (const auto& t : lab.module().tools())
+      if (t == tool) return true;
+    return false;
+  }
+  bool panning_ = false, editing_ = false;
+  double lastX_ = 0, lastY_ = 0, lastWorldX_ = 0, lastWorldY_ = 0;
+};
+
+bool pressed(int key) { return ImGui::IsKeyPressed(key, false); }
+
+void handleKeys(Lab& lab, ui::UiContext& context, bool& showUi, bool& screenshot, bool& quit) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.KeyCtrl && pressed(GLFW_KEY_Q)) quit = true;
+  if (pressed(GLFW_KEY_F12)) screenshot = true;
+  if (io.WantCaptureKeyboard) return;
+  if (pressed(GLFW_KEY_SPACE)) lab.running = !lab.running;
+  if (pressed(GLFW_KEY_N) || ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) lab.requestSteps(io.KeyShift ? lab.stepN : 1);
+  if (pressed(GLFW_KEY_R)) lab.attempt([&] { lab.module().reset(); });
+  if (pressed(GLFW_KEY_C)) lab.attempt([&] { lab.module().runAction("clear"); });
+  if (pressed(GLFW_KEY_F)) lab.fitPending = true;
+  if (pressed(GLFW_KEY_G)) lab.gridLines = !lab.gridLines;
+  if (pressed(GLFW_KEY_TAB)) showUi = !showUi;
+  if (pressed(GLFW_KEY_H) || pressed(GLFW_KEY_F1)) context.showHelp = !context.showHelp;
+  if (pressed(GLFW_KEY_D)) lab.tool = "draw";
+  if (pressed(GLFW_KEY_E)) lab.tool = "erase";
+  if (pressed(GLFW_KEY_P)) lab.tool = "place";
+  if (pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_KP_ADD)) lab.stepsPerFrame = std::min(1024, lab.stepsPerFrame * 2);
+  if (pressed(GLFW_KEY_MINUS) || pressed(GLFW_KEY_KP_SUBTRACT)) lab.stepsPerFrame = std::max(1, lab.stepsPerFrame / 2);
+  const auto views = lab.module().fieldViews();
+  const ParamSet& params = lab.module().params();
+  for (int i = 0; i < int(views.size()) && i < 9; ++i)
+    if (pressed(GLFW_KEY_1 + i) && params.has("view"))
+      lab.attempt([&] { lab.module().setParam("view", views[i].name); });
+}
+
+void saveScreenshot(const std::string& path, int width, int height) {
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glReadBuffer(GL_BACK);
+  gl::writePng(path, width, height, gl::readPixels(width, height));
+  std::cout << "screenshot: " << path << " (" << width << "x" << height << ")" << std::endl;
+}
+
+}  // namespace
+
+int runGui(const GuiOptions& options) {
+  Lab lab(options.lab);  // bad options throw before any window opens
+
+  glfwSetErrorCallback([](int code, const char* text) {
+    std::cerr << "GLFW error " << code << ": " << text << std::endl;
+  });
+  if (!glfwInit()) {
+    std::cerr << "warpscope: cannot open a window (no display?). Use --headless to render without "
+                 "one." << std::endl;
+    return 1;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  GLFWwindow* window = glfwCreateWindow(options.width, options.height, "warpscope", nullptr, nullptr);
+  if (!window) {
+    std::cerr << "warpscope: no OpenGL 4.3 core context for a window here" << std::endl;
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(1);
+
+  int exitCode = 0;
+  {
+    render::FieldRenderer renderer;
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;  // the layout is ours; no imgui.ini next to the user's files
+    ImGui::StyleColorsDark();
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 430");
+
+    ui::UiContext context;
+    context.glRenderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    ViewInput input;
+    bool showUi = true, screenshotRequested = false, quit = false;
+    int screenshotCount = 0;
+    context.screenshot = [&] { screenshotRequested = true; };
+    long frames = 0;
+    auto lastTitle = std::chrono::steady_clock::now();
+
+    while (!glfwWindowShouldClose(window) && !quit) {
+      const auto frameStart = std::chrono::steady_clock::now();
+      glfwPollEvents();
+      int fbWidth = 0, fbHeight = 0, winWidth = 0, winHeight = 0;
+      glfwGetFramebufferSize(window, &fbWidth, &fbHeight);
+      glfwGetWindowSize(window, &winWidth, &winHeight);
+      context.width = fbWidth;
+      context.height = fbHeight;
+
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplGlfw_NewFrame();
+      ImGui::NewFrame();
+      handleKeys(lab, context, showUi, screenshotRequested, quit);
+      input.handle(lab, context, winWidth > 0 ? float(fbWidth) / winWidth : 1.0f);
+
+      lab.advance();
+      drawScene(lab, renderer, fbWidth, fbHeight);
+      context.transferMode = renderer.transferMode();
+      if (showUi) ui::drawUi(lab, context);
+      ImGui::Render();
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+      ++frames;
+      const bool last = options.quitAfterFrames > 0 && frames >= options.quitAfterFrames;
+      if (screenshotRequested) {
+        char name[128];
+        std::snprintf(name, sizeof name, "warpscope-%s-%05d.png", std::string(lab.module().name()).c_str(),
+                      screenshotCount++);
+        lab.attempt([&] { saveScreenshot(name, fbWidth, fbHeight); });
+        screenshotRequested = false;
+      }
+      if (last) {
+        if (!options.screenshot.empty())
+          lab.attempt([&] { saveScreenshot(options.screenshot, fbWidth, fbHeight); });
+        quit = true;
+      }
+      glfwSwapBuffers(window);
+      lab.recordFrameTime(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frameStart).count());
+
+      if (std::chrono::steady_clock::now() - lastTitle > std::chrono::milliseconds(500)) {
+        lastTitle = std::chrono::steady_clock::now();
+        std::string title = "warpscope - " + std::string(lab.module().title()) + " - step " +
+                            std::to_string(lab.module().stepCount());
+        for (const auto& scope : lab.module().timings()) {
+          const TimingStats s = scope->stats();
+          if (s.samples == 0) continue;
+          char rate[96];
+          std::snprintf(rate, sizeof rate, " - %.3g G%s", s.ratePerSecond / 1e9, scope->rateUnit().c_str());
+          title += rate;
+          break;
+        }
+        char fps[32];
+        std::snprintf(fps, sizeof fps, " - %.0f fps", 1000.0 / std::max(lab.frameMs(), 1e-3));
+        glfwSetWindowTitle(window, (title + fps).c_str());
+      }
+    }
+    if (!lab.errorMessage.empty()) {
+      std::cerr << "warpscope: " << lab.errorMessage << std::endl;
+      if (options.quitAfterFrames > 0) exitCode = 1;
+    }
+    std::cout << "gui: " << frames << " frames, step " << lab.module().stepCount() << ", "
+              << toString(lab.module().backend()) << "/" << lab.module().variant() << ", "
+              << context.transferMode << ", on " << context.glRenderer << std::endl;
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+  }
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return exitCode;
+}
+
+}  // namespace ws::app

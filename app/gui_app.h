@@ -1,0 +1,18 @@
+#pragma once
+#include <string>
+
+#include "app/lab.h"
+
+namespace ws::app {
+
+struct GuiOptions {
+  LabOptions lab;
+  int width = 1600, height = 1000;
+  std::string screenshot;   // written when the program quits (and on F12, numbered)
+  int quitAfterFrames = 0;  // 0: run until the window closes (tests use a count)
+};
+
+// The interactive GUI: GLFW window, OpenGL 4.3 core, ImGui. Returns the process exit code.
+int runGui(const GuiOptions& options);
+
+}  // namespace ws::app

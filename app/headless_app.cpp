@@ -1,0 +1,131 @@
+#include "app/headless_app.h"
+
+#include "render/gl/gl.h"
+
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "app/scene.h"
+#include "app/ui/ui.h"
+#include "compute/core/errors.h"
+#include "render/field_renderer.h"
+#include "render/gl/egl_context.h"
+#include "render/gl/offscreen_target.h"
+
+namespace ws::app {
+
+int runHeadless(const HeadlessOptions& options) {
+  Lab lab(options.lab);
+  if (options.width < 16 || options.height < 16 || options.width > 16384 || options.height > 16384)
+    throw InputError("--window must be between 16x16 and 16384x16384");
+  if (options.frameEvery < 1) throw InputError("--frame-every must be at least 1");
+  if (!options.framesDir.empty()) std::filesystem::create_directories(options.framesDir);
+
+  gl::EglContext context(options.eglDevice);
+  gl::OffscreenTarget target(options.width, options.height);
+  render::FieldRenderer renderer;
+  if (options.withUi) {
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;
+    ImGui::GetIO().DisplaySize = ImVec2(float(options.width), float(options.height));
+    ImGui::StyleColorsDark();
+    ImGui_ImplOpenGL3_Init("#version 430");
+  }
+  ui::UiContext ui;
+  ui.glRenderer = context.description();
+  ui.width = options.width;
+  ui.height = options.height;
+
+  // Each frame advances stepsPerFrame steps (the last one fewer) and draws, as the GUI does.
+  const int perFrame = lab.stepsPerFrame;
+  lab.running = false;
+  std::vector<double> frameMs;
+  long done = 0, written = 0;
+  int frame = 0;
+  for (; frame == 0 || done < options.steps; ++frame) {
+    const auto start = std::chrono::steady_clock::now();
+    const long steps = std::min<long>(perFrame, options.steps - done);
+    lab.requestSteps(int(steps));
+    done += steps;
+    lab.advance();
+    target.bind();
+    drawScene(lab, renderer, options.width, options.height);
+    ui.transferMode = renderer.transferMode();
+    if (options.withUi) {
+      ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui::NewFrame();
+      ui::drawUi(lab, ui);
+      ImGui::Render();
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    }
+    glFinish();
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    frameMs.push_back(ms);
+    lab.recordFrameTime(ms);
+    if (!lab.errorMessage.empty()) {
+      std::cerr << "warpscope: " << lab.errorMessage << std::endl;
+      return 1;
+    }
+    if (!options.framesDir.empty() && frame % options.frameEvery == 0) {
+      char name[64];
+      std::snprintf(name, sizeof name, "/frame_%06d.png", frame);
+      gl::writePng(options.framesDir + name, options.width, options.height,
+                   gl::readPixels(options.width, options.height));
+      ++written;
+    }
+  }
+  if (!options.screenshot.empty())
+    gl::writePng(options.screenshot, options.width, options.height,
+                 gl::readPixels(options.width, options.height));
+
+  // The first frames include start-up (allocation, shader and kernel loading): report warm frames.
+  std::vector<double> warm(frameMs.begin() + std::min<std::size_t>(frameMs.size() - 1, 3), frameMs.end());
+  std::sort(warm.begin(), warm.end());
+  const double median = warm[warm.size() / 2];
+  const double p95 = warm[std::min(warm.size() - 1, warm.size() * 95 / 100)];
+  Module& module = lab.module();
+  const auto world = module.world();
+  std::printf("headless: %ld steps in %d frames of %dx%d on %s\n", done, frame, options.width,
+              options.height, context.description().c_str());
+  std::printf("  module %s, world %.0fx%.0f, backend %s, variant %s, %d steps/frame, field via %s\n",
+              std::string(module.name()).c_str(), world.maxX - world.minX, world.maxY - world.minY,
+              std::string(toString(module.backend())).c_str(), module.variant().c_str(), perFrame,
+              renderer.transferMode().c_str());
+  std::printf("  frame time (steps + field + draw%s + glFinish; %zu warm frames): median %.3f ms, p95 %.3f ms\n",
+              options.withUi ? " + UI" : "", warm.size(), median, p95);
+  for (const auto& metric : module.metrics())
+    std::printf("  %s %.0f after %llu steps\n", metric.name.c_str(), metric.value,
+                static_cast<unsigned long long>(module.stepCount()));
+  if (written) std::printf("  wrote %ld frames to %s\n", written, options.framesDir.c_str());
+  if (!options.screenshot.empty()) std::printf("  wrote %s\n", options.screenshot.c_str());
+  if (!options.reportJson.empty()) {
+    nlohmann::json report = {{"module", module.name()},
+                             {"backend", toString(module.backend())},
+                             {"variant", module.variant()},
+                             {"world", {world.maxX - world.minX, world.maxY - world.minY}},
+                             {"window", {options.width, options.height}},
+                             {"steps_per_frame", perFrame},
+                             {"frames", frame},
+                             {"renderer", context.description()},
+                             {"gpu", gpuInfo().available ? gpuInfo().name : "none"},
+                             {"field_transfer", renderer.transferMode()},
+                             {"frame_ms_median", median},
+                             {"frame_ms_p95", p95}};
+    std::ofstream(options.reportJson) << report.dump(2) << "\n";
+  }
+  if (options.withUi) {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui::DestroyContext();
+  }
+  return 0;
+}
+
+}  // namespace ws::app

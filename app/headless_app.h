@@ -1,0 +1,23 @@
+#pragma once
+#include <string>
+
+#include "app/lab.h"
+
+namespace ws::app {
+
+struct HeadlessOptions {
+  LabOptions lab;
+  int width = 1280, height = 720;
+  long steps = 100;         // total simulation steps
+  std::string framesDir;    // PNG per frame (every `frameEvery` frames) when set
+  int frameEvery = 1;
+  bool withUi = false;      // draw the ImGui panels into the frames
+  std::string screenshot;   // the last frame as PNG
+  std::string reportJson;   // frame-time statistics as JSON
+  int eglDevice = -1;
+};
+
+// Runs with an EGL device context (no window, no X server) and the GUI's drawing code.
+int runHeadless(const HeadlessOptions& options);
+
+}  // namespace ws::app

@@ -1,0 +1,131 @@
+#include <imgui.h>
+
+#include <cstdio>
+
+#include "app/ui/ui.h"
+#include "compute/core/backend.h"
+#include "render/colormap.h"
+
+namespace ws::app::ui {
+
+namespace {
+
+void drawModuleAndBackend(Lab& lab) {
+  Module& module = lab.module();
+  if (ImGui::BeginCombo("module", std::string(module.title()).c_str())) {
+    for (const auto& entry : moduleRegistry())
+      if (ImGui::Selectable(entry.title.c_str(), entry.name == module.name()))
+        lab.switchModule(entry.name);
+    ImGui::EndCombo();
+  }
+
+  int backend = module.backend() == Backend::Cuda ? 1 : 0;
+  const bool gpu = gpuInfo().available;
+  if (ImGui::RadioButton("CPU", &backend, 0)) lab.select(Backend::Cpu, "");
+  ImGui::SameLine();
+  if (!gpu) ImGui::BeginDisabled();
+  if (ImGui::RadioButton("CUDA", &backend, 1)) lab.select(Backend::Cuda, "");
+  if (!gpu) {
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%s)", gpuInfo().reason.c_str());
+  }
+
+  const KernelVariant current = module.currentVariant();
+  if (ImGui::BeginCombo("variant", current.title.c_str())) {
+    for (const auto& variant : module.variants(module.backend()))
+      if (ImGui::Selectable(variant.title.c_str(), variant.name == current.name))
+        lab.select(module.backend(), variant.name);
+    ImGui::EndCombo();
+  }
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s", current.explanation.c_str());
+  ImGui::PopTextWrapPos();
+}
+
+void drawPlayback(Lab& lab, UiContext& context) {
+  if (ImGui::Button(lab.running ? "Pause" : "Run", ImVec2(70, 0))) lab.running = !lab.running;
+  ImGui::SameLine();
+  if (ImGui::Button("Step")) lab.requestSteps(1);
+  ImGui::SameLine();
+  char label[32];
+  std::snprintf(label, sizeof label, "Step %d", lab.stepN);
+  if (ImGui::Button(label)) lab.requestSteps(lab.stepN);
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) lab.attempt([&] { lab.module().reset(); });
+  ImGui::SetNextItemWidth(120);
+  ImGui::InputInt("N", &lab.stepN, 10, 100);
+  lab.stepN = std::max(1, lab.stepN);
+  ImGui::SetNextItemWidth(120);
+  ImGui::SliderInt("steps / frame", &lab.stepsPerFrame, 1, 1024, "%d", ImGuiSliderFlags_Logarithmic);
+  for (const auto& action : lab.module().actions()) {
+    if (ImGui::Button(action.c_str())) lab.attempt([&] { lab.module().runAction(action); });
+    ImGui::SameLine();
+  }
+  if (ImGui::Button("Fit view")) lab.fitPending = true;
+  if (context.screenshot) {
+    ImGui::SameLine();
+    if (ImGui::Button("Screenshot")) context.screenshot();
+  }
+}
+
+void drawTools(Lab& lab) {
+  Module& module = lab.module();
+  for (const auto& tool : module.tools()) {
+    if (ImGui::RadioButton(tool.c_str(), lab.tool == tool)) lab.tool = tool;
+    ImGui::SameLine();
+  }
+  ImGui::NewLine();
+  const auto items = module.toolItems(lab.tool);
+  if (!items.empty() && ImGui::BeginCombo("item", lab.toolItem.c_str())) {
+    for (const auto& item : items)
+      if (ImGui::Selectable(item.c_str(), item == lab.toolItem)) lab.toolItem = item;
+    ImGui::EndCombo();
+  }
+  if (!items.empty()) {
+    static char path[512] = "";
+    ImGui::InputTextWithHint("##file", "or a file path, then Enter", path, sizeof path);
+    if (ImGui::IsItemDeactivatedAfterEdit() && path[0]) lab.toolItem = path;
+  }
+}
+
+void drawViewSettings(Lab& lab) {
+  Module& module = lab.module();
+  const auto views = module.fieldViews();
+  const std::string current = lab.colormapForView();
+  if (ImGui::BeginCombo("colour map", current.c_str())) {
+    for (const auto& name : render::colormapNames())
+      if (ImGui::Selectable(name.c_str(), name == current)) lab.colormap = name;
+    ImGui::EndCombo();
+  }
+  ImGui::Checkbox("grid lines", &lab.gridLines);
+  ImGui::SameLine();
+  ImGui::TextDisabled("zoom %.3g px/cell", lab.camera.zoom);
+  (void)views;
+}
+
+void drawPresets(Lab& lab) {
+  static char path[512] = "preset.json";
+  ImGui::InputText("file", path, sizeof path);
+  if (ImGui::Button("Save preset")) lab.savePreset(path);
+  ImGui::SameLine();
+  if (ImGui::Button("Load preset")) lab.loadPreset(path);
+}
+
+}  // namespace
+
+void drawControlPanel(Lab& lab, UiContext& context) {
+  ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(kPanelWidth, context.height - kStatusBarHeight - 16),
+                           ImGuiCond_FirstUseEver);
+  ImGui::Begin("warpscope");
+  drawModuleAndBackend(lab);
+  if (ImGui::CollapsingHeader("Playback", ImGuiTreeNodeFlags_DefaultOpen)) drawPlayback(lab, context);
+  if (ImGui::CollapsingHeader("Tools", ImGuiTreeNodeFlags_DefaultOpen)) drawTools(lab);
+  if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) drawParameters(lab);
+  if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) drawViewSettings(lab);
+  if (ImGui::CollapsingHeader("Presets")) drawPresets(lab);
+  ImGui::End();
+}
+
+}  // namespace ws::app::ui

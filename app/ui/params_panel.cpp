@@ -1,0 +1,108 @@
+// The parameter panel, generated from the module's declared parameters.
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <map>
+
+#include "app/ui/ui.h"
+
+namespace ws::app::ui {
+
+namespace {
+
+void drawText(Lab& lab, const ParamSpec& spec) {
+  // Text is applied on Enter (or on leaving the field), so half-typed values are never checked;
+  // while the field is not being edited it shows the parameter's value.
+  static std::map<std::string, std::array<char, 512>> buffers;
+  static std::string editingKey;
+  auto& buffer = buffers[spec.key];
+  if (editingKey != spec.key)
+    std::snprintf(buffer.data(), buffer.size(), "%s", lab.module().params().getText(spec.key).c_str());
+  ImGui::InputText(spec.label.c_str(), buffer.data(), buffer.size());
+  if (ImGui::IsItemActive()) editingKey = spec.key;
+  else if (editingKey == spec.key) editingKey.clear();
+  if (ImGui::IsItemDeactivatedAfterEdit()) {
+    const std::string value = buffer.data();
+    lab.attempt([&] { lab.module().setParam(spec.key, value); });
+  }
+  if (!spec.suggestions.empty()) {
+    if (ImGui::BeginCombo(("##" + spec.key).c_str(), "well-known values")) {
+      for (const auto& [label, value] : spec.suggestions)
+        if (ImGui::Selectable((label + "  " + value).c_str()))
+          lab.attempt([&] { lab.module().setParam(spec.key, value); });
+      ImGui::EndCombo();
+    }
+  }
+}
+
+}  // namespace
+
+void drawParameters(Lab& lab) {
+  Module& module = lab.module();
+  const auto tuned = module.currentVariant().tunedBy;
+  for (const ParamSpec& spec : module.params().specs()) {
+    ImGui::PushID(spec.key.c_str());
+    const ParamValue& value = module.params().value(spec.key);
+    switch (spec.type) {
+      case ParamType::Int: {
+        std::int64_t v = std::get<std::int64_t>(value);
+        bool apply = false;
+        if (spec.max - spec.min > 1e6) {
+          // Seeds and such: typed, applied on Enter.
+          ImGui::InputScalar(spec.label.c_str(), ImGuiDataType_S64, &v);
+          apply = ImGui::IsItemDeactivatedAfterEdit();
+        } else if (spec.logScale) {
+          // Sizes reallocate: applied when the user lets go, not on every drag step.
+          int i = static_cast<int>(v);
+          ImGui::DragInt(spec.label.c_str(), &i, 8.0f, int(spec.min), int(spec.max), "%d",
+                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+          v = i;
+          apply = ImGui::IsItemDeactivatedAfterEdit();
+        } else {
+          int i = static_cast<int>(v);
+          apply = ImGui::SliderInt(spec.label.c_str(), &i, int(spec.min), int(spec.max), "%d",
+                                   ImGuiSliderFlags_AlwaysClamp);
+          v = i;
+        }
+        if (apply) lab.attempt([&] { module.setParam(spec.key, v); });
+        break;
+      }
+      case ParamType::Float: {
+        float v = static_cast<float>(std::get<double>(value));
+        if (ImGui::SliderFloat(spec.label.c_str(), &v, float(spec.min), float(spec.max)))
+          lab.attempt([&] { module.setParam(spec.key, double(v)); });
+        break;
+      }
+      case ParamType::Bool: {
+        bool v = std::get<bool>(value);
+        if (ImGui::Checkbox(spec.label.c_str(), &v)) lab.attempt([&] { module.setParam(spec.key, v); });
+        break;
+      }
+      case ParamType::Choice: {
+        const std::string& current = std::get<std::string>(value);
+        if (ImGui::BeginCombo(spec.label.c_str(), current.c_str())) {
+          for (const auto& choice : spec.choices)
+            if (ImGui::Selectable(choice.c_str(), choice == current))
+              lab.attempt([&] { module.setParam(spec.key, choice); });
+          ImGui::EndCombo();
+        }
+        break;
+      }
+      case ParamType::Text:
+        drawText(lab, spec);
+        break;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n(--set %s.%s=...)", spec.help.c_str(),
+                                                  std::string(module.name()).c_str(), spec.key.c_str());
+    if (std::find(tuned.begin(), tuned.end(), spec.key) != tuned.end()) {
+      ImGui::SameLine();
+      ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.6f, 1.0f), "*");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("shapes the current kernel variant");
+    }
+    ImGui::PopID();
+  }
+}
+
+}  // namespace ws::app::ui

@@ -1,0 +1,140 @@
+// The timing overlay: per kernel scope, ms (median, mean, min, max and a scrolling plot), the
+// module's rate, GB/s from the variant's byte model and that as % of the bandwidth measured on
+// this GPU; frame time; the module's metrics over time; the colour bar.
+#include <imgui.h>
+
+#include <cstdio>
+
+#include "app/ui/ui.h"
+#include "compute/core/bandwidth.h"
+#include "render/colormap.h"
+
+namespace ws::app::ui {
+
+namespace {
+
+std::string siRate(double perSecond, const std::string& unit) {
+  const char* prefixes[] = {"", "k", "M", "G", "T", "P"};
+  int p = 0;
+  while (perSecond >= 1000 && p < 5) perSecond /= 1000, ++p;
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3g %s%s", perSecond, prefixes[p], unit.c_str());
+  return text;
+}
+
+void plot(const char* label, const std::deque<float>& series, float height) {
+  if (series.empty()) return;
+  std::vector<float> values(series.begin(), series.end());
+  float lo = values[0], hi = values[0];
+  for (float v : values) lo = std::min(lo, v), hi = std::max(hi, v);
+  char overlay[64];
+  std::snprintf(overlay, sizeof overlay, "%s %.6g", label, values.back());
+  ImGui::PlotLines(("##" + std::string(label)).c_str(), values.data(), int(values.size()), 0, overlay,
+                   lo, hi > lo ? hi : lo + 1, ImVec2(-1, height));
+}
+
+void drawColourBar(Lab& lab) {
+  const FieldView view = lab.module().fieldViews()[lab.module().currentFieldView()];
+  const render::ColormapTable table = render::colormapTable(lab.colormapForView());
+  ImGui::Text("%s", view.label.c_str());
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float width = ImGui::GetContentRegionAvail().x, height = 14;
+  for (int i = 0; i < 64; ++i) {
+    const int k = i * 255 / 63;
+    const ImU32 colour = IM_COL32(table[k * 4], table[k * 4 + 1], table[k * 4 + 2], 255);
+    draw->AddRectFilled(ImVec2(origin.x + width * i / 64, origin.y),
+                        ImVec2(origin.x + width * (i + 1) / 64 + 1, origin.y + height), colour);
+  }
+  ImGui::Dummy(ImVec2(width, height));
+  ImGui::Text("%.4g", view.minValue);
+  ImGui::SameLine(width - 40);
+  ImGui::Text("%.4g", view.maxValue);
+}
+
+}  // namespace
+
+void drawTimingOverlay(Lab& lab, UiContext& context) {
+  ImGui::SetNextWindowPos(ImVec2(context.width - 8.0f, 8), ImGuiCond_FirstUseEver, ImVec2(1, 0));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(430, 0), ImVec2(430, context.height - 60.0f));
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  ImGui::Begin("Timings", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+  Module& module = lab.module();
+  ImGui::Text("frame %.2f ms (%.0f fps)", lab.frameMs(), lab.frameMs() > 0 ? 1000.0 / lab.frameMs() : 0.0);
+  const double bandwidth = gpuInfo().available ? measuredBandwidth() : 0.0;
+  if (bandwidth > 0) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("| copy bandwidth %.0f GB/s", bandwidth / 1e9);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("device-to-device copy on this GPU, bytes read + written; click to remeasure");
+    if (ImGui::IsItemClicked()) remeasureBandwidth();
+  }
+  if (ImGui::BeginTable("scopes", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("scope");
+    ImGui::TableSetupColumn("ms");
+    ImGui::TableSetupColumn("rate");
+    ImGui::TableSetupColumn("GB/s");
+    ImGui::TableSetupColumn("% bw");
+    ImGui::TableHeadersRow();
+    for (const auto& scope : module.timings()) {
+      const TimingStats s = scope->stats();
+      if (s.samples == 0) continue;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(scope->name().c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3f", s.medianMs);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("median of %d samples\nmean %.3f  min %.3f  max %.3f ms\n(warm-up samples excluded)",
+                          s.samples, s.meanMs, s.minMs, s.maxMs);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(siRate(s.ratePerSecond, "").c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", scope->rateUnit().c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%.1f", s.bytesPerSecond / 1e9);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("compulsory bytes of the variant's model: %.3g bytes per unit of work",
+                          module.bytesPerWorkUnit());
+      ImGui::TableNextColumn();
+      if (scope->onGpu() && bandwidth > 0) ImGui::Text("%.0f%%", 100.0 * s.bytesPerSecond / bandwidth);
+      else ImGui::TextDisabled("-");
+    }
+    ImGui::EndTable();
+  }
+  for (const auto& scope : module.timings()) {
+    const auto history = scope->historyMs();
+    if (history.empty()) continue;
+    plot((scope->name() + " ms").c_str(), std::deque<float>(history.begin(), history.end()), 40);
+  }
+  for (const auto& [name, series] : lab.metricHistory()) plot(name.c_str(), series, 50);
+  ImGui::Separator();
+  drawColourBar(lab);
+  ImGui::End();
+}
+
+void drawStatusBar(Lab& lab, UiContext& context) {
+  ImGui::SetNextWindowPos(ImVec2(0, context.height - kStatusBarHeight));
+  ImGui::SetNextWindowSize(ImVec2(float(context.width), kStatusBarHeight));
+  ImGui::Begin("status", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoBringToFrontOnFocus);
+  Module& module = lab.module();
+  std::string gpu = gpuInfo().available ? gpuInfo().name : "no GPU (" + gpuInfo().reason + ")";
+  ImGui::Text("%s | step %llu | %s: %s | %s | %s | %s", std::string(module.title()).c_str(),
+              static_cast<unsigned long long>(module.stepCount()),
+              std::string(toString(module.backend())).c_str(), module.variant().c_str(),
+              lab.running ? "running" : "paused", gpu.c_str(), context.transferMode.c_str());
+  if (context.cursorWorldX >= 0) {
+    ImGui::SameLine();
+    ImGui::Text("| cell %d, %d", int(context.cursorWorldX), int(context.cursorWorldY));
+  }
+  if (!lab.notice.empty()) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "| %s", lab.notice.c_str());
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("| H: help");
+  ImGui::End();
+}
+
+}  // namespace ws::app::ui

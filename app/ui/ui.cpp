@@ -1,0 +1,70 @@
+#include "app/ui/ui.h"
+
+#include <imgui.h>
+
+namespace ws::app::ui {
+
+void drawUi(Lab& lab, UiContext& context) {
+  drawControlPanel(lab, context);
+  drawTimingOverlay(lab, context);
+  drawStatusBar(lab, context);
+  if (context.showHelp) drawHelp(context);
+
+  if (!lab.errorMessage.empty() && !ImGui::IsPopupOpen("Error")) ImGui::OpenPopup("Error");
+  ImGui::SetNextWindowSize(ImVec2(520, 0), ImGuiCond_Appearing);
+  if (ImGui::BeginPopupModal("Error", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::PushTextWrapPos(500);
+    ImGui::TextUnformatted(lab.errorMessage.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::Separator();
+    ImGui::TextDisabled("The simulation is paused and unchanged.");
+    if (ImGui::Button("OK", ImVec2(120, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)) ||
+        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter))) {
+      lab.errorMessage.clear();
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+  }
+}
+
+void drawHelp(UiContext& context) {
+  ImGui::SetNextWindowPos(ImVec2(context.width * 0.5f, context.height * 0.5f), ImGuiCond_Appearing,
+                          ImVec2(0.5f, 0.5f));
+  if (!ImGui::Begin("Help", &context.showHelp, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::End();
+    return;
+  }
+  static const char* const rows[][2] = {
+      {"Space", "run / pause"},
+      {"N  or  Right", "step once"},
+      {"Shift+N", "step N (set in Playback)"},
+      {"+ / -", "double / halve steps per frame"},
+      {"R", "reset to the parameters' initial state"},
+      {"C", "clear"},
+      {"D / E / P", "tool: draw / erase / place"},
+      {"left drag", "use the tool (place: click)"},
+      {"right drag", "erase"},
+      {"middle drag, Ctrl+left drag", "pan"},
+      {"wheel", "zoom about the cursor"},
+      {"F", "fit the world in the window"},
+      {"G", "cell grid lines (when zoomed in)"},
+      {"1 ... 9", "switch view"},
+      {"Tab", "hide / show the panels"},
+      {"F12", "screenshot (PNG in the current folder)"},
+      {"H  or  F1", "this help"},
+      {"Ctrl+Q", "quit"},
+  };
+  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
+    for (const auto& row : rows) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(row[0]);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(row[1]);
+    }
+    ImGui::EndTable();
+  }
+  ImGui::End();
+}
+
+}  // namespace ws::app::ui

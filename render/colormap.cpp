@@ -1,0 +1,55 @@
+#include "render/colormap.h"
+
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+namespace ws::render {
+
+namespace {
+
+// Evenly spaced control points, 0xRRGGBB.
+const std::map<std::string, std::vector<std::uint32_t>>& controlPoints() {
+  static const std::map<std::string, std::vector<std::uint32_t>> maps = {
+      {"life", {0x0b0f17, 0x3a5a78, 0x9fd3c7, 0xfff4c2}},
+      {"grayscale", {0x000000, 0xffffff}},
+      {"viridis", {0x440154, 0x482878, 0x3e4989, 0x31688e, 0x26828e, 0x1f9e89, 0x35b779, 0x6ece58,
+                   0xb5de2b, 0xfde725}},
+      {"inferno", {0x000004, 0x1b0c41, 0x4a0c6b, 0x781c6d, 0xa52c60, 0xcf4446, 0xed6925, 0xfb9b06,
+                   0xf7d13d, 0xfcffa4}},
+      {"coolwarm", {0x3b4cc0, 0x7b9ff9, 0xc0d4f5, 0xdddddd, 0xf2cbb7, 0xee8468, 0xb40426}},
+  };
+  return maps;
+}
+
+}  // namespace
+
+const std::vector<std::string>& colormapNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& [name, points] : controlPoints()) out.push_back(name);
+    return out;
+  }();
+  return names;
+}
+
+ColormapTable colormapTable(const std::string& name) {
+  const auto it = controlPoints().find(name);
+  if (it == controlPoints().end()) throw std::invalid_argument("unknown colour map '" + name + "'");
+  const auto& points = it->second;
+  ColormapTable table{};
+  for (int i = 0; i < 256; ++i) {
+    const double t = i / 255.0 * (points.size() - 1);
+    const std::size_t k = std::min<std::size_t>(static_cast<std::size_t>(t), points.size() - 2);
+    const double f = t - k;
+    for (int c = 0; c < 3; ++c) {
+      const int shift = 16 - 8 * c;
+      const double a = (points[k] >> shift) & 0xff, b = (points[k + 1] >> shift) & 0xff;
+      table[i * 4 + c] = static_cast<std::uint8_t>(std::lround(a + (b - a) * f));
+    }
+    table[i * 4 + 3] = 255;
+  }
+  return table;
+}
+
+}  // namespace ws::render

@@ -1,0 +1,112 @@
+#include "render/field_renderer.h"
+
+#include "compute/core/backend.h"
+#include "compute/core/cuda_check.h"
+#include "render/colormap.h"
+#include "render/gl/gl_check.h"
+#include "render/shaders.h"
+
+namespace ws::render {
+
+FieldRenderer::FieldRenderer()
+    : program_(gl::compileProgram("field2d", shaderSource("field2d.vert"), shaderSource("field2d.frag"))),
+      vertexArray_(gl::makeVertexArray()),
+      field_(gl::makeTexture()),
+      colormapTexture_(gl::makeTexture()),
+      pixelBuffer_(gl::makeBuffer()) {
+  interopDevice_ = cudaDeviceForCurrentContext(interopProblem_);
+  if (interopDevice_ >= 0) selectGpu(interopDevice_);
+}
+
+FieldRenderer::~FieldRenderer() = default;
+
+void FieldRenderer::disableInterop(const std::string& why) {
+  interop_.reset();
+  interopDevice_ = -1;
+  interopProblem_ = why;
+}
+
+void FieldRenderer::resize(int width, int height) {
+  if (width == width_ && height == height_) return;
+  interop_.reset();
+  width_ = width;
+  height_ = height;
+  WS_GL_CHECK(glBindTexture(GL_TEXTURE_2D, field_.get()));
+  WS_GL_CHECK(glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, width, height, 0, GL_RED, GL_FLOAT, nullptr));
+  WS_GL_CHECK(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST));
+  WS_GL_CHECK(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST));
+  WS_GL_CHECK(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixelBuffer_.get()));
+  WS_GL_CHECK(glBufferData(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(width) * height * sizeof(float), nullptr,
+                           GL_STREAM_DRAW));
+  WS_GL_CHECK(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
+  if (interopDevice_ >= 0) {
+    try {
+      interop_ = std::make_unique<CudaGlBuffer>(pixelBuffer_.get());
+    } catch (const CudaError& e) {
+      disableInterop(std::string("interop registration failed: ") + e.what());
+    }
+  }
+}
+
+void FieldRenderer::uploadColormap(const std::string& name) {
+  if (name == colormapName_) return;
+  const ColormapTable table = colormapTable(name);
+  WS_GL_CHECK(glBindTexture(GL_TEXTURE_2D, colormapTexture_.get()));
+  WS_GL_CHECK(glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, table.data()));
+  WS_GL_CHECK(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR));
+  WS_GL_CHECK(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR));
+  WS_GL_CHECK(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE));
+  colormapName_ = name;
+}
+
+void FieldRenderer::draw(Module& module, const Camera2D& camera, int viewportWidth,
+                         int viewportHeight, const std::string& colormap, bool gridLines) {
+  if (viewportWidth <= 0 || viewportHeight <= 0) return;
+  resize(viewportWidth, viewportHeight);
+  uploadColormap(colormap);
+  const FieldRequest request = camera.request(viewportWidth, viewportHeight);
+
+  WS_GL_CHECK(glBindTexture(GL_TEXTURE_2D, field_.get()));
+  WS_GL_CHECK(glPixelStorei(GL_UNPACK_ALIGNMENT, 4));
+  if (module.backend() == Backend::Cuda && interop_) {
+    {
+      CudaGlBuffer::Mapping mapping(*interop_);  // unmapped at the end of this scope
+      FieldImage image{static_cast<float*>(mapping.device()), viewportWidth, viewportHeight, true};
+      module.renderField(request, image);
+    }
+    WS_GL_CHECK(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixelBuffer_.get()));
+    WS_GL_CHECK(glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, viewportWidth, viewportHeight, GL_RED, GL_FLOAT, nullptr));
+    WS_GL_CHECK(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
+    transferMode_ = "CUDA-GL interop";
+  } else {
+    hostPixels_.resize(std::size_t(viewportWidth) * viewportHeight);
+    FieldImage image{hostPixels_.data(), viewportWidth, viewportHeight, false};
+    module.renderField(request, image);
+    WS_GL_CHECK(glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, viewportWidth, viewportHeight, GL_RED, GL_FLOAT,
+                                hostPixels_.data()));
+    transferMode_ = module.backend() == Backend::Cuda ? "host copy (" + interopProblem_ + ")"
+                                                      : "CPU upload";
+  }
+
+  const FieldView view = module.fieldViews()[module.currentFieldView()];
+  const GLuint program = program_.get();
+  WS_GL_CHECK(glUseProgram(program));
+  WS_GL_CHECK(glActiveTexture(GL_TEXTURE0));
+  WS_GL_CHECK(glBindTexture(GL_TEXTURE_2D, field_.get()));
+  WS_GL_CHECK(glActiveTexture(GL_TEXTURE1));
+  WS_GL_CHECK(glBindTexture(GL_TEXTURE_2D, colormapTexture_.get()));
+  glUniform1i(glGetUniformLocation(program, "field"), 0);
+  glUniform1i(glGetUniformLocation(program, "colormap"), 1);
+  glUniform2f(glGetUniformLocation(program, "range"), view.minValue, view.maxValue);
+  glUniform3fv(glGetUniformLocation(program, "background"), 1, kBackground);
+  glUniform2f(glGetUniformLocation(program, "origin"), float(request.originX), float(request.originY));
+  glUniform1f(glGetUniformLocation(program, "worldPerPixel"), float(request.worldPerPixel));
+  glUniform1i(glGetUniformLocation(program, "gridLines"), gridLines && camera.zoom >= 8);
+  glUniform1i(glGetUniformLocation(program, "viewportHeight"), viewportHeight);
+  WS_GL_CHECK(glBindVertexArray(vertexArray_.get()));
+  WS_GL_CHECK(glDrawArrays(GL_TRIANGLES, 0, 3));
+  WS_GL_CHECK(glBindVertexArray(0));
+  WS_GL_CHECK(glActiveTexture(GL_TEXTURE0));
+}
+
+}  // namespace ws::render

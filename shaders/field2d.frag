@@ -1,0 +1,29 @@
+#version 430 core
+// A scalar field sampled one texel per pixel (top row first), mapped through a colour map.
+// NaN marks pixels outside the world. Cell grid lines are drawn when cells are large on screen.
+uniform sampler2D field;
+uniform sampler2D colormap;
+uniform vec2 range;
+uniform vec3 background;
+uniform vec2 origin;
+uniform float worldPerPixel;
+uniform bool gridLines;
+uniform int viewportHeight;
+out vec4 color;
+
+void main() {
+  ivec2 pixel = ivec2(gl_FragCoord.x, viewportHeight - 1 - int(gl_FragCoord.y));
+  float value = texelFetch(field, pixel, 0).r;
+  if (isnan(value)) {
+    color = vec4(background, 1.0);
+    return;
+  }
+  float t = clamp((value - range.x) / max(range.y - range.x, 1e-20), 0.0, 1.0);
+  color = vec4(texture(colormap, vec2(t * (255.0 / 256.0) + 0.5 / 256.0, 0.5)).rgb, 1.0);
+  if (gridLines) {
+    // The first pixel of each cell, in x or y, draws a faint line.
+    vec2 world = origin + vec2(pixel) * worldPerPixel;
+    if (any(notEqual(floor(world), floor(world - worldPerPixel))))
+      color.rgb = mix(color.rgb, vec3(0.35, 0.38, 0.45), 0.35);
+  }
+}
