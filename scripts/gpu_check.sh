@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# On the GPU machine: build, run every test (CUDA ones included), the CUDA tests under
+# compute-sanitizer (memcheck, racecheck), the benchmark and headless frame timings. Results go to
+# $OUT (logs, JSON, PNG). Usage: scripts/gpu_check.sh [build] [test] [sanitize] [bench] [frames]
+set -uo pipefail
+OUT=${OUT:-/tmp/warpscope-gpu}
+BUILD=${BUILD:-/tmp/ws-build}
+mkdir -p "$OUT"
+stages=${*:-build test sanitize bench frames}
+has() { [[ " $stages " == *" $1 "* ]]; }
+status=0
+
+if has build; then
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$OUT/gpu.txt"
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release > "$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
+  grep "CUDA architectures" "$OUT/configure.log"
+  ninja -C "$BUILD" > "$OUT/build.log" 2>&1 || { grep -E "error|FAILED" "$OUT/build.log" | head -30; exit 1; }
+  echo "build ok"
+fi
+if has test; then
+  (cd "$BUILD" && ctest -j8 --output-on-failure > "$OUT/ctest.log" 2>&1) || status=1
+  grep -E "tests passed|Failed|\*\*\*|Skipped" "$OUT/ctest.log" | head -20
+fi
+if has sanitize; then
+  for tool in memcheck racecheck; do
+    WS_SANITIZER_RUN=1 compute-sanitizer --tool $tool --error-exitcode 99 \
+      "$BUILD/tests/life_cuda_test" > "$OUT/sanitizer-$tool.log" 2>&1
+    echo "compute-sanitizer $tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$OUT/sanitizer-$tool.log" | tr '\n' ' ')"
+  done
+  compute-sanitizer --tool memcheck --error-exitcode 99 "$BUILD/tests/render_test" > "$OUT/sanitizer-render.log" 2>&1
+  echo "compute-sanitizer memcheck render_test: exit $?"
+fi
+if has bench; then
+  "$BUILD/warpscope" bench --size 32768 --json "$OUT/bench-life-32768.json" | tee "$OUT/bench.txt"
+  for rows in 2 4 16 32; do
+    "$BUILD/warpscope" bench --size 32768 --variant bitpacked --set life.rows_per_thread=$rows \
+      --json "$OUT/bench-rows-$rows.json" | tail -3 | head -1
+  done
+  for block in 32x8 16x16 128x2; do
+    "$BUILD/warpscope" bench --size 32768 --variant flat multicell --set life.block=$block \
+      --json "$OUT/bench-block-$block.json" | grep -E "flat|multicell"
+  done
+  "$BUILD/warpscope" bench --backend cpu --size 8192 --samples 5 --steps-per-sample 4 --json "$OUT/bench-cpu-8192.json" | tail -4
+fi
+if has frames; then
+  "$BUILD/warpscope" --headless --size 4096 --steps 600 --window 1920x1080 --report "$OUT/frame-4096.json" | tee "$OUT/frame-4096.txt"
+  "$BUILD/warpscope" --headless --size 4096 --steps 300 --window 1920x1080 --with-ui --report "$OUT/frame-4096-ui.json" --screenshot "$OUT/headless-4096-ui.png" | tail -3
+  "$BUILD/warpscope" --headless --preset assets/presets/life-big-soup.json --steps 200 --steps-per-frame 20 --window 1600x1000 --with-ui --screenshot "$OUT/headless-32768-ui.png" | tail -4
+fi
+exit $status

@@ -1,0 +1,94 @@
+// The command line, run as a user would: bad flags and values exit 2 with a message naming the
+// problem; --help documents the modules' parameters; headless runs and the benchmark work.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tests/process.h"
+
+namespace ws {
+namespace {
+
+test::ProcessResult warpscope(const std::string& args) {
+  return test::runProcess(std::string(WARPSCOPE_BIN) + " " + args);
+}
+
+void expectUsageError(const std::string& args, const std::string& words) {
+  const auto result = warpscope(args);
+  EXPECT_EQ(result.exitCode, 2) << args << "\n" << result.output;
+  EXPECT_NE(result.output.find(words), std::string::npos)
+      << args << ": the message should mention '" << words << "':\n" << result.output;
+}
+
+TEST(CommandLine, BadFlagsAndValuesExitWith2AndSayWhy) {
+  expectUsageError("--bogus", "bogus");
+  expectUsageError("--backend quantum", "quantum");
+  expectUsageError("--module nope --backend cpu", "unknown module 'nope'");
+  expectUsageError("--backend cpu --variant warp9", "unknown variant 'warp9'");
+  expectUsageError("--backend cpu --set life.nope=3", "unknown parameter 'nope'");
+  expectUsageError("--backend cpu --set life.density=2", "density");
+  expectUsageError("--backend cpu --set life.rule=B9/S23", "neighbour count");
+  expectUsageError("--backend cpu --set lbm.tau=1", "not one of module 'life'");
+  expectUsageError("--backend cpu --set rule", "expected key=value");
+  expectUsageError("--backend cpu --size 3", "from 4 to");
+  expectUsageError("--backend cpu --size abc", "abc");
+  expectUsageError("--backend cpu --size=-5", "-5");
+  expectUsageError("--preset /no/such/file.json", "file.json");
+  expectUsageError("--backend cpu --headless --window 12", "--window");
+  expectUsageError("--backend cpu --headless --frame-every 0", "--frame-every");
+  expectUsageError("bench --backend cpu --samples 1", "--samples");
+  expectUsageError("bench --backend gpu-ish", "--backend");
+  expectUsageError("--steps-per-frame x", "steps-per-frame");
+}
+
+TEST(CommandLine, AMalformedPresetIsRefused) {
+  const std::string path = ::testing::TempDir() + "/bad-preset.json";
+  std::ofstream(path) << "{\"module\": \"life\", \"params\": {\"rule\": \"B3/S23\",";
+  expectUsageError("--backend cpu --preset " + path, "not valid JSON");
+  std::ofstream(path) << R"({"module": "life", "params": {"width": "wide"}})";
+  expectUsageError("--backend cpu --preset " + path, "width");
+}
+
+TEST(CommandLine, HelpDocumentsModulesParametersAndBench) {
+  const auto result = warpscope("--help");
+  EXPECT_EQ(result.exitCode, 0);
+  for (const char* words : {"--headless", "--frames", "--set", "--preset", "--screenshot", "bench",
+                            "life.rule", "life.boundary", "bitpacked", "EXIT CODES"})
+    EXPECT_NE(result.output.find(words), std::string::npos) << words;
+  EXPECT_EQ(warpscope("bench --help").exitCode, 0);
+}
+
+TEST(CommandLine, HeadlessRunWritesFramesAndAScreenshot) {
+  const std::string dir = ::testing::TempDir() + "/frames";
+  std::filesystem::remove_all(dir);
+  const std::string shot = ::testing::TempDir() + "/last.png";
+  const std::string preset = std::string(WS_SOURCE_DIR) + "/assets/presets/life-gosper-gun.json";
+  const auto result = warpscope("--headless --backend cpu --preset " + preset +
+                                " --steps 12 --steps-per-frame 3 --frames " + dir +
+                                " --frame-every 2 --window 320x200 --screenshot " + shot);
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/frame_000000.png"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/frame_000002.png"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/frame_000001.png"));
+  EXPECT_GT(std::filesystem::file_size(shot), 500u);
+  EXPECT_NE(result.output.find("12 steps in 4 frames"), std::string::npos) << result.output;
+}
+
+TEST(CommandLine, BenchmarkPrintsATableAndWritesJson) {
+  const std::string json = ::testing::TempDir() + "/bench.json";
+  const auto result = warpscope("bench --backend cpu --size 256 --samples 3 --steps-per-sample 2 --json " + json);
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("reference"), std::string::npos);
+  std::ifstream in(json);
+  const auto report = nlohmann::json::parse(in);
+  ASSERT_EQ(report["results"].size(), 2u);
+  for (const auto& row : report["results"]) {
+    EXPECT_GT(row["rate_per_second"].get<double>(), 0);
+    EXPECT_EQ(row["size"], "256x256");
+  }
+}
+
+}  // namespace
+}  // namespace ws

@@ -1,0 +1,112 @@
+// Real OpenGL rendering through a headless EGL context (Mesa's llvmpipe in CI, the NVIDIA driver on
+// the GPU machine): a known pattern's live cells land exactly on the pixels where they should be.
+#include <gtest/gtest.h>
+
+#include "compute/life/life_module.h"
+#include "render/colormap.h"
+#include "render/field_renderer.h"
+#include "render/gl/egl_context.h"
+#include "render/gl/gl_check.h"
+#include "render/gl/offscreen_target.h"
+#include "tests/test_support.h"
+
+namespace ws {
+namespace {
+
+std::unique_ptr<gl::EglContext> makeContext() {
+  try {
+    return std::make_unique<gl::EglContext>();
+  } catch (const gl::GlError& e) {
+    return nullptr;
+  }
+}
+
+struct Rgb {
+  int r, g, b;
+  bool operator==(const Rgb&) const = default;
+};
+
+Rgb pixel(const std::vector<std::uint8_t>& rgba, int width, int x, int y) {
+  const std::size_t i = (std::size_t(y) * width + x) * 4;
+  return {rgba[i], rgba[i + 1], rgba[i + 2]};
+}
+
+Rgb colormapEnd(const std::string& name, int entry) {
+  const auto table = render::colormapTable(name);
+  return {table[entry * 4], table[entry * 4 + 1], table[entry * 4 + 2]};
+}
+
+void renderPatternAndCheck(Backend backend) {
+  auto context = makeContext();
+  if (!context) GTEST_SKIP() << "no EGL device with OpenGL 4.3 here";
+  constexpr int kWidth = 320, kHeight = 200, kZoom = 4;
+  life::LifeModule life(backend);
+  life.setSize("64x40");
+  life.setParamText("boundary", "dead");
+  life.runAction("clear");
+  // A glider and a blinker at known cells.
+  const std::vector<std::pair<int, int>> cells = {{11, 10}, {12, 11}, {10, 12}, {11, 12}, {12, 12},
+                                                  {30, 20}, {31, 20}, {32, 20}};
+  for (auto [x, y] : cells) life.edit({"draw", double(x), double(y), double(x), double(y), ""});
+
+  gl::OffscreenTarget target(kWidth, kHeight);
+  target.bind();
+  render::FieldRenderer renderer;
+  render::Camera2D camera;
+  camera.zoom = kZoom;
+  camera.centerX = kWidth / (2.0 * kZoom);  // world (0, 0) at the top-left pixel
+  camera.centerY = kHeight / (2.0 * kZoom);
+  renderer.draw(life, camera, kWidth, kHeight, "life", false);
+  glFinish();
+  const auto rgba = gl::readPixels(kWidth, kHeight);
+
+  const Rgb alive = colormapEnd("life", 255), dead = colormapEnd("life", 0);
+  const Rgb outside{int(render::kBackground[0] * 255 + 0.5f), int(render::kBackground[1] * 255 + 0.5f),
+                    int(render::kBackground[2] * 255 + 0.5f)};
+  int aliveFound = 0, mismatches = 0;
+  for (int py = 0; py < kHeight; ++py)
+    for (int px = 0; px < kWidth; ++px) {
+      const int cx = px / kZoom, cy = py / kZoom;
+      Rgb expected = outside;
+      if (cx < 64 && cy < 40) {
+        const bool live = std::find(cells.begin(), cells.end(), std::pair{cx, cy}) != cells.end();
+        expected = live ? alive : dead;
+        aliveFound += live;
+      }
+      const Rgb got = pixel(rgba, kWidth, px, py);
+      const bool close = std::abs(got.r - expected.r) <= 2 && std::abs(got.g - expected.g) <= 2 &&
+                         std::abs(got.b - expected.b) <= 2;
+      if (!close && ++mismatches <= 5)
+        ADD_FAILURE() << "pixel " << px << "," << py << " (cell " << cx << "," << cy << "): got "
+                      << got.r << "," << got.g << "," << got.b << " expected " << expected.r << ","
+                      << expected.g << "," << expected.b;
+    }
+  EXPECT_EQ(mismatches, 0);
+  EXPECT_EQ(aliveFound, int(cells.size()) * kZoom * kZoom);
+  std::cout << "rendered on " << context->description() << " via " << renderer.transferMode() << std::endl;
+}
+
+TEST(Render, LiveCellsLandOnTheirPixelsCpu) { renderPatternAndCheck(Backend::Cpu); }
+
+TEST(Render, LiveCellsLandOnTheirPixelsCuda) {
+  WS_REQUIRE_GPU();
+  renderPatternAndCheck(Backend::Cuda);
+}
+
+TEST(Render, ZoomedOutPixelsShowTheLiveFraction) {
+  auto context = makeContext();
+  if (!context) GTEST_SKIP() << "no EGL device with OpenGL 4.3 here";
+  life::LifeModule life(Backend::Cpu);
+  life.setSize("256");
+  life.runAction("clear");
+  for (int y = 0; y < 128; ++y)  // the top half alive, the bottom half dead
+    life.edit({"draw", 0, double(y), 255, double(y), ""});
+  std::vector<float> pixels(64 * 64);
+  FieldImage image{pixels.data(), 64, 64, false};
+  life.renderField({0, 0, 4.0, 64, 64}, image);
+  EXPECT_EQ(pixels[5 * 64 + 10], 1.0f);
+  EXPECT_EQ(pixels[40 * 64 + 10], 0.0f);
+}
+
+}  // namespace
+}  // namespace ws
