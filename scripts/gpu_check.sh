@@ -9,6 +9,10 @@ mkdir -p "$OUT"
 stages=${*:-build test sanitize bench frames}
 has() { [[ " $stages " == *" $1 "* ]]; }
 status=0
+# glvnd finds the NVIDIA EGL driver through its vendor file; unpacked libraries may not know where.
+for vendor in /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json /usr/share/glvnd/egl_vendor.d/10_nvidia.json; do
+  [ -z "${__EGL_VENDOR_LIBRARY_FILENAMES:-}" ] && [ -f "$vendor" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$vendor
+done
 
 if has build; then
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$OUT/gpu.txt"
@@ -31,16 +35,21 @@ if has sanitize; then
   echo "compute-sanitizer memcheck render_test: exit $?"
 fi
 if has bench; then
-  "$BUILD/warpscope" bench --size 32768 --json "$OUT/bench-life-32768.json" | tee "$OUT/bench.txt"
-  for rows in 2 4 16 32; do
-    "$BUILD/warpscope" bench --size 32768 --variant bitpacked --set life.rows_per_thread=$rows \
-      --json "$OUT/bench-rows-$rows.json" | tail -3 | head -1
+  "$BUILD/warpscope" bench --size 32768 --steps-per-sample 24 --json "$OUT/bench-life-32768.json" | tee "$OUT/bench.txt"
+  for rows in 4 16; do
+    "$BUILD/warpscope" bench --size 32768 --steps-per-sample 24 --variant bitpacked \
+      --set life.rows_per_thread=$rows --json "$OUT/bench-rows-$rows.json" | grep -E "^cuda"
+  done
+  for gens in 2 8; do
+    "$BUILD/warpscope" bench --size 32768 --steps-per-sample 24 --variant temporal \
+      --set life.generations_per_pass=$gens --json "$OUT/bench-gens-$gens.json" | grep -E "^cuda"
   done
   for block in 32x8 16x16 128x2; do
-    "$BUILD/warpscope" bench --size 32768 --variant flat multicell --set life.block=$block \
-      --json "$OUT/bench-block-$block.json" | grep -E "flat|multicell"
+    "$BUILD/warpscope" bench --size 32768 --steps-per-sample 24 --variant flat multicell \
+      --set life.block=$block --json "$OUT/bench-block-$block.json" | grep -E "^cuda"
   done
-  "$BUILD/warpscope" bench --backend cpu --size 8192 --samples 5 --steps-per-sample 4 --json "$OUT/bench-cpu-8192.json" | tail -4
+  "$BUILD/warpscope" bench --backend cpu --size 8192 --samples 5 --steps-per-sample 4 --json "$OUT/bench-cpu-8192.json" | grep -E "^cpu"
+  "$BUILD/warpscope" bench --size 65536 --steps-per-sample 24 --variant bitpacked temporal --json "$OUT/bench-life-65536.json" | grep -E "^cuda"
 fi
 if has frames; then
   "$BUILD/warpscope" --headless --size 4096 --steps 600 --window 1920x1080 --report "$OUT/frame-4096.json" | tee "$OUT/frame-4096.txt"

@@ -18,12 +18,12 @@ struct Case {
   std::string variant;
   std::string block = "64x4";
   std::string cellsPerThread = "2";
-  int rowsPerThread = 8;
+  std::string rowsPerThread = "8";
+  std::string generationsPerPass = "4";
 };
 
 std::string describe(const Case& c) {
-  return c.variant + " block " + c.block + " cpt " + c.cellsPerThread + " rows " +
-         std::to_string(c.rowsPerThread);
+  return c.variant + " block " + c.block + " cpt " + c.cellsPerThread + " rows " + c.rowsPerThread + " gens/pass " + c.generationsPerPass;
 }
 
 std::vector<Case> allCases() {
@@ -32,7 +32,8 @@ std::vector<Case> allCases() {
     cases.push_back({"flat", *shape});
     for (const char* cpt : {"1", "2", "4"}) cases.push_back({"multicell", *shape, cpt});
   }
-  for (int rows : {1, 3, 8, 32}) cases.push_back({"bitpacked", "64x4", "2", rows});
+  for (const char* rows : {"1", "2", "4", "8", "16", "32"}) cases.push_back({"bitpacked", "64x4", "2", rows});
+  for (const char* gens : {"2", "4", "8"}) cases.push_back({"temporal", "64x4", "2", "8", gens});
   return cases;
 }
 
@@ -43,7 +44,8 @@ bool underSanitizer() { return std::getenv("WS_SANITIZER_RUN") != nullptr; }
 TEST(LifeCuda, EveryVariantMatchesTheCpuReference) {
   WS_REQUIRE_GPU();
   const std::uint64_t seed = test::freshSeed();
-  std::vector<std::pair<int, int>> sizes = {{256, 256}, {1024, 64}, {67, 45}, {1000, 130}, {130, 1000}, {5, 300}};
+  std::vector<std::pair<int, int>> sizes = {{256, 256}, {1024, 64}, {67, 45},  {1000, 130},
+                                            {130, 1000}, {5, 300},   {3840, 77}, {64, 5}};
   if (underSanitizer()) sizes = {{67, 45}, {130, 70}};
   const char* rules[] = {"B3/S23", "B36/S23", "B3678/S34678"};
   const double densities[] = {0.1, 0.35, 0.6};
@@ -53,7 +55,8 @@ TEST(LifeCuda, EveryVariantMatchesTheCpuReference) {
     life.select(Backend::Cuda, c.variant);
     life.setParamText("block", c.block);
     life.setParamText("cells_per_thread", c.cellsPerThread);
-    life.setParam("rows_per_thread", std::int64_t(c.rowsPerThread));
+    life.setParamText("rows_per_thread", c.rowsPerThread);
+    life.setParamText("generations_per_pass", c.generationsPerPass);
     for (auto [w, h] : sizes) {
       life.setSize(std::to_string(w) + "x" + std::to_string(h));
       for (const char* boundary : {"dead", "torus"}) {
@@ -84,7 +87,7 @@ TEST(LifeCuda, EveryVariantMatchesTheCpuReference) {
 TEST(LifeCuda, SoupsAndEditsMatchTheCpu) {
   WS_REQUIRE_GPU();
   const std::uint64_t seed = test::freshSeed() % 1000000;
-  for (const char* variant : {"global", "aligned", "bitpacked"}) {
+  for (const char* variant : {"global", "aligned", "bitpacked", "temporal"}) {
     LifeModule gpu(Backend::Cuda), cpu(Backend::Cpu);
     gpu.select(Backend::Cuda, variant);
     for (LifeModule* m : {&gpu, &cpu}) {
@@ -107,7 +110,7 @@ TEST(LifeCuda, SwitchingVariantsAndBackendsKeepsTheState) {
   life.setSize("500x300");
   life.step(5);
   LifeGrid expected = life.grid();
-  for (const char* variant : {"global", "shared", "aligned", "flat", "multicell", "bitpacked"}) {
+  for (const char* variant : {"global", "shared", "aligned", "flat", "multicell", "bitpacked", "temporal"}) {
     life.select(Backend::Cuda, variant);
     EXPECT_EQ(life.grid(), expected) << variant;
     life.step(3);
@@ -118,7 +121,7 @@ TEST(LifeCuda, SwitchingVariantsAndBackendsKeepsTheState) {
   EXPECT_EQ(life.grid(), expected);
   life.select(Backend::Cuda, "bitpacked");
   EXPECT_EQ(life.grid(), expected);
-  EXPECT_EQ(life.stepCount(), 23u);
+  EXPECT_EQ(life.stepCount(), 26u);
 }
 
 TEST(LifeCuda, AGridTooLargeForTheGpuIsAMessageAndChangesNothing) {

@@ -59,7 +59,9 @@ TEST(Params, PresetsRoundTripAndBadOnesChangeNothing) {
 }
 
 TEST(Params, ASizeThatCannotBeAllocatedChangesNothing) {
+  // The reference variant keeps 3 bytes per cell: 262144^2 of them exceed any machine's memory.
   life::LifeModule life(Backend::Cpu);
+  life.select(Backend::Cpu, "reference");
   life.setSize("200");
   life.step(3);
   const life::LifeGrid before = life.grid();

@@ -26,27 +26,39 @@ struct BlockCount {
   Word s0, s1, s2, s3;  // per bit: the 3x3 block's live cells (0..9), as a 4-bit number
 };
 
-// West/east neighbours of every bit of row word j, handling the grid's left and right edges (dead
-// or wrapped, including a partial last word). Returns the row's horizontal sums.
-WS_HD RowSum rowSumAt(const Word* row, int j, const BitGeometry& g) {
-  Word centre = row[j];
-  Word left = 0, right = 0;
+// A row word with the neighbours its edge cells need.
+struct RowWords {
+  Word left, centre, right;  // bit 63 of left is west of bit 0; bit 0 of right is east of bit 63
+};
+
+// Loads word j of a row and its neighbours, handling the grid's left and right edges (dead, or
+// wrapped including a partial last word). A null row (past a dead edge) is all zeros.
+WS_HD RowWords loadRowWords(const Word* row, int j, const BitGeometry& g) {
+  if (!row) return {0, 0, 0};
+  RowWords w{0, row[j], 0};
   if (j > 0) {
-    left = row[j - 1];
+    w.left = row[j - 1];
   } else if (g.torus) {
     const int lastBit = (g.width - 1) % kWordBits;
-    left = (row[g.words - 1] >> lastBit) << 63;  // cell W-1 lands west of cell 0
+    w.left = (row[g.words - 1] >> lastBit) << 63;  // cell W-1 lands west of cell 0
   }
   if (j + 1 < g.words) {
-    right = row[j + 1];
+    w.right = row[j + 1];
   } else if (g.torus) {
-    if (g.tailBits == 0) right = row[0];
-    else centre |= (row[0] & 1u) << g.tailBits;  // cell 0 sits just east of cell W-1
+    // Cell 0 sits just east of cell W-1: in the next word, or in the bit after the last valid one
+    // (that bit's own result is masked off).
+    if (g.tailBits == 0) w.right = row[0];
+    else w.centre |= (row[0] & 1u) << g.tailBits;
   }
-  const Word west = (centre << 1) | (left >> 63);
-  const Word east = (centre >> 1) | (right << 63);
+  return w;
+}
+
+// Per bit: west + centre + east of the row, as two bit planes.
+WS_HD RowSum rowSum(const RowWords& w) {
+  const Word west = (w.centre << 1) | (w.left >> 63);
+  const Word east = (w.centre >> 1) | (w.right << 63);
   const Word x = west ^ east;
-  return {x ^ centre, (west & east) | (x & centre)};
+  return {x ^ w.centre, (west & east) | (x & w.centre)};
 }
 
 WS_HD BlockCount addRows(const RowSum& a, const RowSum& b, const RowSum& c) {
@@ -99,28 +111,24 @@ WS_HD const Word* rowOrNull(const Word* grid, int r, const BitGeometry& g) {
   return grid + static_cast<long long>(r) * g.words;
 }
 
-WS_HD RowSum rowSumOrZero(const Word* row, int j, const BitGeometry& g) {
-  return row ? rowSumAt(row, j, g) : RowSum{0, 0};
-}
-
-// Advances rows [firstRow, endRow) of word column j by one generation.
+// Advances rows [firstRow, endRow) of word column j by one generation: each row's sums are formed
+// once and serve the three output rows around it.
 template <bool kConway>
 WS_HD void stepWordColumn(const Word* current, Word* next, int j, int firstRow, int endRow,
                           const BitGeometry& g, unsigned birthTable, unsigned surviveTable) {
   const Word mask = validBits(j, g);
-  RowSum above = rowSumOrZero(rowOrNull(current, firstRow - 1, g), j, g);
-  const Word* midRow = rowOrNull(current, firstRow, g);
-  RowSum mid = rowSumAt(midRow, j, g);
-  Word alive = midRow[j];
+  RowSum above = rowSum(loadRowWords(rowOrNull(current, firstRow - 1, g), j, g));
+  RowWords mid = loadRowWords(rowOrNull(current, firstRow, g), j, g);
+  RowSum midSum = rowSum(mid);
   for (int r = firstRow; r < endRow; ++r) {
-    const Word* belowRow = rowOrNull(current, r + 1, g);
-    const RowSum below = rowSumOrZero(belowRow, j, g);
-    const BlockCount n = addRows(above, mid, below);
+    const RowWords below = loadRowWords(rowOrNull(current, r + 1, g), j, g);
+    const RowSum belowSum = rowSum(below);
     next[static_cast<long long>(r) * g.words + j] =
-        nextState<kConway>(n, alive, birthTable, surviveTable) & mask;
-    above = mid;
+        nextState<kConway>(addRows(above, midSum, belowSum), mid.centre, birthTable, surviveTable) &
+        mask;
+    above = midSum;
     mid = below;
-    alive = belowRow ? belowRow[j] : 0;
+    midSum = belowSum;
   }
 }
 

@@ -3,6 +3,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/transform_reduce.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -93,7 +94,10 @@ void launchTileShape(int bx, int by, int cellsPerThread, const std::uint32_t* cu
 class CudaEngine final : public LifeEngine {
  public:
   CudaEngine(const CudaLifeConfig& config, TimingScope& timing)
-      : config_(config), timing_(timing), bitLayout_(config.kernel == CudaLifeKernel::BitPacked) {}
+      : config_(config),
+        timing_(timing),
+        bitLayout_(config.kernel == CudaLifeKernel::BitPacked ||
+                   config.kernel == CudaLifeKernel::BitTemporal) {}
 
   void reshape(int width, int height) override {
     const bool aligned = config_.kernel != CudaLifeKernel::GlobalHalo &&
@@ -192,7 +196,11 @@ class CudaEngine final : public LifeEngine {
   void step(int generations, const LifeRule& rule, Boundary boundary) override {
     if (generations <= 0) return;
     ring_.start();
-    for (int gen = 0; gen < generations; ++gen) {
+    // Temporal blocking takes whole passes at once unless the age view needs every generation.
+    int gen = config_.kernel == CudaLifeKernel::BitTemporal && !trackAge_
+                  ? stepTemporal(generations, rule, boundary)
+                  : 0;
+    for (; gen < generations; ++gen) {
       if (bitLayout_) stepBits(rule, boundary);
       else stepPadded(rule, boundary);
       current_ ^= 1;
@@ -257,7 +265,10 @@ class CudaEngine final : public LifeEngine {
   void pollTimings() override { ring_.collect(timing_); }
   void drainTimings() override { ring_.drain(timing_); }
   void synchronize() override { WS_CUDA_CHECK(cudaDeviceSynchronize()); }
-  double bytesPerCell() const override { return bitLayout_ ? 0.25 : 8.0; }
+  double bytesPerCell() const override {
+    if (config_.kernel == CudaLifeKernel::BitTemporal) return 0.25 / config_.generationsPerPass;
+    return bitLayout_ ? 0.25 : 8.0;
+  }
 
  private:
   double heldBytes() const {
@@ -329,19 +340,63 @@ class CudaEngine final : public LifeEngine {
     WS_CUDA_CHECK_LAUNCH();
   }
 
-  void stepBits(const LifeRule& rule, Boundary boundary) {
+  // (7): whole passes of generationsPerPass, then one shorter pass for the rest.
+  int stepTemporal(int generations, const LifeRule& rule, Boundary boundary) {
     const BitGeometry g = makeBitGeometry(width_, height_, boundary);
-    const dim3 block(64, 2);
-    const int rows = config_.rowsPerThread;
-    const dim3 grid = gridFor(g.words, (height_ + rows - 1) / rows, block);
+    if (g.torus && g.tailBits != 0) return 0;  // a partial last word cannot wrap by lanes: (6)
+    int done = 0;
+    while (done < generations) {
+      const int pass = std::min(config_.generationsPerPass, generations - done);
+      switch (config_.generationsPerPass) {
+        case 2: launchTemporal<2>(g, rule, pass); break;
+        case 8: launchTemporal<8>(g, rule, pass); break;
+        default: launchTemporal<4>(g, rule, pass); break;
+      }
+      WS_CUDA_CHECK_LAUNCH();
+      current_ ^= 1;
+      done += pass;
+    }
+    return done;
+  }
+
+  template <int kGens>
+  void launchTemporal(const BitGeometry& g, const LifeRule& rule, int generations) {
+    const dim3 block(32, 4);
+    const dim3 grid((g.words + kTemporalColumns - 1) / kTemporalColumns,
+                    (height_ + block.y * kTemporalRows - 1) / (block.y * kTemporalRows));
     const Word* current = bits_[current_].data();
     Word* next = bits_[current_ ^ 1].data();
     if (rule.isConway())
-      lifeBitPackedKernel<true><<<grid, block>>>(current, next, g, rows, 0, 0);
+      lifeBitTemporalKernel<true, kGens><<<grid, block>>>(current, next, g, generations, 0, 0);
     else
-      lifeBitPackedKernel<false><<<grid, block>>>(current, next, g, rows, rule.birthByBlock(),
-                                                  rule.surviveByBlock());
+      lifeBitTemporalKernel<false, kGens><<<grid, block>>>(current, next, g, generations,
+                                                           rule.birthByBlock(), rule.surviveByBlock());
+  }
+
+  void stepBits(const LifeRule& rule, Boundary boundary) {
+    const BitGeometry g = makeBitGeometry(width_, height_, boundary);
+    switch (config_.rowsPerThread) {
+      case 1: launchBits<1>(g, rule); break;
+      case 2: launchBits<2>(g, rule); break;
+      case 4: launchBits<4>(g, rule); break;
+      case 16: launchBits<16>(g, rule); break;
+      case 32: launchBits<32>(g, rule); break;
+      default: launchBits<8>(g, rule); break;
+    }
     WS_CUDA_CHECK_LAUNCH();
+  }
+
+  template <int kRows>
+  void launchBits(const BitGeometry& g, const LifeRule& rule) {
+    const dim3 block(64, 2);
+    const dim3 grid = gridFor(g.words, (height_ + kRows - 1) / kRows, block);
+    const Word* current = bits_[current_].data();
+    Word* next = bits_[current_ ^ 1].data();
+    if (rule.isConway())
+      lifeBitPackedKernel<true, kRows><<<grid, block>>>(current, next, g, 0, 0);
+    else
+      lifeBitPackedKernel<false, kRows><<<grid, block>>>(current, next, g, rule.birthByBlock(),
+                                                         rule.surviveByBlock());
   }
 
   void updateAges() {

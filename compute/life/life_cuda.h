@@ -15,6 +15,7 @@ enum class CudaLifeKernel {
   SharedFlat,     // (4) flat blocks of a chosen shape
   MultiCell,      // (5) several cells per thread
   BitPacked,      // (6) 1 bit per cell, bit-sliced adders
+  BitTemporal,    // (7) (6) with several generations per pass, tiles in registers
 };
 
 struct CudaLifeConfig {
@@ -22,6 +23,7 @@ struct CudaLifeConfig {
   int blockX = 64, blockY = 4;  // SharedFlat, MultiCell
   int cellsPerThread = 2;       // MultiCell
   int rowsPerThread = 8;        // BitPacked
+  int generationsPerPass = 4;   // BitTemporal
 };
 
 // Block shapes the tile kernels are compiled for (width x height, 256 threads).

@@ -144,15 +144,98 @@ __global__ void bitEdit(Word* bits, BitGeometry g, const DeviceCellEdit* edits, 
 
 // ---- (6) bit-packed step ----
 
-template <bool kConway>
-__global__ void lifeBitPackedKernel(const Word* __restrict__ current, Word* __restrict__ next,
-                                    BitGeometry g, int rowsPerThread, unsigned birthTable,
-                                    unsigned surviveTable) {
+// Each thread owns word column j over kRows rows. All kRows + 2 input rows are loaded before any
+// arithmetic, so a thread keeps 3 (kRows + 2) loads in flight instead of waiting row by row.
+template <bool kConway, int kRows>
+__global__ void __launch_bounds__(128) lifeBitPackedKernel(const Word* __restrict__ current,
+                                                           Word* __restrict__ next, BitGeometry g,
+                                                           unsigned birthTable, unsigned surviveTable) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  const int firstRow = (blockIdx.y * blockDim.y + threadIdx.y) * rowsPerThread;
+  const int firstRow = (blockIdx.y * blockDim.y + threadIdx.y) * kRows;
   if (j >= g.words || firstRow >= g.height) return;
-  const int endRow = min(firstRow + rowsPerThread, g.height);
-  stepWordColumn<kConway>(current, next, j, firstRow, endRow, g, birthTable, surviveTable);
+  RowWords words[kRows + 2];
+#pragma unroll
+  for (int i = 0; i < kRows + 2; ++i) words[i] = loadRowWords(rowOrNull(current, firstRow - 1 + i, g), j, g);
+  RowSum sums[kRows + 2];
+#pragma unroll
+  for (int i = 0; i < kRows + 2; ++i) sums[i] = rowSum(words[i]);
+  const Word mask = validBits(j, g);
+#pragma unroll
+  for (int i = 0; i < kRows; ++i) {
+    const int r = firstRow + i;
+    if (r < g.height)
+      next[static_cast<long long>(r) * g.words + j] =
+          nextState<kConway>(addRows(sums[i], sums[i + 1], sums[i + 2]), words[i + 1].centre,
+                             birthTable, surviveTable) & mask;
+  }
+}
+
+// ---- (7) bit-packed with temporal blocking ----
+
+// A warp's 32 lanes hold 32 neighbouring word columns of a tile of kOut + 2 kGens rows, entirely
+// in registers; west and east neighbours come from the adjacent lanes by shuffles. The tile
+// advances `generations` (at most kGens) generations before anything is written back. Errors
+// creep in from the tile's edges one cell per generation: the outer lanes (0 and 31, a whole
+// word each) and kGens rows at the top and bottom absorb them, and only the valid interior is
+// stored. So each pass reads and writes the grid about once for several generations.
+WS_HD RowSum warpRowSum(Word centre, int lane) {
+#ifdef __CUDA_ARCH__
+  Word left = __shfl_up_sync(0xffffffffu, centre, 1);
+  Word right = __shfl_down_sync(0xffffffffu, centre, 1);
+  if (lane == 0) left = 0;
+  if (lane == 31) right = 0;
+  return rowSum({left, centre, right});
+#else
+  return {0, 0};
+#endif
+}
+
+constexpr int kTemporalRows = 32;         // output rows per warp
+constexpr int kTemporalColumns = 30;      // output words per warp (32 lanes less two halo lanes)
+
+template <bool kConway, int kGens>
+__global__ void __launch_bounds__(128) lifeBitTemporalKernel(const Word* __restrict__ current,
+                                                             Word* __restrict__ next, BitGeometry g,
+                                                             int generations, unsigned birthTable,
+                                                             unsigned surviveTable) {
+  constexpr int kRows = kTemporalRows + 2 * kGens;
+  const int lane = threadIdx.x;
+  const int j = blockIdx.x * kTemporalColumns - 1 + lane;
+  const int firstRow = (blockIdx.y * blockDim.y + threadIdx.y) * kTemporalRows;
+  if (firstRow >= g.height) return;  // the same for the whole warp
+  const bool inside = j >= 0 && j < g.words;
+  // On a torus (whose width is a whole number of words here) outside columns wrap; past a dead
+  // edge they are dead and stay so.
+  const bool live = inside || g.torus;
+  const int column = inside ? j : (j + g.words) % g.words;
+  const Word mask = live ? validBits(column, g) : 0;
+
+  Word rows[kRows];
+  unsigned long long liveRows = 0;
+#pragma unroll
+  for (int i = 0; i < kRows; ++i) {
+    const Word* row = rowOrNull(current, firstRow - kGens + i, g);
+    rows[i] = (row && live) ? row[column] : 0;
+    if (row) liveRows |= 1ull << i;
+  }
+  for (int gen = 0; gen < generations; ++gen) {
+    RowSum above{0, 0};
+    RowSum mid = warpRowSum(rows[0], lane);
+#pragma unroll
+    for (int i = 0; i < kRows; ++i) {
+      const RowSum below = i + 1 < kRows ? warpRowSum(rows[i + 1], lane) : RowSum{0, 0};
+      const Word born = nextState<kConway>(addRows(above, mid, below), rows[i], birthTable, surviveTable);
+      rows[i] = (liveRows >> i & 1u) ? born & mask : 0;
+      above = mid;
+      mid = below;
+    }
+  }
+  if (!inside || lane == 0 || lane == 31) return;
+#pragma unroll
+  for (int i = 0; i < kTemporalRows; ++i) {
+    const int r = firstRow + i;
+    if (r < g.height) next[static_cast<long long>(r) * g.words + j] = rows[kGens + i];
+  }
 }
 
 // ---- views ----

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# One-step set-up for a fresh Debian 12 or Ubuntu 24.04 machine with the CUDA toolkit:
+# installs the missing packages (apt-get; sudo when not root), builds into build/, then
+#   scripts/setup.sh gui  [warpscope options]   launches the GUI (Game of Life by default)
+#   scripts/setup.sh test                       runs every test (GPU tests skip without a GPU)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-gui}
+shift || true
+
+packages=(build-essential cmake ninja-build pkg-config
+          libglfw3-dev libepoxy-dev libimgui-dev libglm-dev libstb-dev nlohmann-json3-dev
+          libcli11-dev libgtest-dev googletest libegl-dev libgl-dev
+          libegl-mesa0 libgl1-mesa-dri xvfb xauth)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  echo "warpscope: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The CUDA toolkit (nvcc, CUB/Thrust) comes from NVIDIA's packages or the distribution's.
+if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=/usr/local/cuda/bin:$PATH; fi
+if ! command -v nvcc >/dev/null; then
+  echo "warpscope: nvcc not found. Install the CUDA toolkit (NVIDIA's cuda-toolkit, or Debian's" \
+       "nvidia-cuda-toolkit) and run this again." >&2
+  exit 1
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build build
+
+case "$mode" in
+  gui) exec ./build/warpscope "$@" ;;
+  test) cd build && exec ctest --output-on-failure -j"$(nproc)" --timeout 1200 ;;
+  *) echo "usage: scripts/setup.sh gui|test" >&2; exit 2 ;;
+esac
