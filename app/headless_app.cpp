@@ -48,6 +48,7 @@ int runHeadless(const HeadlessOptions& options) {
   lab.running = false;
   std::vector<double> frameMs;
   long done = 0, written = 0;
+  bool failed = false;
   int frame = 0;
   for (; frame == 0 || done < options.steps; ++frame) {
     const auto start = std::chrono::steady_clock::now();
@@ -71,8 +72,10 @@ int runHeadless(const HeadlessOptions& options) {
     frameMs.push_back(ms);
     lab.recordFrameTime(ms);
     if (!lab.errorMessage.empty()) {
+      // Reported, and the run goes on where the lab recovered (a lost GPU: on the CPU).
       std::cerr << "warpscope: " << lab.errorMessage << std::endl;
-      return 1;
+      lab.errorMessage.clear();
+      failed = true;
     }
     if (!options.framesDir.empty() && frame % options.frameEvery == 0) {
       char name[64];
@@ -125,7 +128,7 @@ int runHeadless(const HeadlessOptions& options) {
     ImGui_ImplOpenGL3_Shutdown();
     ImGui::DestroyContext();
   }
-  return 0;
+  return failed ? 1 : 0;
 }
 
 }  // namespace ws::app

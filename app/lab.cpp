@@ -82,7 +82,8 @@ bool Lab::attempt(const std::function<void()>& action) {
     if (e.contextLost()) fallBackToCpu(e.what());
     else errorMessage = e.what();
   } catch (const std::exception& e) {
-    errorMessage = e.what();
+    if (module_->backend() == Backend::Cuda && cudaContextLost()) fallBackToCpu(e.what());
+    else errorMessage = e.what();
   }
   running = false;
   return false;

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "compute/core/backend.h"
 #include "tests/process.h"
 
 namespace ws {
@@ -88,6 +89,20 @@ TEST(CommandLine, BenchmarkPrintsATableAndWritesJson) {
     EXPECT_GT(row["rate_per_second"].get<double>(), 0);
     EXPECT_EQ(row["size"], "256x256");
   }
+}
+
+TEST(CommandLine, AFaultingGpuKernelSwitchesTheRunToTheCpu) {
+  if (!gpuInfo().available) GTEST_SKIP() << "no usable CUDA GPU here (" << gpuInfo().reason << ")";
+  const std::string shot = ::testing::TempDir() + "/after-fault.png";
+  const auto result = test::runProcess("WARPSCOPE_INJECT_GPU_FAULT=5 " + std::string(WARPSCOPE_BIN) +
+                                       " --headless --backend cuda --size 512 --steps 20"
+                                       " --window 256x256 --screenshot " + shot);
+  // The failure is reported (exit 1), and the run goes on to the end on the CPU backend.
+  EXPECT_EQ(result.exitCode, 1) << result.output;
+  EXPECT_NE(result.output.find("switched to the CPU backend"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("backend cpu"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("20 steps in 20 frames"), std::string::npos) << result.output;
+  EXPECT_TRUE(std::filesystem::exists(shot));
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ Rgb colormapEnd(const std::string& name, int entry) {
   return {table[entry * 4], table[entry * 4 + 1], table[entry * 4 + 2]};
 }
 
-void renderPatternAndCheck(Backend backend) {
+void renderPatternAndCheck(Backend backend, bool interop = true) {
   auto context = makeContext();
   if (!context) GTEST_SKIP() << "no EGL device with OpenGL 4.3 here";
   constexpr int kWidth = 320, kHeight = 200, kZoom = 4;
@@ -52,6 +52,7 @@ void renderPatternAndCheck(Backend backend) {
   gl::OffscreenTarget target(kWidth, kHeight);
   target.bind();
   render::FieldRenderer renderer;
+  if (!interop) renderer.disableInterop("the test asks for the host copy");
   render::Camera2D camera;
   camera.zoom = kZoom;
   camera.centerX = kWidth / (2.0 * kZoom);  // world (0, 0) at the top-left pixel
@@ -84,6 +85,8 @@ void renderPatternAndCheck(Backend backend) {
   EXPECT_EQ(mismatches, 0);
   EXPECT_EQ(aliveFound, int(cells.size()) * kZoom * kZoom);
   std::cout << "rendered on " << context->description() << " via " << renderer.transferMode() << std::endl;
+  if (backend == Backend::Cuda && interop && renderer.interopAvailable())
+    EXPECT_EQ(renderer.transferMode(), "CUDA-GL interop");
 }
 
 TEST(Render, LiveCellsLandOnTheirPixelsCpu) { renderPatternAndCheck(Backend::Cpu); }
@@ -91,6 +94,11 @@ TEST(Render, LiveCellsLandOnTheirPixelsCpu) { renderPatternAndCheck(Backend::Cpu
 TEST(Render, LiveCellsLandOnTheirPixelsCuda) {
   WS_REQUIRE_GPU();
   renderPatternAndCheck(Backend::Cuda);
+}
+
+TEST(Render, LiveCellsLandOnTheirPixelsCudaThroughHostCopy) {
+  WS_REQUIRE_GPU();
+  renderPatternAndCheck(Backend::Cuda, false);
 }
 
 TEST(Render, ZoomedOutPixelsShowTheLiveFraction) {

@@ -119,12 +119,14 @@ void drawControlPanel(Lab& lab, UiContext& context) {
   ImGui::SetNextWindowSize(ImVec2(kPanelWidth, context.height - kStatusBarHeight - 16),
                            ImGuiCond_FirstUseEver);
   ImGui::Begin("warpscope");
+  ImGui::PushItemWidth(ImGui::GetWindowWidth() * 0.52f);  // room for labels such as "generations per pass"
   drawModuleAndBackend(lab);
   if (ImGui::CollapsingHeader("Playback", ImGuiTreeNodeFlags_DefaultOpen)) drawPlayback(lab, context);
   if (ImGui::CollapsingHeader("Tools", ImGuiTreeNodeFlags_DefaultOpen)) drawTools(lab);
   if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) drawParameters(lab);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) drawViewSettings(lab);
   if (ImGui::CollapsingHeader("Presets")) drawPresets(lab);
+  ImGui::PopItemWidth();
   ImGui::End();
 }
 

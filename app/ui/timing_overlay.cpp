@@ -30,7 +30,7 @@ void plot(const char* label, const std::deque<float>& series, float height) {
   char overlay[64];
   std::snprintf(overlay, sizeof overlay, "%s %.6g", label, values.back());
   ImGui::PlotLines(("##" + std::string(label)).c_str(), values.data(), int(values.size()), 0, overlay,
-                   lo, hi > lo ? hi : lo + 1, ImVec2(-1, height));
+                   lo, hi > lo ? hi : lo + 1, ImVec2(ImGui::GetContentRegionAvail().x, height));
 }
 
 void drawColourBar(Lab& lab) {

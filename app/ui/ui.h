@@ -26,7 +26,7 @@ void drawTimingOverlay(Lab& lab, UiContext& context);
 void drawStatusBar(Lab& lab, UiContext& context);
 void drawHelp(UiContext& context);
 
-constexpr float kPanelWidth = 340.0f;
+constexpr float kPanelWidth = 360.0f;
 constexpr float kStatusBarHeight = 26.0f;
 
 }  // namespace ws::app::ui

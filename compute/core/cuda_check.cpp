@@ -25,6 +25,13 @@ bool CudaError::contextLost() const {
   }
 }
 
+bool cudaContextLost() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) return false;
+  const cudaError_t status = cudaDeviceSynchronize();
+  return status != cudaSuccess && CudaError(status, "").contextLost();
+}
+
 void throwCudaError(cudaError_t code, const char* call, const char* file, int line) {
   std::ostringstream msg;
   msg << "CUDA error " << cudaGetErrorName(code) << " (" << cudaGetErrorString(code) << ") in "

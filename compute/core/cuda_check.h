@@ -21,6 +21,14 @@ class CudaError : public std::runtime_error {
 
 [[noreturn]] void throwCudaError(cudaError_t code, const char* call, const char* file, int line);
 
+// True when the CUDA context has hit a sticky error (a faulting kernel, a lost device): errors can
+// surface through any library (Thrust throws its own type), so callers ask after any failure.
+bool cudaContextLost();
+
+// Fault injection for the tests of that path: with WARPSCOPE_INJECT_GPU_FAULT=N in the environment,
+// the N-th call launches a kernel that traps, as a faulting kernel would.
+void injectGpuFaultIfRequested();
+
 }  // namespace ws
 
 #define WS_CUDA_CHECK(call)                                                          \

@@ -195,6 +195,7 @@ class CudaEngine final : public LifeEngine {
 
   void step(int generations, const LifeRule& rule, Boundary boundary) override {
     if (generations <= 0) return;
+    injectGpuFaultIfRequested();
     ring_.start();
     // Temporal blocking takes whole passes at once unless the age view needs every generation.
     int gen = config_.kernel == CudaLifeKernel::BitTemporal && !trackAge_

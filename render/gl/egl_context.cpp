@@ -21,10 +21,15 @@ bool isSoftware(EGLDeviceEXT device) {
 }  // namespace
 
 EglContext::EglContext(int preferredDevice) {
-  if (!epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_EXT_device_enumeration") ||
-      !epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_EXT_platform_device"))
-    throw GlError("EGL lacks EGL_EXT_device_enumeration/EGL_EXT_platform_device: no headless "
-                  "rendering here (install libegl1 and a driver: Mesa's libegl-mesa0 or NVIDIA's)");
+  // EGL_EXT_device_base is the older name for enumeration + query (NVIDIA's driver may list only it).
+  const char* clientExtensions = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+  const std::string extensions = clientExtensions ? clientExtensions : "";
+  const bool enumeration = extensions.find("EGL_EXT_device_enumeration") != std::string::npos ||
+                           extensions.find("EGL_EXT_device_base") != std::string::npos;
+  if (!enumeration || extensions.find("EGL_EXT_platform_device") == std::string::npos)
+    throw GlError("EGL lacks device enumeration or EGL_EXT_platform_device, so no headless "
+                  "rendering here (install libegl1 and a driver: Mesa's libegl-mesa0 or NVIDIA's). "
+                  "EGL client extensions: '" + extensions + "'");
   EGLDeviceEXT devices[16];
   EGLint count = 0;
   if (!eglQueryDevicesEXT(16, devices, &count) || count == 0)
