@@ -33,7 +33,8 @@ Row measure(Module& module, const BenchOptions& options) {
   row.backend = toString(module.backend());
   row.variant = module.variant();
   const WorldBox world = module.world();
-  row.size = std::to_string(long(world.maxX - world.minX)) + "x" + std::to_string(long(world.maxY - world.minY));
+  row.size = std::to_string(long(world.maxX - world.minX)) + "x" +
+             std::to_string(long(world.maxY - world.minY));
   for (const auto& scope : module.timings()) {
     if (scope->onGpu() != (module.backend() == Backend::Cuda)) continue;
     row.stats = scope->stats();
@@ -63,14 +64,19 @@ int runBench(const BenchOptions& options) {
   if (options.samples < 3 || options.stepsPerSample < 1)
     throw InputError("--samples must be at least 3 and --steps-per-sample at least 1");
   if (backends.front() == Backend::Cuda && !gpuInfo().available)
-    throw InputError("the CUDA benchmark needs a GPU: " + gpuInfo().reason + " (try --backend cpu)");
+    throw InputError("the CUDA benchmark needs a GPU: " + gpuInfo().reason +
+                     " (try --backend cpu)");
 
   const double bandwidth = gpuInfo().available ? measuredBandwidth() : 0;
   std::printf("warpscope bench: %s on %s, %s\n", options.module.c_str(),
               gpuInfo().available ? gpuInfo().name.c_str() : "no GPU", today().c_str());
-  if (bandwidth > 0) std::printf("measured device-to-device copy bandwidth: %.0f GB/s (read + write)\n", bandwidth / 1e9);
-  std::printf("%d samples of %d steps per variant, median; warm-up excluded\n\n", options.samples, options.stepsPerSample);
-  std::printf("%-8s %-12s %-13s %12s %16s %10s %8s\n", "backend", "variant", "size", "ms/step", "rate/s", "GB/s", "% bw");
+  if (bandwidth > 0)
+    std::printf("measured device-to-device copy bandwidth: %.0f GB/s (read + write)\n",
+                bandwidth / 1e9);
+  std::printf("%d samples of %d steps per variant, median; warm-up excluded\n\n", options.samples,
+              options.stepsPerSample);
+  std::printf("%-8s %-12s %-13s %12s %16s %10s %8s\n", "backend", "variant", "size", "ms/step",
+              "rate/s", "GB/s", "% bw");
 
   nlohmann::json results = nlohmann::json::array();
   for (Backend backend : backends) {
@@ -88,13 +94,15 @@ int runBench(const BenchOptions& options) {
         module->select(backend, name);
         row = measure(*module, options);
       } catch (const OutOfMemoryError& e) {
-        std::printf("%-8s %-12s skipped: %s\n", std::string(toString(backend)).c_str(), name.c_str(), e.what());
+        std::printf("%-8s %-12s skipped: %s\n", std::string(toString(backend)).c_str(),
+                    name.c_str(), e.what());
         continue;
       }
       std::string unit;
       for (const auto& scope : module->timings()) unit = scope->rateUnit();
-      std::printf("%-8s %-12s %-13s %12.4f %16.4g %10.1f %8.1f\n", row.backend.c_str(), row.variant.c_str(),
-                  row.size.c_str(), row.perStepMs, row.rate, row.bytesPerSecond / 1e9, row.percentOfBandwidth);
+      std::printf("%-8s %-12s %-13s %12.4f %16.4g %10.1f %8.1f\n", row.backend.c_str(),
+                  row.variant.c_str(), row.size.c_str(), row.perStepMs, row.rate,
+                  row.bytesPerSecond / 1e9, row.percentOfBandwidth);
       std::fflush(stdout);
       results.push_back({{"backend", row.backend},
                          {"variant", row.variant},

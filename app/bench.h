@@ -8,7 +8,7 @@ namespace ws::app {
 
 struct BenchOptions {
   std::string module = "life";
-  std::string backend = "cuda";  // cuda, cpu or all
+  std::string backend = "cuda";       // cuda, cpu or all
   std::vector<std::string> variants;  // empty: every variant of each backend
   std::string size;                   // empty: the module's default
   std::vector<std::string> sets;

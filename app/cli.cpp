@@ -1,7 +1,6 @@
 #include "app/cli.h"
 
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 #include <sstream>
 
@@ -32,7 +31,8 @@ std::string moduleReference() {
         out << "  [" << spec.min << " .. " << spec.max << "]";
       if (spec.type == ParamType::Choice) {
         out << "  {";
-        for (std::size_t i = 0; i < spec.choices.size(); ++i) out << (i ? "," : "") << spec.choices[i];
+        for (std::size_t i = 0; i < spec.choices.size(); ++i)
+          out << (i ? "," : "") << spec.choices[i];
         out << "}";
       }
       out << "\n        " << spec.help << "\n";
@@ -61,7 +61,8 @@ void parseWindow(const std::string& text, int& width, int& height) {
 }  // namespace
 
 int runCommandLine(int argc, char** argv) {
-  CLI::App app{"warpscope: an interactive GPU lab. Run and watch simulations live, with kernel timings."};
+  CLI::App app{
+      "warpscope: an interactive GPU lab. Run and watch simulations live, with kernel timings."};
   app.footer([] { return moduleReference(); });
 
   LabOptions lab;
@@ -74,36 +75,49 @@ int runCommandLine(int argc, char** argv) {
   app.add_option("--variant,-v", lab.variant, "kernel variant (see MODULES below)");
   app.add_option("--size,-s", lab.size, "world size: N or WxH (Life: cells)");
   app.add_option("--set", lab.sets, "set a parameter: module.key=value (repeatable)")->take_all();
-  app.add_option("--preset", lab.preset, "load parameters from a preset JSON file")->check(CLI::ExistingFile);
-  app.add_option("--steps-per-frame", lab.stepsPerFrame, "simulation steps per drawn frame")->capture_default_str();
+  app.add_option("--preset", lab.preset, "load parameters from a preset JSON file")
+      ->check(CLI::ExistingFile);
+  app.add_option("--steps-per-frame", lab.stepsPerFrame, "simulation steps per drawn frame")
+      ->capture_default_str();
   app.add_flag("--paused", lab.paused, "start paused (GUI)");
   app.add_option("--steps", headless.steps, "headless: total steps to run")->capture_default_str();
   app.add_option("--screenshot", gui.screenshot, "write the last frame as PNG (GUI: on quit)");
   app.add_flag("--headless", runHeadless, "no window: EGL device context, render frames to files");
-  app.add_option("--frames", headless.framesDir, "headless: write a PNG per frame into this folder");
-  app.add_option("--frame-every", headless.frameEvery, "headless: write every k-th frame")->capture_default_str();
+  app.add_option("--frames", headless.framesDir,
+                 "headless: write a PNG per frame into this folder");
+  app.add_option("--frame-every", headless.frameEvery, "headless: write every k-th frame")
+      ->capture_default_str();
   app.add_flag("--with-ui", headless.withUi, "headless: draw the panels into the frames");
   app.add_option("--window", window, "window or frame size WxH (GUI 1600x1000, headless 1280x720)");
   app.add_option("--report", headless.reportJson, "headless: write frame-time statistics as JSON");
-  app.add_option("--egl-device", headless.eglDevice, "headless: EGL device index (default: first GPU)");
-  app.add_option("--quit-after-frames", gui.quitAfterFrames, "GUI: quit after this many frames (tests)");
+  app.add_option("--egl-device", headless.eglDevice,
+                 "headless: EGL device index (default: first GPU)");
+  app.add_option("--quit-after-frames", gui.quitAfterFrames,
+                 "GUI: quit after this many frames (tests)");
 
   BenchOptions bench;
-  CLI::App* benchCommand = app.add_subcommand("bench", "measure kernel variants: table on stdout, JSON file");
+  CLI::App* benchCommand =
+      app.add_subcommand("bench", "measure kernel variants: table on stdout, JSON file");
   benchCommand->add_option("--module,-m", bench.module, "module")->capture_default_str();
-  benchCommand->add_option("--backend,-b", bench.backend, "cuda, cpu or all")->capture_default_str();
-  benchCommand->add_option("--variant,-v", bench.variants, "variants to measure (default: all)")->take_all();
+  benchCommand->add_option("--backend,-b", bench.backend, "cuda, cpu or all")
+      ->capture_default_str();
+  benchCommand->add_option("--variant,-v", bench.variants, "variants to measure (default: all)")
+      ->take_all();
   benchCommand->add_option("--size,-s", bench.size, "world size: N or WxH");
   benchCommand->add_option("--set", bench.sets, "set a parameter: module.key=value")->take_all();
-  benchCommand->add_option("--steps-per-sample", bench.stepsPerSample, "steps in each timed sample")->capture_default_str();
-  benchCommand->add_option("--samples", bench.samples, "timed samples per variant (median)")->capture_default_str();
-  benchCommand->add_option("--json", bench.json, "where to write the results")->capture_default_str();
+  benchCommand->add_option("--steps-per-sample", bench.stepsPerSample, "steps in each timed sample")
+      ->capture_default_str();
+  benchCommand->add_option("--samples", bench.samples, "timed samples per variant (median)")
+      ->capture_default_str();
+  benchCommand->add_option("--json", bench.json, "where to write the results")
+      ->capture_default_str();
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
-    std::cerr << "warpscope: " << e.what() << "\nRun 'warpscope --help' for the options." << std::endl;
+    std::cerr << "warpscope: " << e.what() << "\nRun 'warpscope --help' for the options."
+              << std::endl;
     return 2;
   }
 

@@ -1,8 +1,7 @@
 #include "app/gui_app.h"
 
-// epoxy must come before GLFW so GLFW does not include the system GL header.
-#include "render/gl/gl.h"
-
+// GL comes from epoxy (render/gl/gl.h); GLFW must not include the system GL header.
+#define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -16,6 +15,7 @@
 #include "app/ui/ui.h"
 #include "compute/core/errors.h"
 #include "render/field_renderer.h"
+#include "render/gl/gl.h"
 #include "render/gl/offscreen_target.h"
 
 namespace ws::app {
@@ -50,9 +50,12 @@ class ViewInput {
       const bool place = tool == "place";
       const bool fresh = !editing_;
       if (!place || fresh) {
-        PointerEdit edit{tool, lab.camera.worldX(mx, w), lab.camera.worldY(my, h),
+        PointerEdit edit{tool,
+                         lab.camera.worldX(mx, w),
+                         lab.camera.worldY(my, h),
                          fresh ? lab.camera.worldX(mx, w) : lastWorldX_,
-                         fresh ? lab.camera.worldY(my, h) : lastWorldY_, lab.toolItem};
+                         fresh ? lab.camera.worldY(my, h) : lastWorldY_,
+                         lab.toolItem};
         if (tool == "erase" && !hasTool(lab, "erase")) tool.clear();
         if (!tool.empty()) lab.attempt([&] { lab.module().edit(edit); });
       }
@@ -76,7 +79,9 @@ class ViewInput {
   double lastX_ = 0, lastY_ = 0, lastWorldX_ = 0, lastWorldY_ = 0;
 };
 
-bool pressed(int key) { return ImGui::IsKeyPressed(key, false); }
+bool pressed(int key) {
+  return ImGui::IsKeyPressed(key, false);
+}
 
 void handleKeys(Lab& lab, ui::UiContext& context, bool& showUi, bool& screenshot, bool& quit) {
   ImGuiIO& io = ImGui::GetIO();
@@ -84,7 +89,8 @@ void handleKeys(Lab& lab, ui::UiContext& context, bool& showUi, bool& screenshot
   if (pressed(GLFW_KEY_F12)) screenshot = true;
   if (io.WantCaptureKeyboard) return;
   if (pressed(GLFW_KEY_SPACE)) lab.running = !lab.running;
-  if (pressed(GLFW_KEY_N) || ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) lab.requestSteps(io.KeyShift ? lab.stepN : 1);
+  if (pressed(GLFW_KEY_N) || ImGui::IsKeyPressed(GLFW_KEY_RIGHT))
+    lab.requestSteps(io.KeyShift ? lab.stepN : 1);
   if (pressed(GLFW_KEY_R)) lab.attempt([&] { lab.module().reset(); });
   if (pressed(GLFW_KEY_C)) lab.attempt([&] { lab.module().runAction("clear"); });
   if (pressed(GLFW_KEY_F)) lab.fitPending = true;
@@ -94,8 +100,10 @@ void handleKeys(Lab& lab, ui::UiContext& context, bool& showUi, bool& screenshot
   if (pressed(GLFW_KEY_D)) lab.tool = "draw";
   if (pressed(GLFW_KEY_E)) lab.tool = "erase";
   if (pressed(GLFW_KEY_P)) lab.tool = "place";
-  if (pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_KP_ADD)) lab.stepsPerFrame = std::min(1024, lab.stepsPerFrame * 2);
-  if (pressed(GLFW_KEY_MINUS) || pressed(GLFW_KEY_KP_SUBTRACT)) lab.stepsPerFrame = std::max(1, lab.stepsPerFrame / 2);
+  if (pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_KP_ADD))
+    lab.stepsPerFrame = std::min(1024, lab.stepsPerFrame * 2);
+  if (pressed(GLFW_KEY_MINUS) || pressed(GLFW_KEY_KP_SUBTRACT))
+    lab.stepsPerFrame = std::max(1, lab.stepsPerFrame / 2);
   const auto views = lab.module().fieldViews();
   const ParamSet& params = lab.module().params();
   for (int i = 0; i < int(views.size()) && i < 9; ++i)
@@ -120,14 +128,16 @@ int runGui(const GuiOptions& options) {
   });
   if (!glfwInit()) {
     std::cerr << "warpscope: cannot open a window (no display?). Use --headless to render without "
-                 "one." << std::endl;
+                 "one."
+              << std::endl;
     return 1;
   }
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  GLFWwindow* window = glfwCreateWindow(options.width, options.height, "warpscope", nullptr, nullptr);
+  GLFWwindow* window =
+      glfwCreateWindow(options.width, options.height, "warpscope", nullptr, nullptr);
   if (!window) {
     std::cerr << "warpscope: no OpenGL 4.3 core context for a window here" << std::endl;
     glfwTerminate();
@@ -140,7 +150,8 @@ int runGui(const GuiOptions& options) {
   {
     render::FieldRenderer renderer;
     ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;  // the layout is ours; no imgui.ini next to the user's files
+    ImGui::GetIO().IniFilename =
+        nullptr;  // the layout is ours; no imgui.ini next to the user's files
     ImGui::StyleColorsDark();
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 430");
@@ -180,8 +191,8 @@ int runGui(const GuiOptions& options) {
       const bool last = options.quitAfterFrames > 0 && frames >= options.quitAfterFrames;
       if (screenshotRequested) {
         char name[128];
-        std::snprintf(name, sizeof name, "warpscope-%s-%05d.png", std::string(lab.module().name()).c_str(),
-                      screenshotCount++);
+        std::snprintf(name, sizeof name, "warpscope-%s-%05d.png",
+                      std::string(lab.module().name()).c_str(), screenshotCount++);
         lab.attempt([&] { saveScreenshot(name, fbWidth, fbHeight); });
         screenshotRequested = false;
       }
@@ -191,7 +202,9 @@ int runGui(const GuiOptions& options) {
         quit = true;
       }
       glfwSwapBuffers(window);
-      lab.recordFrameTime(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frameStart).count());
+      lab.recordFrameTime(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frameStart)
+              .count());
 
       if (std::chrono::steady_clock::now() - lastTitle > std::chrono::milliseconds(500)) {
         lastTitle = std::chrono::steady_clock::now();
@@ -201,7 +214,8 @@ int runGui(const GuiOptions& options) {
           const TimingStats s = scope->stats();
           if (s.samples == 0) continue;
           char rate[96];
-          std::snprintf(rate, sizeof rate, " - %.3g G%s", s.ratePerSecond / 1e9, scope->rateUnit().c_str());
+          std::snprintf(rate, sizeof rate, " - %.3g G%s", s.ratePerSecond / 1e9,
+                        scope->rateUnit().c_str());
           title += rate;
           break;
         }

@@ -1,7 +1,5 @@
 #include "app/headless_app.h"
 
-#include "render/gl/gl.h"
-
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
@@ -17,6 +15,7 @@
 #include "compute/core/errors.h"
 #include "render/field_renderer.h"
 #include "render/gl/egl_context.h"
+#include "render/gl/gl.h"
 #include "render/gl/offscreen_target.h"
 
 namespace ws::app {
@@ -68,7 +67,8 @@ int runHeadless(const HeadlessOptions& options) {
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     }
     glFinish();
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     frameMs.push_back(ms);
     lab.recordFrameTime(ms);
     if (!lab.errorMessage.empty()) {
@@ -90,7 +90,8 @@ int runHeadless(const HeadlessOptions& options) {
                  gl::readPixels(options.width, options.height));
 
   // The first frames include start-up (allocation, shader and kernel loading): report warm frames.
-  std::vector<double> warm(frameMs.begin() + std::min<std::size_t>(frameMs.size() - 1, 3), frameMs.end());
+  std::vector<double> warm(frameMs.begin() + std::min<std::size_t>(frameMs.size() - 1, 3),
+                           frameMs.end());
   std::sort(warm.begin(), warm.end());
   const double median = warm[warm.size() / 2];
   const double p95 = warm[std::min(warm.size() - 1, warm.size() * 95 / 100)];
@@ -98,12 +99,15 @@ int runHeadless(const HeadlessOptions& options) {
   const auto world = module.world();
   std::printf("headless: %ld steps in %d frames of %dx%d on %s\n", done, frame, options.width,
               options.height, context.description().c_str());
-  std::printf("  module %s, world %.0fx%.0f, backend %s, variant %s, %d steps/frame, field via %s\n",
-              std::string(module.name()).c_str(), world.maxX - world.minX, world.maxY - world.minY,
-              std::string(toString(module.backend())).c_str(), module.variant().c_str(), perFrame,
-              renderer.transferMode().c_str());
-  std::printf("  frame time (steps + field + draw%s + glFinish; %zu warm frames): median %.3f ms, p95 %.3f ms\n",
-              options.withUi ? " + UI" : "", warm.size(), median, p95);
+  std::printf(
+      "  module %s, world %.0fx%.0f, backend %s, variant %s, %d steps/frame, field via %s\n",
+      std::string(module.name()).c_str(), world.maxX - world.minX, world.maxY - world.minY,
+      std::string(toString(module.backend())).c_str(), module.variant().c_str(), perFrame,
+      renderer.transferMode().c_str());
+  std::printf(
+      "  frame time (steps + field + draw%s + glFinish; %zu warm frames): median %.3f ms, p95 %.3f "
+      "ms\n",
+      options.withUi ? " + UI" : "", warm.size(), median, p95);
   for (const auto& metric : module.metrics())
     std::printf("  %s %.0f after %llu steps\n", metric.name.c_str(), metric.value,
                 static_cast<unsigned long long>(module.stepCount()));

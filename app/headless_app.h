@@ -8,12 +8,12 @@ namespace ws::app {
 struct HeadlessOptions {
   LabOptions lab;
   int width = 1280, height = 720;
-  long steps = 100;         // total simulation steps
-  std::string framesDir;    // PNG per frame (every `frameEvery` frames) when set
+  long steps = 100;       // total simulation steps
+  std::string framesDir;  // PNG per frame (every `frameEvery` frames) when set
   int frameEvery = 1;
-  bool withUi = false;      // draw the ImGui panels into the frames
-  std::string screenshot;   // the last frame as PNG
-  std::string reportJson;   // frame-time statistics as JSON
+  bool withUi = false;     // draw the ImGui panels into the frames
+  std::string screenshot;  // the last frame as PNG
+  std::string reportJson;  // frame-time statistics as JSON
   int eglDevice = -1;
 };
 

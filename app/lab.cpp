@@ -13,7 +13,8 @@ void applySetting(Module& module, const std::string& setting) {
     throw InputError("--set '" + setting + "': expected key=value, e.g. life.rule=B36/S23");
   std::string key = setting.substr(0, eq);
   const std::string prefix = std::string(module.name()) + ".";
-  if (key.rfind(prefix, 0) == 0) key = key.substr(prefix.size());
+  if (key.rfind(prefix, 0) == 0)
+    key = key.substr(prefix.size());
   else if (key.find('.') != std::string::npos)
     throw InputError("--set '" + setting + "': the parameter is not one of module '" +
                      std::string(module.name()) + "'");
@@ -46,8 +47,7 @@ Lab::Lab(const LabOptions& options) {
   if (options.stepsPerFrame < 1) throw InputError("--steps-per-frame must be at least 1");
   stepsPerFrame = options.stepsPerFrame;
   running = !options.paused;
-  if (backend == Backend::Cpu && !gpuInfo().available)
-    notice = "CPU backend: no usable GPU";
+  if (backend == Backend::Cpu && !gpuInfo().available) notice = "CPU backend: no usable GPU";
 }
 
 void Lab::adoptModule(std::unique_ptr<Module> module) {
@@ -79,11 +79,15 @@ bool Lab::attempt(const std::function<void()>& action) {
     action();
     return true;
   } catch (const CudaError& e) {
-    if (e.contextLost()) fallBackToCpu(e.what());
-    else errorMessage = e.what();
+    if (e.contextLost())
+      fallBackToCpu(e.what());
+    else
+      errorMessage = e.what();
   } catch (const std::exception& e) {
-    if (module_->backend() == Backend::Cuda && cudaContextLost()) fallBackToCpu(e.what());
-    else errorMessage = e.what();
+    if (module_->backend() == Backend::Cuda && cudaContextLost())
+      fallBackToCpu(e.what());
+    else
+      errorMessage = e.what();
   }
   running = false;
   return false;
@@ -99,8 +103,10 @@ void Lab::fallBackToCpu(const std::string& reason) {
     // Too large for the CPU: keep the CPU defaults.
   }
   adoptModule(std::move(fresh));
-  errorMessage = "The GPU failed and the lab switched to the CPU backend (the simulation restarted "
-                 "from its parameters).\n\n" + reason;
+  errorMessage =
+      "The GPU failed and the lab switched to the CPU backend (the simulation restarted "
+      "from its parameters).\n\n" +
+      reason;
   notice = "CPU backend after a GPU failure";
 }
 

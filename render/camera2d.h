@@ -15,7 +15,8 @@ class Camera2D {
   double worldX(double screenX, int viewportWidth) const;
   double worldY(double screenY, int viewportHeight) const;
   // Zooms by `factor`, keeping the world point under the screen point where it is.
-  void zoomAbout(double factor, double screenX, double screenY, int viewportWidth, int viewportHeight);
+  void zoomAbout(double factor, double screenX, double screenY, int viewportWidth,
+                 int viewportHeight);
   void pan(double dxPixels, double dyPixels);
   FieldRequest request(int viewportWidth, int viewportHeight) const;
 

@@ -9,7 +9,8 @@
 namespace ws::render {
 
 FieldRenderer::FieldRenderer()
-    : program_(gl::compileProgram("field2d", shaderSource("field2d.vert"), shaderSource("field2d.frag"))),
+    : program_(gl::compileProgram("field2d", shaderSource("field2d.vert"),
+                                  shaderSource("field2d.frag"))),
       vertexArray_(gl::makeVertexArray()),
       field_(gl::makeTexture()),
       colormapTexture_(gl::makeTexture()),
@@ -36,8 +37,8 @@ void FieldRenderer::resize(int width, int height) {
   WS_GL_CHECK(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST));
   WS_GL_CHECK(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST));
   WS_GL_CHECK(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixelBuffer_.get()));
-  WS_GL_CHECK(glBufferData(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(width) * height * sizeof(float), nullptr,
-                           GL_STREAM_DRAW));
+  WS_GL_CHECK(glBufferData(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(width) * height * sizeof(float),
+                           nullptr, GL_STREAM_DRAW));
   WS_GL_CHECK(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
   if (interopDevice_ >= 0) {
     try {
@@ -52,7 +53,8 @@ void FieldRenderer::uploadColormap(const std::string& name) {
   if (name == colormapName_) return;
   const ColormapTable table = colormapTable(name);
   WS_GL_CHECK(glBindTexture(GL_TEXTURE_2D, colormapTexture_.get()));
-  WS_GL_CHECK(glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, table.data()));
+  WS_GL_CHECK(
+      glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, table.data()));
   WS_GL_CHECK(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR));
   WS_GL_CHECK(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR));
   WS_GL_CHECK(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE));
@@ -75,17 +77,18 @@ void FieldRenderer::draw(Module& module, const Camera2D& camera, int viewportWid
       module.renderField(request, image);
     }
     WS_GL_CHECK(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixelBuffer_.get()));
-    WS_GL_CHECK(glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, viewportWidth, viewportHeight, GL_RED, GL_FLOAT, nullptr));
+    WS_GL_CHECK(glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, viewportWidth, viewportHeight, GL_RED,
+                                GL_FLOAT, nullptr));
     WS_GL_CHECK(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
     transferMode_ = "CUDA-GL interop";
   } else {
     hostPixels_.resize(std::size_t(viewportWidth) * viewportHeight);
     FieldImage image{hostPixels_.data(), viewportWidth, viewportHeight, false};
     module.renderField(request, image);
-    WS_GL_CHECK(glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, viewportWidth, viewportHeight, GL_RED, GL_FLOAT,
-                                hostPixels_.data()));
-    transferMode_ = module.backend() == Backend::Cuda ? "host copy (" + interopProblem_ + ")"
-                                                      : "CPU upload";
+    WS_GL_CHECK(glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, viewportWidth, viewportHeight, GL_RED,
+                                GL_FLOAT, hostPixels_.data()));
+    transferMode_ =
+        module.backend() == Backend::Cuda ? "host copy (" + interopProblem_ + ")" : "CPU upload";
   }
 
   const FieldView view = module.fieldViews()[module.currentFieldView()];
@@ -99,7 +102,8 @@ void FieldRenderer::draw(Module& module, const Camera2D& camera, int viewportWid
   glUniform1i(glGetUniformLocation(program, "colormap"), 1);
   glUniform2f(glGetUniformLocation(program, "range"), view.minValue, view.maxValue);
   glUniform3fv(glGetUniformLocation(program, "background"), 1, kBackground);
-  glUniform2f(glGetUniformLocation(program, "origin"), float(request.originX), float(request.originY));
+  glUniform2f(glGetUniformLocation(program, "origin"), float(request.originX),
+              float(request.originY));
   glUniform1f(glGetUniformLocation(program, "worldPerPixel"), float(request.worldPerPixel));
   glUniform1i(glGetUniformLocation(program, "gridLines"), gridLines && camera.zoom >= 8);
   glUniform1i(glGetUniformLocation(program, "viewportHeight"), viewportHeight);

@@ -26,7 +26,8 @@ int cudaDeviceForCurrentContext(std::string& problem) {
 }
 
 CudaGlBuffer::CudaGlBuffer(GLuint buffer) {
-  WS_CUDA_CHECK(cudaGraphicsGLRegisterBuffer(&resource_, buffer, cudaGraphicsRegisterFlagsWriteDiscard));
+  WS_CUDA_CHECK(
+      cudaGraphicsGLRegisterBuffer(&resource_, buffer, cudaGraphicsRegisterFlagsWriteDiscard));
 }
 
 CudaGlBuffer::~CudaGlBuffer() {
@@ -42,6 +43,8 @@ CudaGlBuffer::Mapping::Mapping(CudaGlBuffer& buffer) : resource_(buffer.resource
   }
 }
 
-CudaGlBuffer::Mapping::~Mapping() { cudaGraphicsUnmapResources(1, &resource_, nullptr); }
+CudaGlBuffer::Mapping::~Mapping() {
+  cudaGraphicsUnmapResources(1, &resource_, nullptr);
+}
 
 }  // namespace ws::render

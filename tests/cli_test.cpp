@@ -20,7 +20,8 @@ void expectUsageError(const std::string& args, const std::string& words) {
   const auto result = warpscope(args);
   EXPECT_EQ(result.exitCode, 2) << args << "\n" << result.output;
   EXPECT_NE(result.output.find(words), std::string::npos)
-      << args << ": the message should mention '" << words << "':\n" << result.output;
+      << args << ": the message should mention '" << words << "':\n"
+      << result.output;
 }
 
 TEST(CommandLine, BadFlagsAndValuesExitWith2AndSayWhy) {
@@ -79,7 +80,8 @@ TEST(CommandLine, HeadlessRunWritesFramesAndAScreenshot) {
 
 TEST(CommandLine, BenchmarkPrintsATableAndWritesJson) {
   const std::string json = ::testing::TempDir() + "/bench.json";
-  const auto result = warpscope("bench --backend cpu --size 256 --samples 3 --steps-per-sample 2 --json " + json);
+  const auto result =
+      warpscope("bench --backend cpu --size 256 --samples 3 --steps-per-sample 2 --json " + json);
   ASSERT_EQ(result.exitCode, 0) << result.output;
   EXPECT_NE(result.output.find("reference"), std::string::npos);
   std::ifstream in(json);
@@ -94,9 +96,11 @@ TEST(CommandLine, BenchmarkPrintsATableAndWritesJson) {
 TEST(CommandLine, AFaultingGpuKernelSwitchesTheRunToTheCpu) {
   if (!gpuInfo().available) GTEST_SKIP() << "no usable CUDA GPU here (" << gpuInfo().reason << ")";
   const std::string shot = ::testing::TempDir() + "/after-fault.png";
-  const auto result = test::runProcess("WARPSCOPE_INJECT_GPU_FAULT=5 " + std::string(WARPSCOPE_BIN) +
-                                       " --headless --backend cuda --size 512 --steps 20"
-                                       " --window 256x256 --screenshot " + shot);
+  const auto result =
+      test::runProcess("WARPSCOPE_INJECT_GPU_FAULT=5 " + std::string(WARPSCOPE_BIN) +
+                       " --headless --backend cuda --size 512 --steps 20"
+                       " --window 256x256 --screenshot " +
+                       shot);
   // The failure is reported (exit 1), and the run goes on to the end on the CPU backend.
   EXPECT_EQ(result.exitCode, 1) << result.output;
   EXPECT_NE(result.output.find("switched to the CPU backend"), std::string::npos) << result.output;

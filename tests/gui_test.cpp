@@ -18,7 +18,8 @@ TEST(Gui, RunsUnderXvfbAndWritesAScreenshot) {
   std::filesystem::remove(shot);
   const auto result = test::runProcess(
       "xvfb-run -a -s '-screen 0 1400x900x24' " + std::string(WARPSCOPE_BIN) +
-      " --backend cpu --size 300x200 --window 1280x800 --quit-after-frames 40 --screenshot " + shot);
+      " --backend cpu --size 300x200 --window 1280x800 --quit-after-frames 40 --screenshot " +
+      shot);
   ASSERT_EQ(result.exitCode, 0) << result.output;
   EXPECT_NE(result.output.find("gui: 40 frames"), std::string::npos) << result.output;
 

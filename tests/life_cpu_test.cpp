@@ -1,10 +1,11 @@
 // Life on the CPU against known answers: still lifes, oscillator periods, spaceships,
 // methuselahs, symmetries; and the CPU fast path against the reference on random soups.
+#include "compute/life/life_cpu.h"
+
 #include <gtest/gtest.h>
 
 #include "compute/core/assets.h"
 #include "compute/core/errors.h"
-#include "compute/life/life_cpu.h"
 #include "compute/life/rle.h"
 #include "tests/test_support.h"
 
@@ -13,8 +14,8 @@ namespace {
 
 using test::gridFromPicture;
 
-LifeGrid run(const std::string& variant, const LifeGrid& start, int generations,
-             Boundary boundary, LifeRule rule = LifeRule::conway()) {
+LifeGrid run(const std::string& variant, const LifeGrid& start, int generations, Boundary boundary,
+             LifeRule rule = LifeRule::conway()) {
   TimingScope timing("test", "cells/s", false);
   auto engine = makeCpuEngine(variant, timing);
   engine->reshape(start.width, start.height);
@@ -142,9 +143,9 @@ TEST(CpuLifeFastPath, MatchesTheReferenceOnRandomSoups) {
         for (int gens : {1, 2, 10}) {
           const LifeGrid expected = run("reference", start, gens, b, LifeRule::parse(rule));
           const LifeGrid actual = run("bitpacked", start, gens, b, LifeRule::parse(rule));
-          EXPECT_EQ(expected, actual) << w << "x" << h << " " << rule << " gens " << gens
-                                      << " torus " << (b == Boundary::Torus) << ": "
-                                      << test::describeDifference(expected, actual);
+          EXPECT_EQ(expected, actual)
+              << w << "x" << h << " " << rule << " gens " << gens << " torus "
+              << (b == Boundary::Torus) << ": " << test::describeDifference(expected, actual);
         }
       }
 }
@@ -155,7 +156,8 @@ TEST(LifeRules, ParseTheCommonNotations) {
   EXPECT_EQ(LifeRule::parse("23/3"), LifeRule::conway());
   EXPECT_EQ(LifeRule::parse(" B36 / S23 ").toString(), "B36/S23");
   EXPECT_EQ(LifeRule::parse("B2/S").toString(), "B2/S");
-  EXPECT_EQ(LifeRule::parse("B3678/S34678").survive, (1 << 3) | (1 << 4) | (1 << 6) | (1 << 7) | (1 << 8));
+  EXPECT_EQ(LifeRule::parse("B3678/S34678").survive,
+            (1 << 3) | (1 << 4) | (1 << 6) | (1 << 7) | (1 << 8));
   for (const auto& named : namedRules()) EXPECT_NO_THROW(LifeRule::parse(named.rule)) << named.name;
 }
 

@@ -1,13 +1,14 @@
 // Every CUDA Life variant against the CPU reference: all block shapes and cells per thread, both
 // boundaries, sizes on and off the block multiples, soups of several densities, several rules;
 // bit-exact after 1, 2, 10 and 100 generations. Skips where no GPU is present.
+#include "compute/life/life_cuda.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 
 #include "compute/core/errors.h"
 #include "compute/life/life_cpu.h"
-#include "compute/life/life_cuda.h"
 #include "compute/life/life_module.h"
 #include "tests/test_support.h"
 
@@ -23,7 +24,8 @@ struct Case {
 };
 
 std::string describe(const Case& c) {
-  return c.variant + " block " + c.block + " cpt " + c.cellsPerThread + " rows " + c.rowsPerThread + " gens/pass " + c.generationsPerPass;
+  return c.variant + " block " + c.block + " cpt " + c.cellsPerThread + " rows " + c.rowsPerThread +
+         " gens/pass " + c.generationsPerPass;
 }
 
 std::vector<Case> allCases() {
@@ -32,19 +34,22 @@ std::vector<Case> allCases() {
     cases.push_back({"flat", *shape});
     for (const char* cpt : {"1", "2", "4"}) cases.push_back({"multicell", *shape, cpt});
   }
-  for (const char* rows : {"1", "2", "4", "8", "16", "32"}) cases.push_back({"bitpacked", "64x4", "2", rows});
+  for (const char* rows : {"1", "2", "4", "8", "16", "32"})
+    cases.push_back({"bitpacked", "64x4", "2", rows});
   for (const char* gens : {"2", "4", "8"}) cases.push_back({"temporal", "64x4", "2", "8", gens});
   return cases;
 }
 
 // Under compute-sanitizer (scripts/gpu_check.sh sets WS_SANITIZER_RUN) every kernel still runs,
 // on fewer and smaller grids: the tools slow kernels down a hundredfold.
-bool underSanitizer() { return std::getenv("WS_SANITIZER_RUN") != nullptr; }
+bool underSanitizer() {
+  return std::getenv("WS_SANITIZER_RUN") != nullptr;
+}
 
 TEST(LifeCuda, EveryVariantMatchesTheCpuReference) {
   WS_REQUIRE_GPU();
   const std::uint64_t seed = test::freshSeed();
-  std::vector<std::pair<int, int>> sizes = {{256, 256}, {1024, 64}, {67, 45},  {1000, 130},
+  std::vector<std::pair<int, int>> sizes = {{256, 256},  {1024, 64}, {67, 45},   {1000, 130},
                                             {130, 1000}, {5, 300},   {3840, 77}, {64, 5}};
   if (underSanitizer()) sizes = {{67, 45}, {130, 70}};
   const char* rules[] = {"B3/S23", "B36/S23", "B3678/S34678"};
@@ -74,9 +79,8 @@ TEST(LifeCuda, EveryVariantMatchesTheCpuReference) {
           done = generations;
           const LifeGrid actual = life.grid();
           ASSERT_EQ(actual, expected)
-              << describe(c) << ", " << w << "x" << h << " " << boundary << " " << rule
-              << " after " << generations << " generations: "
-              << test::describeDifference(expected, actual);
+              << describe(c) << ", " << w << "x" << h << " " << boundary << " " << rule << " after "
+              << generations << " generations: " << test::describeDifference(expected, actual);
         }
         EXPECT_EQ(life.population(), expected.population());
       }
@@ -110,7 +114,8 @@ TEST(LifeCuda, SwitchingVariantsAndBackendsKeepsTheState) {
   life.setSize("500x300");
   life.step(5);
   LifeGrid expected = life.grid();
-  for (const char* variant : {"global", "shared", "aligned", "flat", "multicell", "bitpacked", "temporal"}) {
+  for (const char* variant :
+       {"global", "shared", "aligned", "flat", "multicell", "bitpacked", "temporal"}) {
     life.select(Backend::Cuda, variant);
     EXPECT_EQ(life.grid(), expected) << variant;
     life.step(3);

@@ -1,9 +1,10 @@
 #pragma once
 // Runs the real warpscope program for the command-line and GUI tests.
+#include <sys/wait.h>
+
 #include <array>
 #include <cstdio>
 #include <string>
-#include <sys/wait.h>
 
 namespace ws::test {
 

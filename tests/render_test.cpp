@@ -45,8 +45,8 @@ void renderPatternAndCheck(Backend backend, bool interop = true) {
   life.setParamText("boundary", "dead");
   life.runAction("clear");
   // A glider and a blinker at known cells.
-  const std::vector<std::pair<int, int>> cells = {{11, 10}, {12, 11}, {10, 12}, {11, 12}, {12, 12},
-                                                  {30, 20}, {31, 20}, {32, 20}};
+  const std::vector<std::pair<int, int>> cells = {{11, 10}, {12, 11}, {10, 12}, {11, 12},
+                                                  {12, 12}, {30, 20}, {31, 20}, {32, 20}};
   for (auto [x, y] : cells) life.edit({"draw", double(x), double(y), double(x), double(y), ""});
 
   gl::OffscreenTarget target(kWidth, kHeight);
@@ -62,7 +62,8 @@ void renderPatternAndCheck(Backend backend, bool interop = true) {
   const auto rgba = gl::readPixels(kWidth, kHeight);
 
   const Rgb alive = colormapEnd("life", 255), dead = colormapEnd("life", 0);
-  const Rgb outside{int(render::kBackground[0] * 255 + 0.5f), int(render::kBackground[1] * 255 + 0.5f),
+  const Rgb outside{int(render::kBackground[0] * 255 + 0.5f),
+                    int(render::kBackground[1] * 255 + 0.5f),
                     int(render::kBackground[2] * 255 + 0.5f)};
   int aliveFound = 0, mismatches = 0;
   for (int py = 0; py < kHeight; ++py)
@@ -84,12 +85,15 @@ void renderPatternAndCheck(Backend backend, bool interop = true) {
     }
   EXPECT_EQ(mismatches, 0);
   EXPECT_EQ(aliveFound, int(cells.size()) * kZoom * kZoom);
-  std::cout << "rendered on " << context->description() << " via " << renderer.transferMode() << std::endl;
+  std::cout << "rendered on " << context->description() << " via " << renderer.transferMode()
+            << std::endl;
   if (backend == Backend::Cuda && interop && renderer.interopAvailable())
     EXPECT_EQ(renderer.transferMode(), "CUDA-GL interop");
 }
 
-TEST(Render, LiveCellsLandOnTheirPixelsCpu) { renderPatternAndCheck(Backend::Cpu); }
+TEST(Render, LiveCellsLandOnTheirPixelsCpu) {
+  renderPatternAndCheck(Backend::Cpu);
+}
 
 TEST(Render, LiveCellsLandOnTheirPixelsCuda) {
   WS_REQUIRE_GPU();

@@ -1,5 +1,7 @@
 // RLE patterns: the shipped library parses, valid files round-trip, and bad input (truncated,
 // garbage, oversized, randomly mutated) gives an error with a position and never crashes.
+#include "compute/life/rle.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -8,7 +10,6 @@
 #include "compute/core/assets.h"
 #include "compute/core/errors.h"
 #include "compute/life/life_module.h"
-#include "compute/life/rle.h"
 #include "tests/test_support.h"
 
 namespace ws::life {
@@ -99,10 +100,18 @@ TEST(Rle, MutatedFilesNeverCrash) {
     for (int e = 0; e < edits; ++e) {
       const std::size_t at = random() % (text.size() + 1);
       switch (random() % 4) {
-        case 0: if (at < text.size()) text.erase(at, 1 + random() % 5); break;
-        case 1: text.insert(at, 1, alphabet[random() % alphabet.size()]); break;
-        case 2: if (at < text.size()) text[at] = char(random() % 256); break;
-        default: text.resize(at); break;  // truncation
+        case 0:
+          if (at < text.size()) text.erase(at, 1 + random() % 5);
+          break;
+        case 1:
+          text.insert(at, 1, alphabet[random() % alphabet.size()]);
+          break;
+        case 2:
+          if (at < text.size()) text[at] = char(random() % 256);
+          break;
+        default:
+          text.resize(at);
+          break;  // truncation
       }
     }
     try {

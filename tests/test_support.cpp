@@ -45,8 +45,7 @@ std::uint64_t freshSeed() {
 }
 
 std::string describeDifference(const life::LifeGrid& expected, const life::LifeGrid& actual) {
-  if (expected.width != actual.width || expected.height != actual.height)
-    return "sizes differ";
+  if (expected.width != actual.width || expected.height != actual.height) return "sizes differ";
   int count = 0;
   std::ostringstream out;
   for (int y = 0; y < expected.height; ++y)

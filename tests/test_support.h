@@ -25,9 +25,9 @@ std::string describeDifference(const life::LifeGrid& expected, const life::LifeG
 }  // namespace ws::test
 
 // Skips a CUDA test, saying why, where no usable GPU is present.
-#define WS_REQUIRE_GPU()                                                                   \
-  do {                                                                                     \
-    if (!::ws::gpuInfo().available)                                                        \
-      GTEST_SKIP() << "no usable CUDA GPU here (" << ::ws::gpuInfo().reason                \
-                   << "); this test runs on the GPU machine";                              \
+#define WS_REQUIRE_GPU()                                                    \
+  do {                                                                      \
+    if (!::ws::gpuInfo().available)                                         \
+      GTEST_SKIP() << "no usable CUDA GPU here (" << ::ws::gpuInfo().reason \
+                   << "); this test runs on the GPU machine";               \
   } while (0)

@@ -57,7 +57,8 @@ void drawPlayback(Lab& lab, UiContext& context) {
   ImGui::InputInt("N", &lab.stepN, 10, 100);
   lab.stepN = std::max(1, lab.stepN);
   ImGui::SetNextItemWidth(120);
-  ImGui::SliderInt("steps / frame", &lab.stepsPerFrame, 1, 1024, "%d", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderInt("steps / frame", &lab.stepsPerFrame, 1, 1024, "%d",
+                   ImGuiSliderFlags_Logarithmic);
   for (const auto& action : lab.module().actions()) {
     if (ImGui::Button(action.c_str())) lab.attempt([&] { lab.module().runAction(action); });
     ImGui::SameLine();
@@ -119,9 +120,11 @@ void drawControlPanel(Lab& lab, UiContext& context) {
   ImGui::SetNextWindowSize(ImVec2(kPanelWidth, context.height - kStatusBarHeight - 16),
                            ImGuiCond_FirstUseEver);
   ImGui::Begin("warpscope");
-  ImGui::PushItemWidth(ImGui::GetWindowWidth() * 0.52f);  // room for labels such as "generations per pass"
+  ImGui::PushItemWidth(ImGui::GetWindowWidth() *
+                       0.52f);  // room for labels such as "generations per pass"
   drawModuleAndBackend(lab);
-  if (ImGui::CollapsingHeader("Playback", ImGuiTreeNodeFlags_DefaultOpen)) drawPlayback(lab, context);
+  if (ImGui::CollapsingHeader("Playback", ImGuiTreeNodeFlags_DefaultOpen))
+    drawPlayback(lab, context);
   if (ImGui::CollapsingHeader("Tools", ImGuiTreeNodeFlags_DefaultOpen)) drawTools(lab);
   if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) drawParameters(lab);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) drawViewSettings(lab);

@@ -19,10 +19,13 @@ void drawText(Lab& lab, const ParamSpec& spec) {
   static std::string editingKey;
   auto& buffer = buffers[spec.key];
   if (editingKey != spec.key)
-    std::snprintf(buffer.data(), buffer.size(), "%s", lab.module().params().getText(spec.key).c_str());
+    std::snprintf(buffer.data(), buffer.size(), "%s",
+                  lab.module().params().getText(spec.key).c_str());
   ImGui::InputText(spec.label.c_str(), buffer.data(), buffer.size());
-  if (ImGui::IsItemActive()) editingKey = spec.key;
-  else if (editingKey == spec.key) editingKey.clear();
+  if (ImGui::IsItemActive())
+    editingKey = spec.key;
+  else if (editingKey == spec.key)
+    editingKey.clear();
   if (ImGui::IsItemDeactivatedAfterEdit()) {
     const std::string value = buffer.data();
     lab.attempt([&] { lab.module().setParam(spec.key, value); });
@@ -77,7 +80,8 @@ void drawParameters(Lab& lab) {
       }
       case ParamType::Bool: {
         bool v = std::get<bool>(value);
-        if (ImGui::Checkbox(spec.label.c_str(), &v)) lab.attempt([&] { module.setParam(spec.key, v); });
+        if (ImGui::Checkbox(spec.label.c_str(), &v))
+          lab.attempt([&] { module.setParam(spec.key, v); });
         break;
       }
       case ParamType::Choice: {
@@ -94,8 +98,9 @@ void drawParameters(Lab& lab) {
         drawText(lab, spec);
         break;
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n(--set %s.%s=...)", spec.help.c_str(),
-                                                  std::string(module.name()).c_str(), spec.key.c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s\n(--set %s.%s=...)", spec.help.c_str(),
+                        std::string(module.name()).c_str(), spec.key.c_str());
     if (std::find(tuned.begin(), tuned.end(), spec.key) != tuned.end()) {
       ImGui::SameLine();
       ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.6f, 1.0f), "*");

@@ -29,8 +29,9 @@ void plot(const char* label, const std::deque<float>& series, float height) {
   for (float v : values) lo = std::min(lo, v), hi = std::max(hi, v);
   char overlay[64];
   std::snprintf(overlay, sizeof overlay, "%s %.6g", label, values.back());
-  ImGui::PlotLines(("##" + std::string(label)).c_str(), values.data(), int(values.size()), 0, overlay,
-                   lo, hi > lo ? hi : lo + 1, ImVec2(ImGui::GetContentRegionAvail().x, height));
+  ImGui::PlotLines(("##" + std::string(label)).c_str(), values.data(), int(values.size()), 0,
+                   overlay, lo, hi > lo ? hi : lo + 1,
+                   ImVec2(ImGui::GetContentRegionAvail().x, height));
 }
 
 void drawColourBar(Lab& lab) {
@@ -60,13 +61,15 @@ void drawTimingOverlay(Lab& lab, UiContext& context) {
   ImGui::SetNextWindowBgAlpha(0.85f);
   ImGui::Begin("Timings", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
   Module& module = lab.module();
-  ImGui::Text("frame %.2f ms (%.0f fps)", lab.frameMs(), lab.frameMs() > 0 ? 1000.0 / lab.frameMs() : 0.0);
+  ImGui::Text("frame %.2f ms (%.0f fps)", lab.frameMs(),
+              lab.frameMs() > 0 ? 1000.0 / lab.frameMs() : 0.0);
   const double bandwidth = gpuInfo().available ? measuredBandwidth() : 0.0;
   if (bandwidth > 0) {
     ImGui::SameLine();
     ImGui::TextDisabled("| copy bandwidth %.0f GB/s", bandwidth / 1e9);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("device-to-device copy on this GPU, bytes read + written; click to remeasure");
+      ImGui::SetTooltip(
+          "device-to-device copy on this GPU, bytes read + written; click to remeasure");
     if (ImGui::IsItemClicked()) remeasureBandwidth();
   }
   if (ImGui::BeginTable("scopes", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
@@ -85,8 +88,9 @@ void drawTimingOverlay(Lab& lab, UiContext& context) {
       ImGui::TableNextColumn();
       ImGui::Text("%.3f", s.medianMs);
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("median of %d samples\nmean %.3f  min %.3f  max %.3f ms\n(warm-up samples excluded)",
-                          s.samples, s.meanMs, s.minMs, s.maxMs);
+        ImGui::SetTooltip(
+            "median of %d samples\nmean %.3f  min %.3f  max %.3f ms\n(warm-up samples excluded)",
+            s.samples, s.meanMs, s.minMs, s.maxMs);
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(siRate(s.ratePerSecond, "").c_str());
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", scope->rateUnit().c_str());
@@ -96,8 +100,10 @@ void drawTimingOverlay(Lab& lab, UiContext& context) {
         ImGui::SetTooltip("compulsory bytes of the variant's model: %.3g bytes per unit of work",
                           module.bytesPerWorkUnit());
       ImGui::TableNextColumn();
-      if (scope->onGpu() && bandwidth > 0) ImGui::Text("%.0f%%", 100.0 * s.bytesPerSecond / bandwidth);
-      else ImGui::TextDisabled("-");
+      if (scope->onGpu() && bandwidth > 0)
+        ImGui::Text("%.0f%%", 100.0 * s.bytesPerSecond / bandwidth);
+      else
+        ImGui::TextDisabled("-");
     }
     ImGui::EndTable();
   }
@@ -116,8 +122,9 @@ void drawStatusBar(Lab& lab, UiContext& context) {
   ImGui::SetNextWindowPos(ImVec2(0, context.height - kStatusBarHeight));
   ImGui::SetNextWindowSize(ImVec2(float(context.width), kStatusBarHeight));
   ImGui::Begin("status", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoBringToFrontOnFocus);
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus);
   Module& module = lab.module();
   std::string gpu = gpuInfo().available ? gpuInfo().name : "no GPU (" + gpuInfo().reason + ")";
   ImGui::Text("%s | step %llu | %s: %s | %s | %s | %s", std::string(module.title()).c_str(),

@@ -18,7 +18,8 @@ void drawUi(Lab& lab, UiContext& context) {
     ImGui::PopTextWrapPos();
     ImGui::Separator();
     ImGui::TextDisabled("The simulation is paused and unchanged.");
-    if (ImGui::Button("OK", ImVec2(120, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)) ||
+    if (ImGui::Button("OK", ImVec2(120, 0)) ||
+        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)) ||
         ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter))) {
       lab.errorMessage.clear();
       ImGui::CloseCurrentPopup();

@@ -4,7 +4,9 @@
 
 namespace ws {
 
-std::string_view toString(Backend backend) { return backend == Backend::Cuda ? "cuda" : "cpu"; }
+std::string_view toString(Backend backend) {
+  return backend == Backend::Cuda ? "cuda" : "cpu";
+}
 
 std::optional<Backend> parseBackend(std::string_view text) {
   if (text == "cuda" || text == "gpu") return Backend::Cuda;
@@ -20,14 +22,15 @@ GpuInfo probe(int device) {
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {
     cudaGetLastError();
-    info.reason = status == cudaSuccess ? std::string("no CUDA device found")
-                                        : std::string("CUDA unavailable: ") +
-                                              cudaGetErrorString(status);
+    info.reason = status == cudaSuccess
+                      ? std::string("no CUDA device found")
+                      : std::string("CUDA unavailable: ") + cudaGetErrorString(status);
     return info;
   }
   if (device < 0 || device >= count) device = 0;
   cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, device) != cudaSuccess || cudaSetDevice(device) != cudaSuccess) {
+  if (cudaGetDeviceProperties(&prop, device) != cudaSuccess ||
+      cudaSetDevice(device) != cudaSuccess) {
     cudaGetLastError();
     info.reason = "CUDA device " + std::to_string(device) + " could not be opened";
     return info;
@@ -50,7 +53,9 @@ GpuInfo& cachedInfo() {
 
 }  // namespace
 
-const GpuInfo& gpuInfo() { return cachedInfo(); }
+const GpuInfo& gpuInfo() {
+  return cachedInfo();
+}
 
 void selectGpu(int device) {
   if (cachedInfo().device == device) return;

@@ -12,7 +12,8 @@ BandwidthMeasurement measureCopyBandwidth() {
   std::size_t freeBytes = 0, totalBytes = 0;
   WS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
   // Large enough to dwarf the L2 (50-60 MB on Hopper), small enough to leave room for the rest.
-  const std::size_t bytes = std::min<std::size_t>(std::size_t(1) << 30, freeBytes / 4) & ~std::size_t(255);
+  const std::size_t bytes =
+      std::min<std::size_t>(std::size_t(1) << 30, freeBytes / 4) & ~std::size_t(255);
   DeviceBuffer<unsigned char> source(bytes), target(bytes);
   WS_CUDA_CHECK(cudaMemset(source.data(), 0x5a, bytes));
   cudaEvent_t begin, end;

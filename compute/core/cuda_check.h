@@ -31,11 +31,11 @@ void injectGpuFaultIfRequested();
 
 }  // namespace ws
 
-#define WS_CUDA_CHECK(call)                                                          \
-  do {                                                                               \
-    const cudaError_t ws_cuda_status_ = (call);                                      \
-    if (ws_cuda_status_ != cudaSuccess)                                              \
-      ::ws::throwCudaError(ws_cuda_status_, #call, __FILE__, __LINE__);              \
+#define WS_CUDA_CHECK(call)                                             \
+  do {                                                                  \
+    const cudaError_t ws_cuda_status_ = (call);                         \
+    if (ws_cuda_status_ != cudaSuccess)                                 \
+      ::ws::throwCudaError(ws_cuda_status_, #call, __FILE__, __LINE__); \
   } while (0)
 
 // After a kernel launch: reports launch-configuration errors at once (asynchronous faults surface

@@ -6,7 +6,9 @@
 namespace ws {
 
 namespace {
-__global__ void trapKernel() { __trap(); }
+__global__ void trapKernel() {
+  __trap();
+}
 }  // namespace
 
 void injectGpuFaultIfRequested() {

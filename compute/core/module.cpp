@@ -101,6 +101,8 @@ std::unique_ptr<Module> createModule(const std::string& name, Backend backend) {
   throw InputError("unknown module '" + name + "' (known:" + names + ")");
 }
 
-Backend defaultBackend() { return gpuInfo().available ? Backend::Cuda : Backend::Cpu; }
+Backend defaultBackend() {
+  return gpuInfo().available ? Backend::Cuda : Backend::Cpu;
+}
 
 }  // namespace ws

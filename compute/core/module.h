@@ -19,9 +19,9 @@ namespace ws {
 
 // One implementation of the module's step, and the lesson it teaches.
 struct KernelVariant {
-  std::string name;         // command-line name, e.g. "bitpacked"
-  std::string title;        // menu text, e.g. "(6) bit-packed, bit-sliced adders"
-  std::string explanation;  // one paragraph: what it does and what it shows
+  std::string name;                  // command-line name, e.g. "bitpacked"
+  std::string title;                 // menu text, e.g. "(6) bit-packed, bit-sliced adders"
+  std::string explanation;           // one paragraph: what it does and what it shows
   std::vector<std::string> tunedBy;  // parameters that shape it (block shape, rows per thread)
 };
 
@@ -46,10 +46,10 @@ struct Metric {
 
 // A mouse action in world coordinates, for the tool the user picked.
 struct PointerEdit {
-  std::string tool;   // one of tools(): "draw", "erase", "place"
+  std::string tool;  // one of tools(): "draw", "erase", "place"
   double x = 0, y = 0;
   double fromX = 0, fromY = 0;  // previous position during a drag (== x, y on the first event)
-  std::string item;   // what to place, for "place" (a pattern name)
+  std::string item;             // what to place, for "place" (a pattern name)
 };
 
 // A module's complete state, to restore later or move between backends.

@@ -19,8 +19,8 @@ std::string rangeText(const ParamSpec& spec) {
   } else if (spec.type == ParamType::Bool) {
     out << "true or false";
   } else {
-    out << "a " << (spec.type == ParamType::Int ? "whole number" : "number") << " from "
-        << spec.min << " to " << spec.max;
+    out << "a " << (spec.type == ParamType::Int ? "whole number" : "number") << " from " << spec.min
+        << " to " << spec.max;
   }
   return out.str();
 }
@@ -50,7 +50,9 @@ bool ParamSet::has(const std::string& key) const {
   return false;
 }
 
-const ParamSpec& ParamSet::spec(const std::string& key) const { return specs_[indexOf(key)]; }
+const ParamSpec& ParamSet::spec(const std::string& key) const {
+  return specs_[indexOf(key)];
+}
 
 ParamValue ParamSet::parse(const std::string& key, const std::string& text) const {
   const ParamSpec& s = spec(key);
@@ -92,15 +94,17 @@ ParamValue ParamSet::check(const std::string& key, const ParamValue& value) cons
       } else {
         reject(s, asText(), "expected " + rangeText(s));
       }
-      if (v < s.min || v > s.max)
-        reject(s, std::to_string(v), "expected " + rangeText(s));
+      if (v < s.min || v > s.max) reject(s, std::to_string(v), "expected " + rangeText(s));
       return v;
     }
     case ParamType::Float: {
       double v = 0;
-      if (const auto* d = std::get_if<double>(&value)) v = *d;
-      else if (const auto* i = std::get_if<std::int64_t>(&value)) v = static_cast<double>(*i);
-      else reject(s, asText(), "expected " + rangeText(s));
+      if (const auto* d = std::get_if<double>(&value))
+        v = *d;
+      else if (const auto* i = std::get_if<std::int64_t>(&value))
+        v = static_cast<double>(*i);
+      else
+        reject(s, asText(), "expected " + rangeText(s));
       if (!std::isfinite(v) || v < s.min || v > s.max) {
         std::ostringstream text;
         text << v;
@@ -131,7 +135,9 @@ ParamValue ParamSet::check(const std::string& key, const ParamValue& value) cons
   return value;
 }
 
-const ParamValue& ParamSet::value(const std::string& key) const { return values_[indexOf(key)]; }
+const ParamValue& ParamSet::value(const std::string& key) const {
+  return values_[indexOf(key)];
+}
 
 void ParamSet::assign(const std::string& key, ParamValue value) {
   values_[indexOf(key)] = check(key, value);
@@ -140,8 +146,12 @@ void ParamSet::assign(const std::string& key, ParamValue value) {
 std::int64_t ParamSet::getInt(const std::string& key) const {
   return std::get<std::int64_t>(value(key));
 }
-double ParamSet::getFloat(const std::string& key) const { return std::get<double>(value(key)); }
-bool ParamSet::getBool(const std::string& key) const { return std::get<bool>(value(key)); }
+double ParamSet::getFloat(const std::string& key) const {
+  return std::get<double>(value(key));
+}
+bool ParamSet::getBool(const std::string& key) const {
+  return std::get<bool>(value(key));
+}
 const std::string& ParamSet::getText(const std::string& key) const {
   return std::get<std::string>(value(key));
 }
@@ -171,11 +181,16 @@ std::vector<std::pair<std::string, ParamValue>> ParamSet::checkJson(
   std::vector<std::pair<std::string, ParamValue>> checked;
   for (const auto& [key, item] : json.items()) {
     ParamValue v;
-    if (item.is_boolean()) v = item.get<bool>();
-    else if (item.is_number_integer()) v = item.get<std::int64_t>();
-    else if (item.is_number()) v = item.get<double>();
-    else if (item.is_string()) v = item.get<std::string>();
-    else throw InputError("parameter '" + key + "': unsupported JSON value " + item.dump());
+    if (item.is_boolean())
+      v = item.get<bool>();
+    else if (item.is_number_integer())
+      v = item.get<std::int64_t>();
+    else if (item.is_number())
+      v = item.get<double>();
+    else if (item.is_string())
+      v = item.get<std::string>();
+    else
+      throw InputError("parameter '" + key + "': unsupported JSON value " + item.dump());
     checked.emplace_back(key, check(key, v));
   }
   return checked;

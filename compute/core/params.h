@@ -19,10 +19,10 @@ struct ParamSpec {
   std::string label;
   ParamType type = ParamType::Int;
   ParamValue defaultValue;
-  double min = 0, max = 0;            // Int and Float
-  std::vector<std::string> choices;   // Choice
-  std::string help;                   // one line
-  bool logScale = false;              // Float/Int sliders
+  double min = 0, max = 0;           // Int and Float
+  std::vector<std::string> choices;  // Choice
+  std::string help;                  // one line
+  bool logScale = false;             // Float/Int sliders
   // Text values: returns an error message, or "" when the text is acceptable.
   std::function<std::string(const std::string&)> validate;
   // Text values: well-known values the UI offers in a list (label, value).

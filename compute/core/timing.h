@@ -16,7 +16,7 @@ namespace ws {
 struct TimingStats {
   int samples = 0;
   double meanMs = 0, minMs = 0, maxMs = 0, medianMs = 0;
-  double ratePerSecond = 0;  // work units per second, over the median sample
+  double ratePerSecond = 0;   // work units per second, over the median sample
   double bytesPerSecond = 0;  // model bytes per second, over the median sample
 };
 

@@ -47,8 +47,10 @@ WS_HD RowWords loadRowWords(const Word* row, int j, const BitGeometry& g) {
   } else if (g.torus) {
     // Cell 0 sits just east of cell W-1: in the next word, or in the bit after the last valid one
     // (that bit's own result is masked off).
-    if (g.tailBits == 0) w.right = row[0];
-    else w.centre |= (row[0] & 1u) << g.tailBits;
+    if (g.tailBits == 0)
+      w.right = row[0];
+    else
+      w.centre |= (row[0] & 1u) << g.tailBits;
   }
   return w;
 }
@@ -71,7 +73,9 @@ WS_HD BlockCount addRows(const RowSum& a, const RowSum& b, const RowSum& c) {
   return {t0 ^ c.lo, u ^ carry0, carry1 ^ carry2, carry1 & carry2};
 }
 
-WS_HD Word selectBits(Word a, Word b, Word select) { return a ^ ((a ^ b) & select); }
+WS_HD Word selectBits(Word a, Word b, Word select) {
+  return a ^ ((a ^ b) & select);
+}
 
 // Entry `count` (0..9) of a 10-bit table, for every bit at once: a multiplexer tree.
 WS_HD Word tableLookup(unsigned table, const BlockCount& n) {

@@ -1,10 +1,10 @@
 #include "compute/life/life_cpu.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
-
-#include <unistd.h>
 
 #include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
@@ -140,12 +140,20 @@ class ReferenceEngine final : public LifeEngine {
     renderOnHost(Reader{this, view}, width_, height_, view, request, image);
   }
 
-  TimingScope& stepTiming() override { return timing_; }
-  double bytesPerCell() const override { return 2.0; }
+  TimingScope& stepTiming() override {
+    return timing_;
+  }
+  double bytesPerCell() const override {
+    return 2.0;
+  }
 
  private:
-  std::uint8_t& cell(int x, int y) { return cells_[std::size_t(y) * width_ + x]; }
-  std::uint8_t cell(int x, int y) const { return cells_[std::size_t(y) * width_ + x]; }
+  std::uint8_t& cell(int x, int y) {
+    return cells_[std::size_t(y) * width_ + x];
+  }
+  std::uint8_t cell(int x, int y) const {
+    return cells_[std::size_t(y) * width_ + x];
+  }
   int neighbour(int x, int y, bool torus) const {
     if (x < 0 || x >= width_ || y < 0 || y >= height_) {
       if (!torus) return 0;
@@ -192,8 +200,12 @@ class BitPackedEngine final : public LifeEngine {
   void setCells(std::span<const CellEdit> edits) override {
     for (const auto& e : edits) grid_.set(e.x, e.y, e.alive);
   }
-  void load(const LifeGrid& grid) override { grid_ = grid; }
-  LifeGrid save() override { return grid_; }
+  void load(const LifeGrid& grid) override {
+    grid_ = grid;
+  }
+  LifeGrid save() override {
+    return grid_;
+  }
 
   void step(int generations, const LifeRule& rule, Boundary boundary) override {
     const CpuStopwatch watch;
@@ -219,7 +231,9 @@ class BitPackedEngine final : public LifeEngine {
     timing_.record(watch.elapsedMs(), cellsDone, cellsDone * bytesPerCell());
   }
 
-  std::uint64_t population() override { return grid_.population(); }
+  std::uint64_t population() override {
+    return grid_.population();
+  }
 
   void trackAge(bool on) override {
     age_.on = on;
@@ -238,8 +252,12 @@ class BitPackedEngine final : public LifeEngine {
     renderOnHost(Reader{this, view}, grid_.width, grid_.height, view, request, image);
   }
 
-  TimingScope& stepTiming() override { return timing_; }
-  double bytesPerCell() const override { return 0.25; }
+  TimingScope& stepTiming() override {
+    return timing_;
+  }
+  double bytesPerCell() const override {
+    return 0.25;
+  }
 
  private:
   TimingScope& timing_;

@@ -69,26 +69,36 @@ void launchTile(int cellsPerThread, const std::uint32_t* current, std::uint32_t*
   const dim3 block(BX, BY);
   switch (cellsPerThread) {
     case 1:
-      lifeTileKernel<BX, BY, 1><<<gridFor(g.width, g.height, dim3(BX, BY)), block>>>(current, next, g, table);
+      lifeTileKernel<BX, BY, 1>
+          <<<gridFor(g.width, g.height, dim3(BX, BY)), block>>>(current, next, g, table);
       break;
     case 2:
-      lifeTileKernel<BX, BY, 2><<<gridFor(g.width, g.height, dim3(BX * 2, BY)), block>>>(current, next, g, table);
+      lifeTileKernel<BX, BY, 2>
+          <<<gridFor(g.width, g.height, dim3(BX * 2, BY)), block>>>(current, next, g, table);
       break;
     default:
-      lifeTileKernel<BX, BY, 4><<<gridFor(g.width, g.height, dim3(BX * 4, BY)), block>>>(current, next, g, table);
+      lifeTileKernel<BX, BY, 4>
+          <<<gridFor(g.width, g.height, dim3(BX * 4, BY)), block>>>(current, next, g, table);
       break;
   }
 }
 
 void launchTileShape(int bx, int by, int cellsPerThread, const std::uint32_t* current,
                      std::uint32_t* next, const PaddedGeometry& g, std::uint32_t table) {
-  if (bx == 64 && by == 4) launchTile<64, 4>(cellsPerThread, current, next, g, table);
-  else if (bx == 32 && by == 8) launchTile<32, 8>(cellsPerThread, current, next, g, table);
-  else if (bx == 16 && by == 16) launchTile<16, 16>(cellsPerThread, current, next, g, table);
-  else if (bx == 8 && by == 32) launchTile<8, 32>(cellsPerThread, current, next, g, table);
-  else if (bx == 4 && by == 64) launchTile<4, 64>(cellsPerThread, current, next, g, table);
-  else if (bx == 128 && by == 2) launchTile<128, 2>(cellsPerThread, current, next, g, table);
-  else launchTile<256, 1>(cellsPerThread, current, next, g, table);
+  if (bx == 64 && by == 4)
+    launchTile<64, 4>(cellsPerThread, current, next, g, table);
+  else if (bx == 32 && by == 8)
+    launchTile<32, 8>(cellsPerThread, current, next, g, table);
+  else if (bx == 16 && by == 16)
+    launchTile<16, 16>(cellsPerThread, current, next, g, table);
+  else if (bx == 8 && by == 32)
+    launchTile<8, 32>(cellsPerThread, current, next, g, table);
+  else if (bx == 4 && by == 64)
+    launchTile<4, 64>(cellsPerThread, current, next, g, table);
+  else if (bx == 128 && by == 2)
+    launchTile<128, 2>(cellsPerThread, current, next, g, table);
+  else
+    launchTile<256, 1>(cellsPerThread, current, next, g, table);
 }
 
 class CudaEngine final : public LifeEngine {
@@ -104,8 +114,9 @@ class CudaEngine final : public LifeEngine {
                          config_.kernel != CudaLifeKernel::SharedTile;
     const PaddedGeometry padded = paddedGeometry(width, height, aligned);
     const double wordBytes = double(wordsPerRow(width)) * height * sizeof(Word);
-    const double needed = (bitLayout_ ? 2 * wordBytes : 2.0 * padded.elements * sizeof(std::uint32_t)) +
-                          (trackAge_ ? double(width) * height : 0.0);
+    const double needed =
+        (bitLayout_ ? 2 * wordBytes : 2.0 * padded.elements * sizeof(std::uint32_t)) +
+        (trackAge_ ? double(width) * height : 0.0);
     requireDeviceMemory(needed, heldBytes(),
                         "a " + std::to_string(width) + "x" + std::to_string(height) + " grid");
     for (auto& b : cells_) b.release();
@@ -133,7 +144,8 @@ class CudaEngine final : public LifeEngine {
     const dim3 block(32, 8);
     if (bitLayout_) {
       const BitGeometry g = makeBitGeometry(width_, height_, Boundary::Dead);
-      bitSoup<<<gridFor(g.words, height_, block), block>>>(bits_[current_].data(), g, seed, threshold);
+      bitSoup<<<gridFor(g.words, height_, block), block>>>(bits_[current_].data(), g, seed,
+                                                           threshold);
     } else {
       paddedSoup<<<gridFor(width_, height_, block), block>>>(cells_[current_].data(), padded_, seed,
                                                              threshold);
@@ -172,7 +184,7 @@ class CudaEngine final : public LifeEngine {
                              cudaMemcpyHostToDevice));
     const dim3 block(32, 8);
     paddedFromBits<<<gridFor(width_, height_, block), block>>>(staging.data(),
-                                                              cells_[current_].data(), padded_);
+                                                               cells_[current_].data(), padded_);
     WS_CUDA_CHECK_LAUNCH();
     WS_CUDA_CHECK(cudaDeviceSynchronize());
   }
@@ -181,13 +193,14 @@ class CudaEngine final : public LifeEngine {
     LifeGrid grid(width_, height_);
     const std::size_t bytes = grid.words.size() * sizeof(Word);
     if (bitLayout_) {
-      WS_CUDA_CHECK(cudaMemcpy(grid.words.data(), bits_[current_].data(), bytes, cudaMemcpyDeviceToHost));
+      WS_CUDA_CHECK(
+          cudaMemcpy(grid.words.data(), bits_[current_].data(), bytes, cudaMemcpyDeviceToHost));
       return grid;
     }
     DeviceBuffer<Word> staging(grid.words.size());
     const dim3 block(32, 8);
-    bitsFromPadded<<<gridFor(wordsPerRow(width_), height_, block), block>>>(cells_[current_].data(),
-                                                                           staging.data(), padded_);
+    bitsFromPadded<<<gridFor(wordsPerRow(width_), height_, block), block>>>(
+        cells_[current_].data(), staging.data(), padded_);
     WS_CUDA_CHECK_LAUNCH();
     WS_CUDA_CHECK(cudaMemcpy(grid.words.data(), staging.data(), bytes, cudaMemcpyDeviceToHost));
     return grid;
@@ -202,8 +215,10 @@ class CudaEngine final : public LifeEngine {
                   ? stepTemporal(generations, rule, boundary)
                   : 0;
     for (; gen < generations; ++gen) {
-      if (bitLayout_) stepBits(rule, boundary);
-      else stepPadded(rule, boundary);
+      if (bitLayout_)
+        stepBits(rule, boundary);
+      else
+        stepPadded(rule, boundary);
       current_ ^= 1;
       if (trackAge_) updateAges();
     }
@@ -254,12 +269,14 @@ class CudaEngine final : public LifeEngine {
       renderKernel<<<grid, block>>>(BitReader{bits_[current_].data(), wordsPerRow(width_)}, width_,
                                     height_, request, target, false);
     } else {
-      renderKernel<<<grid, block>>>(PaddedReader{cells_[current_].data() + padded_.origin, padded_.pitch},
-                                    width_, height_, request, target, false);
+      renderKernel<<<grid, block>>>(
+          PaddedReader{cells_[current_].data() + padded_.origin, padded_.pitch}, width_, height_,
+          request, target, false);
     }
     WS_CUDA_CHECK_LAUNCH();
     if (!image.onDevice)
-      WS_CUDA_CHECK(cudaMemcpy(image.pixels, target, pixels * sizeof(float), cudaMemcpyDeviceToHost));
+      WS_CUDA_CHECK(
+          cudaMemcpy(image.pixels, target, pixels * sizeof(float), cudaMemcpyDeviceToHost));
   }
 
   TimingScope& stepTiming() override { return timing_; }
@@ -291,7 +308,8 @@ class CudaEngine final : public LifeEngine {
     const long long ghosts = 2LL * (width_ + 2) + 2LL * height_;
     const int threads = 256;
     if (wrap) {
-      wrapGhostsKernel<<<static_cast<unsigned>((ghosts + threads - 1) / threads), threads>>>(grid, padded_);
+      wrapGhostsKernel<<<static_cast<unsigned>((ghosts + threads - 1) / threads), threads>>>(
+          grid, padded_);
       WS_CUDA_CHECK_LAUNCH();
     } else {
       clearGhostsKernel(grid);
@@ -303,7 +321,8 @@ class CudaEngine final : public LifeEngine {
     const std::size_t pitchBytes = padded_.pitch * sizeof(std::uint32_t);
     std::uint32_t* cell00 = grid + padded_.origin;
     WS_CUDA_CHECK(cudaMemset(cell00 - padded_.pitch - 1, 0, (width_ + 2) * sizeof(std::uint32_t)));
-    WS_CUDA_CHECK(cudaMemset(cell00 + height_ * padded_.pitch - 1, 0, (width_ + 2) * sizeof(std::uint32_t)));
+    WS_CUDA_CHECK(
+        cudaMemset(cell00 + height_ * padded_.pitch - 1, 0, (width_ + 2) * sizeof(std::uint32_t)));
     WS_CUDA_CHECK(cudaMemset2D(cell00 - 1, pitchBytes, 0, sizeof(std::uint32_t), height_));
     WS_CUDA_CHECK(cudaMemset2D(cell00 + width_, pitchBytes, 0, sizeof(std::uint32_t), height_));
   }
@@ -349,9 +368,15 @@ class CudaEngine final : public LifeEngine {
     while (done < generations) {
       const int pass = std::min(config_.generationsPerPass, generations - done);
       switch (config_.generationsPerPass) {
-        case 2: launchTemporal<2>(g, rule, pass); break;
-        case 8: launchTemporal<8>(g, rule, pass); break;
-        default: launchTemporal<4>(g, rule, pass); break;
+        case 2:
+          launchTemporal<2>(g, rule, pass);
+          break;
+        case 8:
+          launchTemporal<8>(g, rule, pass);
+          break;
+        default:
+          launchTemporal<4>(g, rule, pass);
+          break;
       }
       WS_CUDA_CHECK_LAUNCH();
       current_ ^= 1;
@@ -370,19 +395,31 @@ class CudaEngine final : public LifeEngine {
     if (rule.isConway())
       lifeBitTemporalKernel<true, kGens><<<grid, block>>>(current, next, g, generations, 0, 0);
     else
-      lifeBitTemporalKernel<false, kGens><<<grid, block>>>(current, next, g, generations,
-                                                           rule.birthByBlock(), rule.surviveByBlock());
+      lifeBitTemporalKernel<false, kGens><<<grid, block>>>(
+          current, next, g, generations, rule.birthByBlock(), rule.surviveByBlock());
   }
 
   void stepBits(const LifeRule& rule, Boundary boundary) {
     const BitGeometry g = makeBitGeometry(width_, height_, boundary);
     switch (config_.rowsPerThread) {
-      case 1: launchBits<1>(g, rule); break;
-      case 2: launchBits<2>(g, rule); break;
-      case 4: launchBits<4>(g, rule); break;
-      case 16: launchBits<16>(g, rule); break;
-      case 32: launchBits<32>(g, rule); break;
-      default: launchBits<8>(g, rule); break;
+      case 1:
+        launchBits<1>(g, rule);
+        break;
+      case 2:
+        launchBits<2>(g, rule);
+        break;
+      case 4:
+        launchBits<4>(g, rule);
+        break;
+      case 16:
+        launchBits<16>(g, rule);
+        break;
+      case 32:
+        launchBits<32>(g, rule);
+        break;
+      default:
+        launchBits<8>(g, rule);
+        break;
     }
     WS_CUDA_CHECK_LAUNCH();
   }
@@ -396,8 +433,8 @@ class CudaEngine final : public LifeEngine {
     if (rule.isConway())
       lifeBitPackedKernel<true, kRows><<<grid, block>>>(current, next, g, 0, 0);
     else
-      lifeBitPackedKernel<false, kRows><<<grid, block>>>(current, next, g, rule.birthByBlock(),
-                                                         rule.surviveByBlock());
+      lifeBitPackedKernel<false, kRows>
+          <<<grid, block>>>(current, next, g, rule.birthByBlock(), rule.surviveByBlock());
   }
 
   void updateAges() {
@@ -407,8 +444,9 @@ class CudaEngine final : public LifeEngine {
       ageKernel<<<grid, block>>>(BitReader{bits_[current_].data(), wordsPerRow(width_)}, width_,
                                  height_, ages_.data());
     else
-      ageKernel<<<grid, block>>>(PaddedReader{cells_[current_].data() + padded_.origin, padded_.pitch},
-                                 width_, height_, ages_.data());
+      ageKernel<<<grid, block>>>(
+          PaddedReader{cells_[current_].data() + padded_.origin, padded_.pitch}, width_, height_,
+          ages_.data());
     WS_CUDA_CHECK_LAUNCH();
   }
 
@@ -430,7 +468,9 @@ class CudaEngine final : public LifeEngine {
 
 }  // namespace
 
-const char* const* tileShapes() { return kShapes; }
+const char* const* tileShapes() {
+  return kShapes;
+}
 
 bool parseTileShape(const std::string& text, int& blockX, int& blockY) {
   for (const char* const* shape = kShapes; *shape; ++shape) {

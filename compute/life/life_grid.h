@@ -13,7 +13,9 @@ enum class Boundary { Dead, Torus };
 using Word = std::uint64_t;
 constexpr int kWordBits = 64;
 
-WS_HD int wordsPerRow(int width) { return (width + kWordBits - 1) / kWordBits; }
+WS_HD int wordsPerRow(int width) {
+  return (width + kWordBits - 1) / kWordBits;
+}
 
 struct LifeGrid {
   int width = 0, height = 0;

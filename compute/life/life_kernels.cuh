@@ -37,9 +37,9 @@ __global__ void lifeGlobalKernel(const std::uint32_t* __restrict__ current,
 // Shared-memory tile of (BY+2) x (BX*CPT+2) cells; each thread updates CPT neighbouring cells,
 // reusing the column sums they share (the chapter's "multicell" kernel when CPT > 1).
 template <int BX, int BY, int CPT>
-__global__ void __launch_bounds__(BX* BY) lifeTileKernel(const std::uint32_t* __restrict__ current,
-                                                         std::uint32_t* __restrict__ next,
-                                                         PaddedGeometry g, std::uint32_t cellTable) {
+__global__ void __launch_bounds__(BX* BY)
+    lifeTileKernel(const std::uint32_t* __restrict__ current, std::uint32_t* __restrict__ next,
+                   PaddedGeometry g, std::uint32_t cellTable) {
   constexpr int kTileW = BX * CPT + 2, kTileH = BY + 2;
   __shared__ std::uint32_t tile[kTileH][kTileW];
   const int x0 = blockIdx.x * BX * CPT, y0 = blockIdx.y * BY;
@@ -89,14 +89,16 @@ __global__ void wrapGhostsKernel(std::uint32_t* grid, PaddedGeometry g) {
 
 // ---- conversions and edits, for both layouts ----
 
-__global__ void paddedFromBits(const Word* __restrict__ bits, std::uint32_t* grid, PaddedGeometry g) {
+__global__ void paddedFromBits(const Word* __restrict__ bits, std::uint32_t* grid,
+                               PaddedGeometry g) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= g.width || y >= g.height) return;
   const Word w = bits[static_cast<long long>(y) * wordsPerRow(g.width) + x / kWordBits];
   grid[g.origin + y * g.pitch + x] = (w >> (x % kWordBits)) & 1u;
 }
 
-__global__ void bitsFromPadded(const std::uint32_t* __restrict__ grid, Word* bits, PaddedGeometry g) {
+__global__ void bitsFromPadded(const std::uint32_t* __restrict__ grid, Word* bits,
+                               PaddedGeometry g) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   const int words = wordsPerRow(g.width);
   if (j >= words || y >= g.height) return;
@@ -138,8 +140,10 @@ __global__ void bitEdit(Word* bits, BitGeometry g, const DeviceCellEdit* edits, 
   auto* word = reinterpret_cast<unsigned long long*>(
       bits + static_cast<long long>(edits[i].y) * g.words + edits[i].x / kWordBits);
   const unsigned long long bit = 1ull << (edits[i].x % kWordBits);
-  if (edits[i].alive) atomicOr(word, bit);
-  else atomicAnd(word, ~bit);
+  if (edits[i].alive)
+    atomicOr(word, bit);
+  else
+    atomicAnd(word, ~bit);
 }
 
 // ---- (6) bit-packed step ----
@@ -147,15 +151,16 @@ __global__ void bitEdit(Word* bits, BitGeometry g, const DeviceCellEdit* edits, 
 // Each thread owns word column j over kRows rows. All kRows + 2 input rows are loaded before any
 // arithmetic, so a thread keeps 3 (kRows + 2) loads in flight instead of waiting row by row.
 template <bool kConway, int kRows>
-__global__ void __launch_bounds__(128) lifeBitPackedKernel(const Word* __restrict__ current,
-                                                           Word* __restrict__ next, BitGeometry g,
-                                                           unsigned birthTable, unsigned surviveTable) {
+__global__ void __launch_bounds__(128)
+    lifeBitPackedKernel(const Word* __restrict__ current, Word* __restrict__ next, BitGeometry g,
+                        unsigned birthTable, unsigned surviveTable) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   const int firstRow = (blockIdx.y * blockDim.y + threadIdx.y) * kRows;
   if (j >= g.words || firstRow >= g.height) return;
   RowWords words[kRows + 2];
 #pragma unroll
-  for (int i = 0; i < kRows + 2; ++i) words[i] = loadRowWords(rowOrNull(current, firstRow - 1 + i, g), j, g);
+  for (int i = 0; i < kRows + 2; ++i)
+    words[i] = loadRowWords(rowOrNull(current, firstRow - 1 + i, g), j, g);
   RowSum sums[kRows + 2];
 #pragma unroll
   for (int i = 0; i < kRows + 2; ++i) sums[i] = rowSum(words[i]);
@@ -166,7 +171,8 @@ __global__ void __launch_bounds__(128) lifeBitPackedKernel(const Word* __restric
     if (r < g.height)
       next[static_cast<long long>(r) * g.words + j] =
           nextState<kConway>(addRows(sums[i], sums[i + 1], sums[i + 2]), words[i + 1].centre,
-                             birthTable, surviveTable) & mask;
+                             birthTable, surviveTable) &
+          mask;
   }
 }
 
@@ -190,14 +196,13 @@ WS_HD RowSum warpRowSum(Word centre, int lane) {
 #endif
 }
 
-constexpr int kTemporalRows = 32;         // output rows per warp
-constexpr int kTemporalColumns = 30;      // output words per warp (32 lanes less two halo lanes)
+constexpr int kTemporalRows = 32;     // output rows per warp
+constexpr int kTemporalColumns = 30;  // output words per warp (32 lanes less two halo lanes)
 
 template <bool kConway, int kGens>
-__global__ void __launch_bounds__(128) lifeBitTemporalKernel(const Word* __restrict__ current,
-                                                             Word* __restrict__ next, BitGeometry g,
-                                                             int generations, unsigned birthTable,
-                                                             unsigned surviveTable) {
+__global__ void __launch_bounds__(128)
+    lifeBitTemporalKernel(const Word* __restrict__ current, Word* __restrict__ next, BitGeometry g,
+                          int generations, unsigned birthTable, unsigned surviveTable) {
   constexpr int kRows = kTemporalRows + 2 * kGens;
   const int lane = threadIdx.x;
   const int j = blockIdx.x * kTemporalColumns - 1 + lane;
@@ -224,7 +229,8 @@ __global__ void __launch_bounds__(128) lifeBitTemporalKernel(const Word* __restr
 #pragma unroll
     for (int i = 0; i < kRows; ++i) {
       const RowSum below = i + 1 < kRows ? warpRowSum(rows[i + 1], lane) : RowSum{0, 0};
-      const Word born = nextState<kConway>(addRows(above, mid, below), rows[i], birthTable, surviveTable);
+      const Word born =
+          nextState<kConway>(addRows(above, mid, below), rows[i], birthTable, surviveTable);
       rows[i] = (liveRows >> i & 1u) ? born & mask : 0;
       above = mid;
       mid = below;
@@ -257,7 +263,9 @@ struct BitReader {
 struct AgeReader {
   const std::uint8_t* ages;
   int width;
-  __device__ float value(int x, int y) const { return float(ages[static_cast<long long>(y) * width + x]); }
+  __device__ float value(int x, int y) const {
+    return float(ages[static_cast<long long>(y) * width + x]);
+  }
 };
 
 template <typename Reader>

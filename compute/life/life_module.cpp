@@ -17,38 +17,46 @@ constexpr int kMaxSide = 1 << 18;
 
 std::vector<KernelVariant> cudaVariants() {
   return {
-      {"global", "(1) global memory, ghost border",
+      {"global",
+       "(1) global memory, ghost border",
        "One thread per cell reads its 3x3 neighbourhood straight from global memory: nine 4-byte "
-       "loads and one store per cell. A one-cell ghost border (dead, or a copy of the opposite edge "
-       "on a torus) removes every boundary test. Neighbouring threads load the same cells again and "
+       "loads and one store per cell. A one-cell ghost border (dead, or a copy of the opposite "
+       "edge "
+       "on a torus) removes every boundary test. Neighbouring threads load the same cells again "
+       "and "
        "again; the caches absorb much of it, but this is the baseline the chapter improves on "
        "(145 GB/s of bus traffic on a GTX 285, 2010).",
        {}},
-      {"shared", "(2) shared-memory tile 16x16",
+      {"shared",
+       "(2) shared-memory tile 16x16",
        "Each 16x16 block first copies its cells plus a one-cell halo (18x18 = 324 cells, not 384 "
        "as the chapter misprints) into shared memory, then counts neighbours there. Global loads "
        "drop from 9 per cell to about 1.27: the chapter measured it 30% faster than (1) on a GTX "
        "285. Rows start wherever they fall, so most loads straddle 128-byte segments.",
        {}},
-      {"aligned", "(3) shared tile, 128-byte aligned rows",
+      {"aligned",
+       "(3) shared tile, 128-byte aligned rows",
        "The same tile kernel on a grid whose cell (0,0) and every row start on a 128-byte "
        "boundary (the ghost column sits just before it). Each warp's row load is then whole "
        "memory segments instead of straddling two. A small gain by itself, but it makes (4) "
        "possible.",
        {}},
-      {"flat", "(4) flat blocks (block shape)",
+      {"flat",
+       "(4) flat blocks (block shape)",
        "With aligned rows, the left and right halo cells of a tile still cost a whole 32-byte "
        "sector each. Flatter blocks of the same 256 threads have fewer rows and so fewer side "
        "halos: the redundancy ratio falls from 2.13 (16x16) to 1.75 (64x4). Pick the shape and "
        "watch the time; the chapter found 64x4 best, 20% under 16x16.",
        {"block"}},
-      {"multicell", "(5) several cells per thread",
+      {"multicell",
+       "(5) several cells per thread",
        "Each thread updates 2 (or 4) neighbouring cells of a wider tile, so the index arithmetic "
        "and the column sums of the shared neighbours are done once for several cells: fewer "
        "instructions per cell (the chapter: under 60%) and wider stores. The chapter's 64x4 "
        "2-cell kernel was its fastest, 65% faster than (1).",
        {"block", "cells_per_thread"}},
-      {"bitpacked", "(6) bit-packed, bit-sliced adders",
+      {"bitpacked",
+       "(6) bit-packed, bit-sliced adders",
        "One bit per cell, 64 cells per 64-bit word: 32 times fewer bytes than (1)-(5). A thread "
        "owns one word column over several rows; it forms each row's west+centre+east sum as two "
        "bit planes with shifts and a full adder, adds three rows into a 4-bit count of the 3x3 "
@@ -56,7 +64,8 @@ std::vector<KernelVariant> cudaVariants() {
        "row's sums serve three output rows. The fast path: limited by memory bandwidth at about "
        "0.25 bytes per cell update.",
        {"rows_per_thread"}},
-      {"temporal", "(7) bit-packed, several generations per pass",
+      {"temporal",
+       "(7) bit-packed, several generations per pass",
        "Temporal blocking on top of (6): a warp keeps a tile of 32 word columns by 40 rows in "
        "registers, gets west and east neighbours from the next lanes by warp shuffles, and "
        "advances it several generations before storing the interior. Errors from the tile's "
@@ -70,12 +79,14 @@ std::vector<KernelVariant> cudaVariants() {
 
 std::vector<KernelVariant> cpuVariants() {
   return {
-      {"reference", "reference (byte per cell)",
+      {"reference",
+       "reference (byte per cell)",
        "The rule as written: for each cell, count the eight neighbours and look up the rule, one "
        "byte per cell, rows shared among OpenMP threads. Every other variant is tested against "
        "it.",
        {}},
-      {"bitpacked", "bit-packed (64 cells per word)",
+      {"bitpacked",
+       "bit-packed (64 cells per word)",
        "The CUDA bit-packed kernel's arithmetic (the same source, life_bitops.h) on the CPU: "
        "64 cells per 64-bit word, bit-sliced adders, word columns shared among OpenMP threads.",
        {}},
@@ -120,20 +131,54 @@ LifeModule::LifeModule(Backend backend) : Module(backend) {
   const std::int64_t side = backend == Backend::Cuda ? 4096 : 1024;
   ParamSet& p = declare();
   p.declare({"width", "width", ParamType::Int, side, 4, kMaxSide, {}, "grid width in cells", true});
-  p.declare({"height", "height", ParamType::Int, side, 4, kMaxSide, {}, "grid height in cells", true});
-  ParamSpec ruleSpec{"rule", "rule", ParamType::Text, std::string("B3/S23"), 0, 0, {},
-                     "Life-like rule in B/S notation: B3/S23 is Conway's Life", false, validateRule};
+  p.declare(
+      {"height", "height", ParamType::Int, side, 4, kMaxSide, {}, "grid height in cells", true});
+  ParamSpec ruleSpec{"rule",
+                     "rule",
+                     ParamType::Text,
+                     std::string("B3/S23"),
+                     0,
+                     0,
+                     {},
+                     "Life-like rule in B/S notation: B3/S23 is Conway's Life",
+                     false,
+                     validateRule};
   for (const auto& named : namedRules()) ruleSpec.suggestions.emplace_back(named.name, named.rule);
   p.declare(std::move(ruleSpec));
-  p.declare({"boundary", "boundary", ParamType::Choice, std::string("torus"), 0, 0,
-             {"torus", "dead"}, "torus wraps the edges; dead keeps a border of dead cells"});
-  p.declare({"density", "soup density", ParamType::Float, 0.35, 0, 1, {},
+  p.declare({"boundary",
+             "boundary",
+             ParamType::Choice,
+             std::string("torus"),
+             0,
+             0,
+             {"torus", "dead"},
+             "torus wraps the edges; dead keeps a border of dead cells"});
+  p.declare({"density",
+             "soup density",
+             ParamType::Float,
+             0.35,
+             0,
+             1,
+             {},
              "fraction of live cells in a random soup (reset)"});
-  p.declare({"seed", "seed", ParamType::Int, std::int64_t(1), 0, 2147483647, {},
+  p.declare({"seed",
+             "seed",
+             ParamType::Int,
+             std::int64_t(1),
+             0,
+             2147483647,
+             {},
              "random seed of the soup (reset)"});
-  p.declare({"pattern", "start pattern", ParamType::Text, std::string(""), 0, 0, {},
+  p.declare({"pattern",
+             "start pattern",
+             ParamType::Text,
+             std::string(""),
+             0,
+             0,
+             {},
              "shipped pattern name or RLE path placed in the centre on reset; empty: random soup",
-             false, [](const std::string& text) -> std::string {
+             false,
+             [](const std::string& text) -> std::string {
                if (text.empty()) return "";
                try {
                  loadRleFile(findPatternPath(text));
@@ -142,19 +187,42 @@ LifeModule::LifeModule(Backend backend) : Module(backend) {
                  return e.what();
                }
              }});
-  p.declare({"view", "view", ParamType::Choice, std::string("alive"), 0, 0, {"alive", "age"},
+  p.declare({"view",
+             "view",
+             ParamType::Choice,
+             std::string("alive"),
+             0,
+             0,
+             {"alive", "age"},
              "alive/dead, or colour by the generations each cell has lived"});
   std::vector<std::string> shapes;
   for (const char* const* s = tileShapes(); *s; ++s) shapes.emplace_back(*s);
   p.declare({"block", "block shape", ParamType::Choice, std::string("64x4"), 0, 0, shapes,
              "thread-block shape (width x height) of the flat and multicell kernels"});
-  p.declare({"cells_per_thread", "cells per thread", ParamType::Choice, std::string("2"), 0, 0,
-             {"1", "2", "4"}, "cells each thread updates in the multicell kernel"});
-  p.declare({"rows_per_thread", "rows per thread", ParamType::Choice, std::string("8"), 0, 0,
+  p.declare({"cells_per_thread",
+             "cells per thread",
+             ParamType::Choice,
+             std::string("2"),
+             0,
+             0,
+             {"1", "2", "4"},
+             "cells each thread updates in the multicell kernel"});
+  p.declare({"rows_per_thread",
+             "rows per thread",
+             ParamType::Choice,
+             std::string("8"),
+             0,
+             0,
              {"1", "2", "4", "8", "16", "32"},
              "rows of 64-cell words each thread of the bit-packed kernel updates"});
-  p.declare({"generations_per_pass", "generations per pass", ParamType::Choice, std::string("4"), 0,
-             0, {"2", "4", "8"}, "generations the temporal kernel advances per pass over memory"});
+  p.declare({"generations_per_pass",
+             "generations per pass",
+             ParamType::Choice,
+             std::string("4"),
+             0,
+             0,
+             {"2", "4", "8"},
+             "generations the temporal kernel advances per pass over memory"});
 
   cpuTiming_ = &addTiming("step (CPU)", "cell updates/s", false);
   gpuTiming_ = &addTiming("step (CUDA)", "cell updates/s", true);
@@ -175,7 +243,9 @@ std::vector<KernelVariant> LifeModule::variants(Backend backend) const {
   return backend == Backend::Cuda ? cudaVariants() : cpuVariants();
 }
 
-LifeRule LifeModule::rule() const { return LifeRule::parse(params().getText("rule")); }
+LifeRule LifeModule::rule() const {
+  return LifeRule::parse(params().getText("rule"));
+}
 
 Boundary LifeModule::boundary() const {
   return params().getText("boundary") == "dead" ? Boundary::Dead : Boundary::Torus;
@@ -187,9 +257,10 @@ void LifeModule::buildEngine() {
     engine_ = makeCpuEngine(variant_, timing);
   } else {
     CudaLifeConfig config;
-    const std::string names[] = {"global", "shared", "aligned", "flat", "multicell", "bitpacked", "temporal"};
-    config.kernel = static_cast<CudaLifeKernel>(std::find(std::begin(names), std::end(names), variant_) -
-                                                std::begin(names));
+    const std::string names[] = {"global",    "shared",    "aligned", "flat",
+                                 "multicell", "bitpacked", "temporal"};
+    config.kernel = static_cast<CudaLifeKernel>(
+        std::find(std::begin(names), std::end(names), variant_) - std::begin(names));
     parseTileShape(params().getText("block"), config.blockX, config.blockY);
     config.cellsPerThread = std::stoi(params().getText("cells_per_thread"));
     config.rowsPerThread = std::stoi(params().getText("rows_per_thread"));
@@ -243,7 +314,9 @@ std::vector<FieldView> LifeModule::fieldViews() const {
           {"age", "age (generations)", 0.0f, 255.0f, "inferno"}};
 }
 
-int LifeModule::currentFieldView() const { return params().getText("view") == "age" ? 1 : 0; }
+int LifeModule::currentFieldView() const {
+  return params().getText("view") == "age" ? 1 : 0;
+}
 
 void LifeModule::renderField(const FieldRequest& request, FieldImage& image) {
   engine_->render(currentFieldView() == 1 ? LifeView::Age : LifeView::Alive, request, image);
@@ -253,7 +326,8 @@ void LifeModule::edit(const PointerEdit& e) {
   const int w = engine_->width(), h = engine_->height();
   std::vector<CellEdit> cells;
   if (e.tool == "place") {
-    placePattern(pattern(e.item), static_cast<int>(std::floor(e.x)), static_cast<int>(std::floor(e.y)));
+    placePattern(pattern(e.item), static_cast<int>(std::floor(e.x)),
+                 static_cast<int>(std::floor(e.y)));
     return;
   }
   const bool alive = e.tool == "draw";

@@ -25,7 +25,8 @@ std::uint16_t digits(std::string_view text, std::string_view whole) {
 LifeRule LifeRule::parse(std::string_view text) {
   std::string s;
   for (char c : text)
-    if (!std::isspace(static_cast<unsigned char>(c))) s += char(std::toupper(static_cast<unsigned char>(c)));
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      s += char(std::toupper(static_cast<unsigned char>(c)));
   if (s.empty()) throw InputError("rule is empty; expected B/S notation such as B3/S23");
   LifeRule rule;
   if (s[0] == 'B') {
@@ -61,11 +62,15 @@ std::string LifeRule::toString() const {
 
 const std::vector<NamedRule>& namedRules() {
   static const std::vector<NamedRule> rules = {
-      {"Conway's Life", "B3/S23"},     {"HighLife", "B36/S23"},
-      {"Seeds", "B2/S"},               {"Day & Night", "B3678/S34678"},
+      {"Conway's Life", "B3/S23"},
+      {"HighLife", "B36/S23"},
+      {"Seeds", "B2/S"},
+      {"Day & Night", "B3678/S34678"},
       {"Life without Death", "B3/S012345678"},
-      {"2x2", "B36/S125"},             {"Diamoeba", "B35678/S5678"},
-      {"Morley", "B368/S245"},         {"Replicator", "B1357/S1357"},
+      {"2x2", "B36/S125"},
+      {"Diamoeba", "B35678/S5678"},
+      {"Morley", "B368/S245"},
+      {"Replicator", "B1357/S1357"},
       {"Maze", "B3/S12345"},
   };
   return rules;

@@ -18,8 +18,9 @@ WS_HD float samplePixel(const Reader& reader, int width, int height, const Field
   const double x0 = request.originX + px * request.worldPerPixel;
   const double y0 = request.originY + py * request.worldPerPixel;
   const int samples = request.worldPerPixel <= 1.0 ? 1
-                      : request.worldPerPixel >= 4.0 ? 4
-                                                     : static_cast<int>(ceil(request.worldPerPixel));
+                      : request.worldPerPixel >= 4.0
+                          ? 4
+                          : static_cast<int>(ceil(request.worldPerPixel));
   const double spacing = request.worldPerPixel / samples;
   float total = 0;
   int inside = 0;

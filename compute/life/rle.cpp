@@ -54,8 +54,10 @@ class RleReader {
         std::string text = restOfLine();
         const auto first = text.find_first_not_of(' ');
         text = first == std::string::npos ? "" : text.substr(first);
-        if (kind == 'N') pattern.name = text;
-        else if (kind == 'C' || kind == 'c' || kind == 'O') pattern.comments.push_back(text);
+        if (kind == 'N')
+          pattern.name = text;
+        else if (kind == 'C' || kind == 'c' || kind == 'O')
+          pattern.comments.push_back(text);
         continue;
       }
       if (std::isspace(static_cast<unsigned char>(peek()))) {
@@ -149,11 +151,12 @@ class RleReader {
       if (c == '$') {
         y += static_cast<int>(run);
         x = 0;
-        if (y > pattern.height) fail("more rows than the header's y = " + std::to_string(pattern.height));
+        if (y > pattern.height)
+          fail("more rows than the header's y = " + std::to_string(pattern.height));
       } else if (c == 'b' || c == '.' || c == 'o' || c == 'A') {
         if (x + run > pattern.width)
-          fail("row " + std::to_string(y + 1) + " is wider than the header's x = " +
-               std::to_string(pattern.width));
+          fail("row " + std::to_string(y + 1) +
+               " is wider than the header's x = " + std::to_string(pattern.width));
         if (y >= pattern.height)
           fail("more rows than the header's y = " + std::to_string(pattern.height));
         if (c == 'o' || c == 'A') {
@@ -165,7 +168,8 @@ class RleReader {
         restOfLine();  // comments after the header (some files have them)
         continue;
       } else {
-        fail(std::string("unexpected character '") + c + "' in the pattern (expected b, o, $, ! or a count)");
+        fail(std::string("unexpected character '") + c +
+             "' in the pattern (expected b, o, $, ! or a count)");
       }
       next();
     }
@@ -189,7 +193,8 @@ Pattern loadRleFile(const std::string& path) {
   if (!in) throw InputError("cannot open pattern file '" + path + "'");
   in.seekg(0, std::ios::end);
   const auto size = static_cast<std::size_t>(in.tellg());
-  if (size > (std::size_t(64) << 20)) throw InputError("pattern file '" + path + "' is larger than 64 MiB");
+  if (size > (std::size_t(64) << 20))
+    throw InputError("pattern file '" + path + "' is larger than 64 MiB");
   in.seekg(0);
   std::string text(size, '\0');
   in.read(text.data(), static_cast<std::streamsize>(size));

@@ -21,15 +21,18 @@ bool isSoftware(EGLDeviceEXT device) {
 }  // namespace
 
 EglContext::EglContext(int preferredDevice) {
-  // EGL_EXT_device_base is the older name for enumeration + query (NVIDIA's driver may list only it).
+  // EGL_EXT_device_base is the older name for enumeration + query (NVIDIA's driver may list only
+  // it).
   const char* clientExtensions = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
   const std::string extensions = clientExtensions ? clientExtensions : "";
   const bool enumeration = extensions.find("EGL_EXT_device_enumeration") != std::string::npos ||
                            extensions.find("EGL_EXT_device_base") != std::string::npos;
   if (!enumeration || extensions.find("EGL_EXT_platform_device") == std::string::npos)
-    throw GlError("EGL lacks device enumeration or EGL_EXT_platform_device, so no headless "
-                  "rendering here (install libegl1 and a driver: Mesa's libegl-mesa0 or NVIDIA's). "
-                  "EGL client extensions: '" + extensions + "'");
+    throw GlError(
+        "EGL lacks device enumeration or EGL_EXT_platform_device, so no headless "
+        "rendering here (install libegl1 and a driver: Mesa's libegl-mesa0 or NVIDIA's). "
+        "EGL client extensions: '" +
+        extensions + "'");
   EGLDeviceEXT devices[16];
   EGLint count = 0;
   if (!eglQueryDevicesEXT(16, devices, &count) || count == 0)
@@ -49,9 +52,17 @@ EglContext::EglContext(int preferredDevice) {
       problems += " device " + std::to_string(index) + ": eglInitialize failed;";
       continue;
     }
-    const EGLint configAttributes[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
-                                       EGL_OPENGL_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8,
-                                       EGL_BLUE_SIZE, 8, EGL_NONE};
+    const EGLint configAttributes[] = {EGL_SURFACE_TYPE,
+                                       EGL_PBUFFER_BIT,
+                                       EGL_RENDERABLE_TYPE,
+                                       EGL_OPENGL_BIT,
+                                       EGL_RED_SIZE,
+                                       8,
+                                       EGL_GREEN_SIZE,
+                                       8,
+                                       EGL_BLUE_SIZE,
+                                       8,
+                                       EGL_NONE};
     EGLConfig config;
     EGLint configs = 0;
     if (!eglBindAPI(EGL_OPENGL_API) ||
@@ -60,9 +71,13 @@ EglContext::EglContext(int preferredDevice) {
       eglTerminate(display);
       continue;
     }
-    const EGLint contextAttributes[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,
+    const EGLint contextAttributes[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                        4,
+                                        EGL_CONTEXT_MINOR_VERSION,
+                                        3,
                                         EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+                                        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                        EGL_NONE};
     EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, contextAttributes);
     if (context == EGL_NO_CONTEXT ||
         !eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {

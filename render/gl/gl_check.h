@@ -16,8 +16,8 @@ void checkError(const char* call, const char* file, int line);
 
 }  // namespace ws::gl
 
-#define WS_GL_CHECK(call)                                  \
-  do {                                                     \
-    call;                                                  \
-    ::ws::gl::checkError(#call, __FILE__, __LINE__);       \
+#define WS_GL_CHECK(call)                            \
+  do {                                               \
+    call;                                            \
+    ::ws::gl::checkError(#call, __FILE__, __LINE__); \
   } while (0)

@@ -4,11 +4,21 @@
 
 namespace ws::gl {
 
-void deleteBuffer(GLuint id) { glDeleteBuffers(1, &id); }
-void deleteTexture(GLuint id) { glDeleteTextures(1, &id); }
-void deleteVertexArray(GLuint id) { glDeleteVertexArrays(1, &id); }
-void deleteFramebuffer(GLuint id) { glDeleteFramebuffers(1, &id); }
-void deleteProgram(GLuint id) { glDeleteProgram(id); }
+void deleteBuffer(GLuint id) {
+  glDeleteBuffers(1, &id);
+}
+void deleteTexture(GLuint id) {
+  glDeleteTextures(1, &id);
+}
+void deleteVertexArray(GLuint id) {
+  glDeleteVertexArrays(1, &id);
+}
+void deleteFramebuffer(GLuint id) {
+  glDeleteFramebuffers(1, &id);
+}
+void deleteProgram(GLuint id) {
+  glDeleteProgram(id);
+}
 
 Buffer makeBuffer() {
   GLuint id = 0;

@@ -20,14 +20,18 @@ OffscreenTarget::OffscreenTarget(int width, int height)
   WS_GL_CHECK(glBindRenderbuffer(GL_RENDERBUFFER, depth_));
   WS_GL_CHECK(glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, width, height));
   WS_GL_CHECK(glBindFramebuffer(GL_FRAMEBUFFER, fbo));
-  WS_GL_CHECK(glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, color_.get(), 0));
-  WS_GL_CHECK(glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, depth_));
+  WS_GL_CHECK(
+      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, color_.get(), 0));
+  WS_GL_CHECK(glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT,
+                                        GL_RENDERBUFFER, depth_));
   if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
     throw GlError("offscreen framebuffer " + std::to_string(width) + "x" + std::to_string(height) +
                   " is incomplete");
 }
 
-OffscreenTarget::~OffscreenTarget() { glDeleteRenderbuffers(1, &depth_); }
+OffscreenTarget::~OffscreenTarget() {
+  glDeleteRenderbuffers(1, &depth_);
+}
 
 void OffscreenTarget::bind() {
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_.get());
@@ -46,7 +50,8 @@ std::vector<std::uint8_t> readPixels(int width, int height) {
   return pixels;
 }
 
-void writePng(const std::string& path, int width, int height, const std::vector<std::uint8_t>& rgba) {
+void writePng(const std::string& path, int width, int height,
+              const std::vector<std::uint8_t>& rgba) {
   if (!stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4))
     throw std::runtime_error("could not write PNG '" + path + "'");
 }

@@ -30,6 +30,7 @@ class OffscreenTarget {
 // RGBA8 pixels of the bound framebuffer, top row first.
 std::vector<std::uint8_t> readPixels(int width, int height);
 // Writes RGBA8 pixels (top row first) as PNG; throws std::runtime_error naming the path.
-void writePng(const std::string& path, int width, int height, const std::vector<std::uint8_t>& rgba);
+void writePng(const std::string& path, int width, int height,
+              const std::vector<std::uint8_t>& rgba);
 
 }  // namespace ws::gl
