@@ -19,7 +19,7 @@ std::string moduleReference() {
   out << "\nMODULES, their --variant names and --set parameters:\n";
   for (const auto& entry : moduleRegistry()) {
     const auto module = entry.create(Backend::Cpu);
-    out << "\n  " << entry.name << ": " << entry.title << "\n";
+    out << "\n  " << entry.name << ": " << entry.title << " (defaults shown for the CPU backend)\n";
     for (Backend backend : {Backend::Cuda, Backend::Cpu}) {
       out << "    variants (" << toString(backend) << "):";
       for (const auto& v : module->variants(backend)) out << " " << v.name;
@@ -27,8 +27,10 @@ std::string moduleReference() {
     }
     for (const auto& spec : module->params().specs()) {
       out << "    " << entry.name << "." << spec.key << " = " << module->params().format(spec.key);
-      if (spec.type == ParamType::Int || spec.type == ParamType::Float)
-        out << "  [" << spec.min << " .. " << spec.max << "]";
+      if (spec.type == ParamType::Int)
+        out << "  [" << static_cast<long long>(spec.min) << " .. "
+            << static_cast<long long>(spec.max) << "]";
+      if (spec.type == ParamType::Float) out << "  [" << spec.min << " .. " << spec.max << "]";
       if (spec.type == ParamType::Choice) {
         out << "  {";
         for (std::size_t i = 0; i < spec.choices.size(); ++i)

@@ -52,8 +52,14 @@ if has bench; then
   "$BUILD/warpscope" bench --size 65536 --steps-per-sample 24 --variant bitpacked temporal --json "$OUT/bench-life-65536.json" | grep -E "^cuda"
 fi
 if has frames; then
+  # The interactive budget: a 4096^2 grid, one generation per frame, full HD, with and without panels.
   "$BUILD/warpscope" --headless --size 4096 --steps 600 --window 1920x1080 --report "$OUT/frame-4096.json" | tee "$OUT/frame-4096.txt"
-  "$BUILD/warpscope" --headless --size 4096 --steps 300 --window 1920x1080 --with-ui --report "$OUT/frame-4096-ui.json" --screenshot "$OUT/headless-4096-ui.png" | tail -3
-  "$BUILD/warpscope" --headless --preset assets/presets/life-big-soup.json --steps 200 --steps-per-frame 20 --window 1600x1000 --with-ui --screenshot "$OUT/headless-32768-ui.png" | tail -4
+  "$BUILD/warpscope" --headless --size 4096 --steps 600 --window 1920x1080 --with-ui --report "$OUT/frame-4096-ui.json" | tee "$OUT/frame-4096-ui.txt"
+  "$BUILD/warpscope" --headless --size 4096 --steps 600 --window 1920x1080 --variant multicell --report "$OUT/frame-4096-multicell.json" | tail -2
+  # Pictures to look at: the README's screenshot, and a glider gun zoomed in.
+  "$BUILD/warpscope" --headless --preset assets/presets/life-big-soup.json --variant temporal --steps 240 \
+    --steps-per-frame 24 --window 1600x1000 --with-ui --screenshot "$OUT/screenshot.png" | tail -4
+  "$BUILD/warpscope" --headless --preset assets/presets/life-gosper-gun.json --steps 300 --steps-per-frame 5 \
+    --window 800x500 --frames "$OUT/gun" --frame-every 20 | tail -2
 fi
 exit $status

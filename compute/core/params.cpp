@@ -31,6 +31,45 @@ std::string rangeText(const ParamSpec& spec) {
 
 }  // namespace
 
+ParamSpec ParamSpec::integer(std::string key, std::string label, std::int64_t value, double min,
+                             double max, std::string help) {
+  ParamSpec spec;
+  spec.key = std::move(key);
+  spec.label = std::move(label);
+  spec.type = ParamType::Int;
+  spec.defaultValue = value;
+  spec.min = min;
+  spec.max = max;
+  spec.help = std::move(help);
+  return spec;
+}
+
+ParamSpec ParamSpec::real(std::string key, std::string label, double value, double min, double max,
+                          std::string help) {
+  ParamSpec spec = integer(std::move(key), std::move(label), 0, min, max, std::move(help));
+  spec.type = ParamType::Float;
+  spec.defaultValue = value;
+  return spec;
+}
+
+ParamSpec ParamSpec::choice(std::string key, std::string label, std::string value,
+                            std::vector<std::string> choices, std::string help) {
+  ParamSpec spec = integer(std::move(key), std::move(label), 0, 0, 0, std::move(help));
+  spec.type = ParamType::Choice;
+  spec.defaultValue = std::move(value);
+  spec.choices = std::move(choices);
+  return spec;
+}
+
+ParamSpec ParamSpec::text(std::string key, std::string label, std::string value, std::string help,
+                          std::function<std::string(const std::string&)> validate) {
+  ParamSpec spec = integer(std::move(key), std::move(label), 0, 0, 0, std::move(help));
+  spec.type = ParamType::Text;
+  spec.defaultValue = std::move(value);
+  spec.validate = std::move(validate);
+  return spec;
+}
+
 void ParamSet::declare(ParamSpec spec) {
   values_.push_back(spec.defaultValue);
   specs_.push_back(std::move(spec));

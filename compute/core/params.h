@@ -27,6 +27,16 @@ struct ParamSpec {
   std::function<std::string(const std::string&)> validate;
   // Text values: well-known values the UI offers in a list (label, value).
   std::vector<std::pair<std::string, std::string>> suggestions;
+
+  // Declarations read best through these: each names what its numbers are.
+  static ParamSpec integer(std::string key, std::string label, std::int64_t value, double min,
+                           double max, std::string help);
+  static ParamSpec real(std::string key, std::string label, double value, double min, double max,
+                        std::string help);
+  static ParamSpec choice(std::string key, std::string label, std::string value,
+                          std::vector<std::string> choices, std::string help);
+  static ParamSpec text(std::string key, std::string label, std::string value, std::string help,
+                        std::function<std::string(const std::string&)> validate);
 };
 
 class ParamSet {

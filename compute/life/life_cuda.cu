@@ -401,26 +401,16 @@ class CudaEngine final : public LifeEngine {
 
   void stepBits(const LifeRule& rule, Boundary boundary) {
     const BitGeometry g = makeBitGeometry(width_, height_, boundary);
+    // clang-format off
     switch (config_.rowsPerThread) {
-      case 1:
-        launchBits<1>(g, rule);
-        break;
-      case 2:
-        launchBits<2>(g, rule);
-        break;
-      case 4:
-        launchBits<4>(g, rule);
-        break;
-      case 16:
-        launchBits<16>(g, rule);
-        break;
-      case 32:
-        launchBits<32>(g, rule);
-        break;
-      default:
-        launchBits<8>(g, rule);
-        break;
+      case 1: launchBits<1>(g, rule); break;
+      case 2: launchBits<2>(g, rule); break;
+      case 4: launchBits<4>(g, rule); break;
+      case 16: launchBits<16>(g, rule); break;
+      case 32: launchBits<32>(g, rule); break;
+      default: launchBits<8>(g, rule); break;
     }
+    // clang-format on
     WS_CUDA_CHECK_LAUNCH();
   }
 

@@ -130,99 +130,50 @@ std::vector<std::pair<int, int>> lineCells(int x0, int y0, int x1, int y1) {
 LifeModule::LifeModule(Backend backend) : Module(backend) {
   const std::int64_t side = backend == Backend::Cuda ? 4096 : 1024;
   ParamSet& p = declare();
-  p.declare({"width", "width", ParamType::Int, side, 4, kMaxSide, {}, "grid width in cells", true});
+  ParamSpec width = ParamSpec::integer("width", "width", side, 4, kMaxSide, "grid width in cells");
+  width.logScale = true;
+  p.declare(width);
+  ParamSpec height =
+      ParamSpec::integer("height", "height", side, 4, kMaxSide, "grid height in cells");
+  height.logScale = true;
+  p.declare(height);
+  ParamSpec rule =
+      ParamSpec::text("rule", "rule", "B3/S23",
+                      "Life-like rule in B/S notation: B3/S23 is Conway's Life", validateRule);
+  for (const auto& named : namedRules()) rule.suggestions.emplace_back(named.name, named.rule);
+  p.declare(rule);
+  p.declare(ParamSpec::choice("boundary", "boundary", "torus", {"torus", "dead"},
+                              "torus wraps the edges; dead keeps a border of dead cells"));
+  p.declare(ParamSpec::real("density", "soup density", 0.35, 0, 1,
+                            "fraction of live cells in a random soup (reset)"));
   p.declare(
-      {"height", "height", ParamType::Int, side, 4, kMaxSide, {}, "grid height in cells", true});
-  ParamSpec ruleSpec{"rule",
-                     "rule",
-                     ParamType::Text,
-                     std::string("B3/S23"),
-                     0,
-                     0,
-                     {},
-                     "Life-like rule in B/S notation: B3/S23 is Conway's Life",
-                     false,
-                     validateRule};
-  for (const auto& named : namedRules()) ruleSpec.suggestions.emplace_back(named.name, named.rule);
-  p.declare(std::move(ruleSpec));
-  p.declare({"boundary",
-             "boundary",
-             ParamType::Choice,
-             std::string("torus"),
-             0,
-             0,
-             {"torus", "dead"},
-             "torus wraps the edges; dead keeps a border of dead cells"});
-  p.declare({"density",
-             "soup density",
-             ParamType::Float,
-             0.35,
-             0,
-             1,
-             {},
-             "fraction of live cells in a random soup (reset)"});
-  p.declare({"seed",
-             "seed",
-             ParamType::Int,
-             std::int64_t(1),
-             0,
-             2147483647,
-             {},
-             "random seed of the soup (reset)"});
-  p.declare({"pattern",
-             "start pattern",
-             ParamType::Text,
-             std::string(""),
-             0,
-             0,
-             {},
-             "shipped pattern name or RLE path placed in the centre on reset; empty: random soup",
-             false,
-             [](const std::string& text) -> std::string {
-               if (text.empty()) return "";
-               try {
-                 loadRleFile(findPatternPath(text));
-                 return "";
-               } catch (const InputError& e) {
-                 return e.what();
-               }
-             }});
-  p.declare({"view",
-             "view",
-             ParamType::Choice,
-             std::string("alive"),
-             0,
-             0,
-             {"alive", "age"},
-             "alive/dead, or colour by the generations each cell has lived"});
+      ParamSpec::integer("seed", "seed", 1, 0, 2147483647, "random seed of the soup (reset)"));
+  p.declare(ParamSpec::text(
+      "pattern", "start pattern", "",
+      "shipped pattern name or RLE path placed in the centre on reset; empty: random soup",
+      [](const std::string& text) -> std::string {
+        if (text.empty()) return "";
+        try {
+          loadRleFile(findPatternPath(text));
+          return "";
+        } catch (const InputError& e) {
+          return e.what();
+        }
+      }));
+  p.declare(ParamSpec::choice("view", "view", "alive", {"alive", "age"},
+                              "alive/dead, or colour by the generations each cell has lived"));
   std::vector<std::string> shapes;
   for (const char* const* s = tileShapes(); *s; ++s) shapes.emplace_back(*s);
-  p.declare({"block", "block shape", ParamType::Choice, std::string("64x4"), 0, 0, shapes,
-             "thread-block shape (width x height) of the flat and multicell kernels"});
-  p.declare({"cells_per_thread",
-             "cells per thread",
-             ParamType::Choice,
-             std::string("2"),
-             0,
-             0,
-             {"1", "2", "4"},
-             "cells each thread updates in the multicell kernel"});
-  p.declare({"rows_per_thread",
-             "rows per thread",
-             ParamType::Choice,
-             std::string("8"),
-             0,
-             0,
-             {"1", "2", "4", "8", "16", "32"},
-             "rows of 64-cell words each thread of the bit-packed kernel updates"});
-  p.declare({"generations_per_pass",
-             "generations per pass",
-             ParamType::Choice,
-             std::string("4"),
-             0,
-             0,
-             {"2", "4", "8"},
-             "generations the temporal kernel advances per pass over memory"});
+  p.declare(
+      ParamSpec::choice("block", "block shape", "64x4", shapes,
+                        "thread-block shape (width x height) of the flat and multicell kernels"));
+  p.declare(ParamSpec::choice("cells_per_thread", "cells per thread", "2", {"1", "2", "4"},
+                              "cells each thread updates in the multicell kernel"));
+  p.declare(
+      ParamSpec::choice("rows_per_thread", "rows per thread", "8", {"1", "2", "4", "8", "16", "32"},
+                        "rows of 64-cell words each thread of the bit-packed kernel updates"));
+  p.declare(ParamSpec::choice("generations_per_pass", "generations per pass", "4", {"2", "4", "8"},
+                              "generations the temporal kernel advances per pass over memory"));
 
   cpuTiming_ = &addTiming("step (CPU)", "cell updates/s", false);
   gpuTiming_ = &addTiming("step (CUDA)", "cell updates/s", true);
