@@ -110,7 +110,8 @@ WS_HD Word validBits(int j, const BitGeometry& g) {
 WS_HD const Word* rowOrNull(const Word* grid, int r, const BitGeometry& g) {
   if (r < 0 || r >= g.height) {
     if (!g.torus) return nullptr;
-    r = (r + g.height) % g.height;
+    r %= g.height;  // a tile's halo may reach several heights past a short grid's edge
+    if (r < 0) r += g.height;
   }
   return grid + static_cast<long long>(r) * g.words;
 }

@@ -1,7 +1,6 @@
-#include <thrust/execution_policy.h>
-#include <thrust/functional.h>
+#include <cub/device/device_reduce.cuh>
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/transform_reduce.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
 #include <cstring>
@@ -227,19 +226,11 @@ class CudaEngine final : public LifeEngine {
   }
 
   std::uint64_t population() override {
-    if (bitLayout_) {
-      const long long words = static_cast<long long>(wordsPerRow(width_)) * height_;
-      return thrust::transform_reduce(thrust::device, thrust::counting_iterator<long long>(0),
-                                      thrust::counting_iterator<long long>(words),
-                                      WordPopulation{bits_[current_].data()}, 0ull,
-                                      thrust::plus<unsigned long long>());
-    }
-    const long long cells = static_cast<long long>(width_) * height_;
-    return thrust::transform_reduce(
-        thrust::device, thrust::counting_iterator<long long>(0),
-        thrust::counting_iterator<long long>(cells),
-        CellValue{cells_[current_].data() + padded_.origin, padded_.pitch, width_}, 0ull,
-        thrust::plus<unsigned long long>());
+    if (bitLayout_)
+      return deviceSum(static_cast<long long>(wordsPerRow(width_)) * height_,
+                       WordPopulation{bits_[current_].data()});
+    return deviceSum(static_cast<long long>(width_) * height_,
+                     CellValue{cells_[current_].data() + padded_.origin, padded_.pitch, width_});
   }
 
   void trackAge(bool on) override {
@@ -289,6 +280,21 @@ class CudaEngine final : public LifeEngine {
   }
 
  private:
+  // Sum of f(i) for i in [0, count) with CUB, into buffers we own (their destructors never throw,
+  // which matters when the context is already lost).
+  template <typename F>
+  std::uint64_t deviceSum(long long count, F f) {
+    const auto input = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), f);
+    if (!sum_) sum_.allocate(1);
+    std::size_t scratchBytes = 0;
+    WS_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, scratchBytes, input, sum_.data(), count));
+    if (reduceScratch_.size() < scratchBytes) reduceScratch_.allocate(scratchBytes);
+    WS_CUDA_CHECK(cub::DeviceReduce::Sum(reduceScratch_.data(), scratchBytes, input, sum_.data(), count));
+    unsigned long long total = 0;
+    WS_CUDA_CHECK(cudaMemcpy(&total, sum_.data(), sizeof total, cudaMemcpyDeviceToHost));
+    return total;
+  }
+
   double heldBytes() const {
     double total = double(ages_.bytes());
     for (const auto& b : cells_) total += double(b.bytes());
@@ -454,6 +460,8 @@ class CudaEngine final : public LifeEngine {
   DeviceBuffer<std::uint8_t> ages_;
   DeviceBuffer<DeviceCellEdit> edits_;
   DeviceBuffer<float> scratch_;
+  DeviceBuffer<unsigned long long> sum_;
+  DeviceBuffer<unsigned char> reduceScratch_;
 };
 
 }  // namespace
