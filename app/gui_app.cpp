@@ -7,7 +7,9 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -21,6 +23,10 @@
 namespace ws::app {
 
 namespace {
+
+bool offers(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
 
 // Mouse and keyboard over the simulation view (ImGui gets first pick).
 class ViewInput {
@@ -46,18 +52,14 @@ class ViewInput {
 
     const bool left = ImGui::IsMouseDown(0) && !io.KeyCtrl, right = ImGui::IsMouseDown(1);
     if ((left || right) && (overView || editing_) && !panning_) {
-      std::string tool = right ? "erase" : lab.tool;
-      const bool place = tool == "place";
+      const std::string tool = right ? "erase" : lab.tool;
       const bool fresh = !editing_;
-      if (!place || fresh) {
-        PointerEdit edit{tool,
-                         lab.camera.worldX(mx, w),
-                         lab.camera.worldY(my, h),
-                         fresh ? lab.camera.worldX(mx, w) : lastWorldX_,
-                         fresh ? lab.camera.worldY(my, h) : lastWorldY_,
-                         lab.toolItem};
-        if (tool == "erase" && !hasTool(lab, "erase")) tool.clear();
-        if (!tool.empty()) lab.attempt([&] { lab.module().edit(edit); });
+      const double wx = lab.camera.worldX(mx, w), wy = lab.camera.worldY(my, h);
+      // Drawing tools follow the drag; placing happens once per click.
+      if (offers(lab.module().tools(), tool) && (tool != "place" || fresh)) {
+        const PointerEdit edit{
+            tool, wx, wy, fresh ? wx : lastWorldX_, fresh ? wy : lastWorldY_, lab.toolItem};
+        lab.attempt([&] { lab.module().edit(edit); });
       }
       editing_ = true;
       lastWorldX_ = lab.camera.worldX(mx, w);
@@ -70,45 +72,60 @@ class ViewInput {
   }
 
  private:
-  static bool hasTool(Lab& lab, const std::string& tool) {
-    for (const auto& t : lab.module().tools())
-      if (t == tool) return true;
-    return false;
-  }
   bool panning_ = false, editing_ = false;
   double lastX_ = 0, lastY_ = 0, lastWorldX_ = 0, lastWorldY_ = 0;
 };
 
-bool pressed(int key) {
-  return ImGui::IsKeyPressed(key, false);
+// Key presses queued by a GLFW callback: ImGui 1.86 samples key state once per frame, which loses
+// a press and release that both fall between two frames.
+struct KeyPress {
+  int key, mods;
+};
+
+void queueKeyPress(GLFWwindow* window, int key, int, int action, int mods) {
+  if (action == GLFW_PRESS || action == GLFW_REPEAT)
+    static_cast<std::vector<KeyPress>*>(glfwGetWindowUserPointer(window))->push_back({key, mods});
 }
 
-void handleKeys(Lab& lab, ui::UiContext& context, bool& showUi, bool& screenshot, bool& quit) {
-  ImGuiIO& io = ImGui::GetIO();
-  if (io.KeyCtrl && pressed(GLFW_KEY_Q)) quit = true;
-  if (pressed(GLFW_KEY_F12)) screenshot = true;
-  if (io.WantCaptureKeyboard) return;
-  if (pressed(GLFW_KEY_SPACE)) lab.running = !lab.running;
-  if (pressed(GLFW_KEY_N) || ImGui::IsKeyPressed(GLFW_KEY_RIGHT))
-    lab.requestSteps(io.KeyShift ? lab.stepN : 1);
-  if (pressed(GLFW_KEY_R)) lab.attempt([&] { lab.module().reset(); });
-  if (pressed(GLFW_KEY_C)) lab.attempt([&] { lab.module().runAction("clear"); });
-  if (pressed(GLFW_KEY_F)) lab.fitPending = true;
-  if (pressed(GLFW_KEY_G)) lab.gridLines = !lab.gridLines;
-  if (pressed(GLFW_KEY_TAB)) showUi = !showUi;
-  if (pressed(GLFW_KEY_H) || pressed(GLFW_KEY_F1)) context.showHelp = !context.showHelp;
-  if (pressed(GLFW_KEY_D)) lab.tool = "draw";
-  if (pressed(GLFW_KEY_E)) lab.tool = "erase";
-  if (pressed(GLFW_KEY_P)) lab.tool = "place";
-  if (pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_KP_ADD))
-    lab.stepsPerFrame = std::min(1024, lab.stepsPerFrame * 2);
-  if (pressed(GLFW_KEY_MINUS) || pressed(GLFW_KEY_KP_SUBTRACT))
-    lab.stepsPerFrame = std::max(1, lab.stepsPerFrame / 2);
-  const auto views = lab.module().fieldViews();
-  const ParamSet& params = lab.module().params();
-  for (int i = 0; i < int(views.size()) && i < 9; ++i)
-    if (pressed(GLFW_KEY_1 + i) && params.has("view"))
-      lab.attempt([&] { lab.module().setParam("view", views[i].name); });
+void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses, bool& showUi,
+                bool& screenshot, bool& quit) {
+  const bool typing = ImGui::GetIO().WantCaptureKeyboard;
+  for (const auto [key, mods] : presses) {
+    const bool ctrl = mods & GLFW_MOD_CONTROL, shift = mods & GLFW_MOD_SHIFT;
+    if (ctrl && key == GLFW_KEY_Q) quit = true;
+    if (key == GLFW_KEY_F12) screenshot = true;
+    if (typing || ctrl) continue;
+    // clang-format off
+    switch (key) {
+      case GLFW_KEY_SPACE: lab.running = !lab.running; break;
+      case GLFW_KEY_N:
+      case GLFW_KEY_RIGHT: lab.requestSteps(shift ? lab.stepN : 1); break;
+      case GLFW_KEY_R: lab.attempt([&] { lab.module().reset(); }); break;
+      case GLFW_KEY_C:
+        if (offers(lab.module().actions(), "clear")) lab.attempt([&] { lab.module().runAction("clear"); });
+        break;
+      case GLFW_KEY_F: lab.fitPending = true; break;
+      case GLFW_KEY_G: lab.gridLines = !lab.gridLines; break;
+      case GLFW_KEY_TAB: showUi = !showUi; break;
+      case GLFW_KEY_H:
+      case GLFW_KEY_F1: context.showHelp = !context.showHelp; break;
+      case GLFW_KEY_D: lab.tool = "draw"; break;
+      case GLFW_KEY_E: lab.tool = "erase"; break;
+      case GLFW_KEY_P: lab.tool = "place"; break;
+      case GLFW_KEY_EQUAL:
+      case GLFW_KEY_KP_ADD: lab.stepsPerFrame = std::min(1024, lab.stepsPerFrame * 2); break;
+      case GLFW_KEY_MINUS:
+      case GLFW_KEY_KP_SUBTRACT: lab.stepsPerFrame = std::max(1, lab.stepsPerFrame / 2); break;
+      default: break;
+    }
+    // clang-format on
+    const auto views = lab.module().fieldViews();
+    const std::size_t view = static_cast<std::size_t>(key - GLFW_KEY_1);
+    if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9 && view < views.size() &&
+        lab.module().params().has("view"))
+      lab.attempt([&] { lab.module().setParam("view", views[view].name); });
+  }
+  presses.clear();
 }
 
 void saveScreenshot(const std::string& path, int width, int height) {
@@ -153,6 +170,9 @@ int runGui(const GuiOptions& options) {
     ImGui::GetIO().IniFilename =
         nullptr;  // the layout is ours; no imgui.ini next to the user's files
     ImGui::StyleColorsDark();
+    std::vector<KeyPress> keyPresses;
+    glfwSetWindowUserPointer(window, &keyPresses);
+    glfwSetKeyCallback(window, queueKeyPress);  // before ImGui's backend, which chains to it
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 430");
 
@@ -177,7 +197,7 @@ int runGui(const GuiOptions& options) {
       ImGui_ImplOpenGL3_NewFrame();
       ImGui_ImplGlfw_NewFrame();
       ImGui::NewFrame();
-      handleKeys(lab, context, showUi, screenshotRequested, quit);
+      handleKeys(lab, context, keyPresses, showUi, screenshotRequested, quit);
       input.handle(lab, context, winWidth > 0 ? float(fbWidth) / winWidth : 1.0f);
 
       lab.advance();
@@ -188,7 +208,7 @@ int runGui(const GuiOptions& options) {
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
       ++frames;
-      const bool last = options.quitAfterFrames > 0 && frames >= options.quitAfterFrames;
+      if (options.quitAfterFrames > 0 && frames >= options.quitAfterFrames) quit = true;
       if (screenshotRequested) {
         char name[128];
         std::snprintf(name, sizeof name, "warpscope-%s-%05d.png",
@@ -196,11 +216,9 @@ int runGui(const GuiOptions& options) {
         lab.attempt([&] { saveScreenshot(name, fbWidth, fbHeight); });
         screenshotRequested = false;
       }
-      if (last) {
-        if (!options.screenshot.empty())
-          lab.attempt([&] { saveScreenshot(options.screenshot, fbWidth, fbHeight); });
-        quit = true;
-      }
+      // --screenshot: the last frame, whether the frame count or Ctrl+Q ended the run.
+      if (quit && !options.screenshot.empty())
+        lab.attempt([&] { saveScreenshot(options.screenshot, fbWidth, fbHeight); });
       glfwSwapBuffers(window);
       lab.recordFrameTime(
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frameStart)
@@ -231,6 +249,8 @@ int runGui(const GuiOptions& options) {
     std::cout << "gui: " << frames << " frames, step " << lab.module().stepCount() << ", "
               << toString(lab.module().backend()) << "/" << lab.module().variant() << ", "
               << context.transferMode << ", on " << context.glRenderer << std::endl;
+    for (const auto& metric : lab.module().metrics())
+      std::cout << "gui: " << metric.name << " " << metric.value << std::endl;
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();

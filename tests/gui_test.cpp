@@ -36,5 +36,39 @@ TEST(Gui, RunsUnderXvfbAndWritesAScreenshot) {
   EXPECT_GT(colours.size(), 20u);
 }
 
+TEST(Gui, TakesKeysAndMouseInput) {
+  if (test::runProcess("command -v xvfb-run && command -v xdotool").exitCode != 0)
+    GTEST_SKIP() << "xvfb-run or xdotool is not installed (apt-get install xvfb xauth xdotool)";
+  // Paused on a 64x64 grid (12 px per cell, centred in 1024x768): clear, step three times, then
+  // drag a line of cells right of the panels, and quit with Ctrl+Q. Without a window manager the
+  // keyboard follows the pointer, so the pointer goes over the window first.
+  const std::string shot = ::testing::TempDir() + "/gui-input.png";
+  const std::string script = std::string(WARPSCOPE_BIN) +
+                             " --backend cpu --size 64 --paused --window 1024x768 "
+                             "--quit-after-frames 1500 --screenshot " +
+                             shot +
+                             " & pid=$!; "
+                             "xdotool search --sync --name warpscope > /dev/null; sleep 1; "
+                             "xdotool mousemove 620 420 sleep 0.3 key c sleep 0.2 key n sleep 0.2 "
+                             "key n sleep 0.2 key n sleep 0.3; "
+                             "xdotool mousedown 1 sleep 0.2 mousemove 680 440 sleep 0.2 mousemove "
+                             "740 460 sleep 0.2 mouseup 1 sleep 0.3; "
+                             "xdotool key ctrl+q; wait $pid";
+  const auto result = test::runProcess("xvfb-run -a -s '-screen 0 1280x900x24' sh -c '" + [&] {
+    std::string escaped;
+    for (char c : script) escaped += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return escaped;
+  }() + "'");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find(", step 3,"), std::string::npos) << result.output;
+  // The drag drew cells (from cell 42,35 to 52,38: eleven cells) onto the cleared grid.
+  const auto at = result.output.find("gui: population ");
+  ASSERT_NE(at, std::string::npos) << result.output;
+  const int population = std::stoi(result.output.substr(at + 16));
+  EXPECT_GE(population, 8) << result.output;
+  EXPECT_LE(population, 16) << result.output;
+  EXPECT_TRUE(std::filesystem::exists(shot));
+}
+
 }  // namespace
 }  // namespace ws

@@ -91,8 +91,6 @@ void drawTools(Lab& lab) {
 }
 
 void drawViewSettings(Lab& lab) {
-  Module& module = lab.module();
-  const auto views = module.fieldViews();
   const std::string current = lab.colormapForView();
   if (ImGui::BeginCombo("colour map", current.c_str())) {
     for (const auto& name : render::colormapNames())
@@ -102,7 +100,6 @@ void drawViewSettings(Lab& lab) {
   ImGui::Checkbox("grid lines", &lab.gridLines);
   ImGui::SameLine();
   ImGui::TextDisabled("zoom %.3g px/cell", lab.camera.zoom);
-  (void)views;
 }
 
 void drawPresets(Lab& lab) {
