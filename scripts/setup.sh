@@ -37,6 +37,11 @@ cmake --build build
 
 case "$mode" in
   gui) exec ./build/warpscope "$@" ;;
-  test) cd build && exec ctest --output-on-failure -j"$(nproc)" --timeout 1200 ;;
+  test)
+    if ! nvidia-smi -L >/dev/null 2>&1; then
+      echo "warpscope: no NVIDIA GPU or driver here: the CUDA tests will report 'Skipped' (each gives"
+      echo "its reason with ctest -V); CPU, OpenGL (llvmpipe) and GUI (Xvfb) tests run."
+    fi
+    cd build && exec ctest --output-on-failure -j"$(nproc)" --timeout 1200 ;;
   *) echo "usage: scripts/setup.sh gui|test" >&2; exit 2 ;;
 esac
