@@ -35,10 +35,7 @@ Row measure(Module& module, const BenchOptions& options) {
   const WorldBox world = module.world();
   row.size = std::to_string(long(world.maxX - world.minX)) + "x" +
              std::to_string(long(world.maxY - world.minY));
-  for (const auto& scope : module.timings()) {
-    if (scope->onGpu() != (module.backend() == Backend::Cuda)) continue;
-    row.stats = scope->stats();
-  }
+  row.stats = module.stepTiming().stats();
   row.perStepMs = row.stats.medianMs / options.stepsPerSample;
   row.rate = row.stats.ratePerSecond;
   row.bytesPerSecond = row.stats.bytesPerSecond;
@@ -98,8 +95,7 @@ int runBench(const BenchOptions& options) {
                     name.c_str(), e.what());
         continue;
       }
-      std::string unit;
-      for (const auto& scope : module->timings()) unit = scope->rateUnit();
+      const std::string unit = module->stepTiming().rateUnit();
       std::printf("%-8s %-12s %-13s %12.4f %16.4g %10.1f %8.1f\n", row.backend.c_str(),
                   row.variant.c_str(), row.size.c_str(), row.perStepMs, row.rate,
                   row.bytesPerSecond / 1e9, row.percentOfBandwidth);

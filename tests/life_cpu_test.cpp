@@ -17,7 +17,7 @@ using test::gridFromPicture;
 LifeGrid run(const std::string& variant, const LifeGrid& start, int generations, Boundary boundary,
              LifeRule rule = LifeRule::conway()) {
   TimingScope timing("test", "cells/s", false);
-  auto engine = makeCpuEngine(variant, timing);
+  auto engine = makeCpuEngine(variant, {&timing, &timing});
   engine->reshape(start.width, start.height);
   engine->load(start);
   engine->step(generations, rule, boundary);

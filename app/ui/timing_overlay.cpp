@@ -96,9 +96,9 @@ void drawTimingOverlay(Lab& lab, UiContext& context) {
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", scope->rateUnit().c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%.1f", s.bytesPerSecond / 1e9);
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("compulsory bytes of the variant's model: %.3g bytes per unit of work",
-                          module.bytesPerWorkUnit());
+      if (ImGui::IsItemHovered() && s.ratePerSecond > 0)
+        ImGui::SetTooltip("compulsory bytes of the model: %.3g bytes per %s",
+                          s.bytesPerSecond / s.ratePerSecond, scope->rateUnit().c_str());
       ImGui::TableNextColumn();
       if (scope->onGpu() && bandwidth > 0)
         ImGui::Text("%.0f%%", 100.0 * s.bytesPerSecond / bandwidth);

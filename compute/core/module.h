@@ -115,6 +115,8 @@ class Module {
   void clearTimings();
   // Bytes one unit of work moves at least (the floor that % of bandwidth is measured against).
   virtual double bytesPerWorkUnit() const = 0;
+  // The scope that times step() on the current backend (the benchmark reads it).
+  virtual const TimingScope& stepTiming() const = 0;
 
  protected:
   explicit Module(Backend backend) : backend_(backend) {}

@@ -46,19 +46,22 @@ void checkHostSize(int width, int height, double bytesPerCell) {
 
 template <typename Reader>
 void renderOnHost(const Reader& reader, int width, int height, LifeView view,
-                  const FieldRequest& request, FieldImage& image) {
+                  const FieldRequest& request, FieldImage& image, TimingScope& timing) {
+  const CpuStopwatch watch;
 #pragma omp parallel for schedule(static)
   for (int py = 0; py < request.height; ++py)
     for (int px = 0; px < request.width; ++px)
       image.pixels[std::size_t(py) * request.width + px] =
           samplePixel(reader, width, height, request, px, py, view == LifeView::Age);
+  const double pixels = double(request.width) * request.height;
+  timing.record(watch.elapsedMs(), pixels, pixels * sizeof(float));
 }
 
 // ---- Reference: one byte per cell -------------------------------------------------------------
 
 class ReferenceEngine final : public LifeEngine {
  public:
-  explicit ReferenceEngine(TimingScope& timing) : timing_(timing) {}
+  explicit ReferenceEngine(LifeTimings timings) : timings_(timings) {}
 
   void reshape(int width, int height) override {
     checkHostSize(width, height, 3.0);
@@ -113,7 +116,7 @@ class ReferenceEngine final : public LifeEngine {
       age_.update(width_, height_, [this](int x, int y) { return cell(x, y) != 0; });
     }
     const double cellsDone = double(width_) * height_ * generations;
-    timing_.record(watch.elapsedMs(), cellsDone, cellsDone * bytesPerCell());
+    timings_.step->record(watch.elapsedMs(), cellsDone, cellsDone * bytesPerCell());
   }
 
   std::uint64_t population() override {
@@ -137,12 +140,9 @@ class ReferenceEngine final : public LifeEngine {
         return view == LifeView::Age ? float(e->age_.ages[i]) : float(e->cells_[i]);
       }
     };
-    renderOnHost(Reader{this, view}, width_, height_, view, request, image);
+    renderOnHost(Reader{this, view}, width_, height_, view, request, image, *timings_.view);
   }
 
-  TimingScope& stepTiming() override {
-    return timing_;
-  }
   double bytesPerCell() const override {
     return 2.0;
   }
@@ -163,7 +163,7 @@ class ReferenceEngine final : public LifeEngine {
     return cell(x, y);
   }
 
-  TimingScope& timing_;
+  LifeTimings timings_;
   int width_ = 0, height_ = 0;
   std::vector<std::uint8_t> cells_, next_;
   AgeTracker age_;
@@ -173,7 +173,7 @@ class ReferenceEngine final : public LifeEngine {
 
 class BitPackedEngine final : public LifeEngine {
  public:
-  explicit BitPackedEngine(TimingScope& timing) : timing_(timing) {}
+  explicit BitPackedEngine(LifeTimings timings) : timings_(timings) {}
 
   void reshape(int width, int height) override {
     checkHostSize(width, height, 0.25);
@@ -228,7 +228,7 @@ class BitPackedEngine final : public LifeEngine {
       age_.update(grid_.width, grid_.height, [this](int x, int y) { return grid_.get(x, y); });
     }
     const double cellsDone = double(grid_.width) * grid_.height * generations;
-    timing_.record(watch.elapsedMs(), cellsDone, cellsDone * bytesPerCell());
+    timings_.step->record(watch.elapsedMs(), cellsDone, cellsDone * bytesPerCell());
   }
 
   std::uint64_t population() override {
@@ -249,18 +249,16 @@ class BitPackedEngine final : public LifeEngine {
         return float(e->grid_.get(x, y));
       }
     };
-    renderOnHost(Reader{this, view}, grid_.width, grid_.height, view, request, image);
+    renderOnHost(Reader{this, view}, grid_.width, grid_.height, view, request, image,
+                 *timings_.view);
   }
 
-  TimingScope& stepTiming() override {
-    return timing_;
-  }
   double bytesPerCell() const override {
     return 0.25;
   }
 
  private:
-  TimingScope& timing_;
+  LifeTimings timings_;
   LifeGrid grid_, next_;
   AgeTracker age_;
 };
@@ -270,16 +268,16 @@ class BitPackedEngine final : public LifeEngine {
 void referenceStep(const LifeGrid& current, LifeGrid& next, const LifeRule& rule,
                    Boundary boundary) {
   TimingScope unused("reference", "cells/s", false);
-  ReferenceEngine engine(unused);
+  ReferenceEngine engine({&unused, &unused});
   engine.reshape(current.width, current.height);
   engine.load(current);
   engine.step(1, rule, boundary);
   next = engine.save();
 }
 
-std::unique_ptr<LifeEngine> makeCpuEngine(const std::string& variant, TimingScope& timing) {
-  if (variant == "bitpacked") return std::make_unique<BitPackedEngine>(timing);
-  return std::make_unique<ReferenceEngine>(timing);
+std::unique_ptr<LifeEngine> makeCpuEngine(const std::string& variant, LifeTimings timings) {
+  if (variant == "bitpacked") return std::make_unique<BitPackedEngine>(timings);
+  return std::make_unique<ReferenceEngine>(timings);
 }
 
 }  // namespace ws::life

@@ -1,6 +1,6 @@
-#include <cub/device/device_reduce.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_reduce.cuh>
 
 #include <algorithm>
 #include <cstring>
@@ -102,9 +102,9 @@ void launchTileShape(int bx, int by, int cellsPerThread, const std::uint32_t* cu
 
 class CudaEngine final : public LifeEngine {
  public:
-  CudaEngine(const CudaLifeConfig& config, TimingScope& timing)
+  CudaEngine(const CudaLifeConfig& config, LifeTimings timings)
       : config_(config),
-        timing_(timing),
+        timings_(timings),
         bitLayout_(config.kernel == CudaLifeKernel::BitPacked ||
                    config.kernel == CudaLifeKernel::BitTemporal) {}
 
@@ -253,6 +253,7 @@ class CudaEngine final : public LifeEngine {
     }
     const dim3 block(16, 16);
     const dim3 grid = gridFor(request.width, request.height, block);
+    viewRing_.start();
     if (view == LifeView::Age && trackAge_) {
       renderKernel<<<grid, block>>>(AgeReader{ages_.data(), width_}, width_, height_, request,
                                     target, true);
@@ -265,14 +266,20 @@ class CudaEngine final : public LifeEngine {
           request, target, false);
     }
     WS_CUDA_CHECK_LAUNCH();
+    viewRing_.stop(double(pixels), double(pixels) * sizeof(float));
     if (!image.onDevice)
       WS_CUDA_CHECK(
           cudaMemcpy(image.pixels, target, pixels * sizeof(float), cudaMemcpyDeviceToHost));
   }
 
-  TimingScope& stepTiming() override { return timing_; }
-  void pollTimings() override { ring_.collect(timing_); }
-  void drainTimings() override { ring_.drain(timing_); }
+  void pollTimings() override {
+    ring_.collect(*timings_.step);
+    viewRing_.collect(*timings_.view);
+  }
+  void drainTimings() override {
+    ring_.drain(*timings_.step);
+    viewRing_.drain(*timings_.view);
+  }
   void synchronize() override { WS_CUDA_CHECK(cudaDeviceSynchronize()); }
   double bytesPerCell() const override {
     if (config_.kernel == CudaLifeKernel::BitTemporal) return 0.25 / config_.generationsPerPass;
@@ -289,7 +296,8 @@ class CudaEngine final : public LifeEngine {
     std::size_t scratchBytes = 0;
     WS_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, scratchBytes, input, sum_.data(), count));
     if (reduceScratch_.size() < scratchBytes) reduceScratch_.allocate(scratchBytes);
-    WS_CUDA_CHECK(cub::DeviceReduce::Sum(reduceScratch_.data(), scratchBytes, input, sum_.data(), count));
+    WS_CUDA_CHECK(
+        cub::DeviceReduce::Sum(reduceScratch_.data(), scratchBytes, input, sum_.data(), count));
     unsigned long long total = 0;
     WS_CUDA_CHECK(cudaMemcpy(&total, sum_.data(), sizeof total, cudaMemcpyDeviceToHost));
     return total;
@@ -447,8 +455,8 @@ class CudaEngine final : public LifeEngine {
   }
 
   CudaLifeConfig config_;
-  TimingScope& timing_;
-  GpuTimerRing ring_;
+  LifeTimings timings_;
+  GpuTimerRing ring_, viewRing_;
   bool bitLayout_;
   int width_ = 0, height_ = 0;
   PaddedGeometry padded_{};
@@ -481,8 +489,8 @@ bool parseTileShape(const std::string& text, int& blockX, int& blockY) {
   return false;
 }
 
-std::unique_ptr<LifeEngine> makeCudaEngine(const CudaLifeConfig& config, TimingScope& timing) {
-  return std::make_unique<CudaEngine>(config, timing);
+std::unique_ptr<LifeEngine> makeCudaEngine(const CudaLifeConfig& config, LifeTimings timings) {
+  return std::make_unique<CudaEngine>(config, timings);
 }
 
 }  // namespace ws::life

@@ -30,6 +30,6 @@ struct CudaLifeConfig {
 const char* const* tileShapes();  // null-terminated, "64x4" first
 bool parseTileShape(const std::string& text, int& blockX, int& blockY);
 
-std::unique_ptr<LifeEngine> makeCudaEngine(const CudaLifeConfig& config, TimingScope& timing);
+std::unique_ptr<LifeEngine> makeCudaEngine(const CudaLifeConfig& config, LifeTimings timings);
 
 }  // namespace ws::life

@@ -14,6 +14,12 @@
 
 namespace ws::life {
 
+// Where an engine records its timings: the generations it steps and the field views it samples.
+struct LifeTimings {
+  TimingScope* step;
+  TimingScope* view;
+};
+
 class LifeEngine {
  public:
   virtual ~LifeEngine() = default;
@@ -37,7 +43,6 @@ class LifeEngine {
   virtual void trackAge(bool on) = 0;
   virtual void render(LifeView view, const FieldRequest& request, FieldImage& image) = 0;
 
-  virtual TimingScope& stepTiming() = 0;
   virtual void pollTimings() {}
   virtual void drainTimings() {}
   virtual void synchronize() {}
@@ -45,6 +50,6 @@ class LifeEngine {
   virtual double bytesPerCell() const = 0;
 };
 
-std::unique_ptr<LifeEngine> makeCpuEngine(const std::string& variant, TimingScope& timing);
+std::unique_ptr<LifeEngine> makeCpuEngine(const std::string& variant, LifeTimings timings);
 
 }  // namespace ws::life

@@ -175,8 +175,10 @@ LifeModule::LifeModule(Backend backend) : Module(backend) {
   p.declare(ParamSpec::choice("generations_per_pass", "generations per pass", "4", {"2", "4", "8"},
                               "generations the temporal kernel advances per pass over memory"));
 
-  cpuTiming_ = &addTiming("step (CPU)", "cell updates/s", false);
-  gpuTiming_ = &addTiming("step (CUDA)", "cell updates/s", true);
+  cpuTimings_ = {&addTiming("step (CPU)", "cell updates/s", false),
+                 &addTiming("view (CPU)", "pixels/s", false)};
+  gpuTimings_ = {&addTiming("step (CUDA)", "cell updates/s", true),
+                 &addTiming("view (CUDA)", "pixels/s", true)};
   variant_ = "bitpacked";
   buildEngine();
   engine_->reshape(int(side), int(side));
@@ -203,9 +205,8 @@ Boundary LifeModule::boundary() const {
 }
 
 void LifeModule::buildEngine() {
-  TimingScope& timing = backend_ == Backend::Cuda ? *gpuTiming_ : *cpuTiming_;
   if (backend_ == Backend::Cpu) {
-    engine_ = makeCpuEngine(variant_, timing);
+    engine_ = makeCpuEngine(variant_, cpuTimings_);
   } else {
     CudaLifeConfig config;
     const std::string names[] = {"global",    "shared",    "aligned", "flat",
@@ -216,7 +217,7 @@ void LifeModule::buildEngine() {
     config.cellsPerThread = std::stoi(params().getText("cells_per_thread"));
     config.rowsPerThread = std::stoi(params().getText("rows_per_thread"));
     config.generationsPerPass = std::stoi(params().getText("generations_per_pass"));
-    engine_ = makeCudaEngine(config, timing);
+    engine_ = makeCudaEngine(config, gpuTimings_);
   }
   engine_->trackAge(params().getText("view") == "age");
 }

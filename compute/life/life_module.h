@@ -40,6 +40,9 @@ class LifeModule final : public Module {
   void pollTimings() override { engine_->pollTimings(); }
   void drainTimings() override { engine_->drainTimings(); }
   double bytesPerWorkUnit() const override { return engine_->bytesPerCell(); }
+  const TimingScope& stepTiming() const override {
+    return *(backend_ == Backend::Cuda ? gpuTimings_ : cpuTimings_).step;
+  }
 
   // Life's own operations, for the UI and the tests.
   LifeGrid grid() { return engine_->save(); }
@@ -62,8 +65,7 @@ class LifeModule final : public Module {
   Boundary boundary() const;
 
   std::unique_ptr<LifeEngine> engine_;
-  TimingScope* cpuTiming_;
-  TimingScope* gpuTiming_;
+  LifeTimings cpuTimings_, gpuTimings_;
   std::map<std::string, Pattern> patterns_;
 };
 
