@@ -146,6 +146,22 @@ TEST(LifeCuda, AGridTooLargeForTheGpuIsAMessageAndChangesNothing) {
   EXPECT_EQ(life.grid(), before);
 }
 
+TEST(LifeCuda, APresetChangingSizeAndKernelShapeAppliesBoth) {
+  WS_REQUIRE_GPU();
+  LifeModule life(Backend::Cuda);
+  life.select(Backend::Cuda, "multicell");
+  life.loadPreset(
+      {{"module", "life"},
+       {"params",
+        {{"width", 300}, {"height", 200}, {"block", "128x2"}, {"cells_per_thread", "4"}}}});
+  EXPECT_EQ(life.world().maxX, 300);
+  LifeGrid expected = life.grid();
+  life.step(5);
+  expected = test::referenceRun(expected, 5, LifeRule::conway(), Boundary::Torus);
+  EXPECT_EQ(life.grid(), expected);
+  EXPECT_EQ(life.configuration(), "32-bit cells, block 128x2, 4 cells/thread");
+}
+
 TEST(LifeCuda, AgeViewCountsGenerationsAlive) {
   WS_REQUIRE_GPU();
   for (Backend backend : {Backend::Cpu, Backend::Cuda}) {

@@ -38,6 +38,7 @@ void drawModuleAndBackend(Lab& lab) {
         lab.select(module.backend(), variant.name);
     ImGui::EndCombo();
   }
+  ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.6f, 1.0f), "%s", module.configuration().c_str());
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%s", current.explanation.c_str());
   ImGui::PopTextWrapPos();

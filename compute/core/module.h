@@ -82,6 +82,8 @@ class Module {
   const std::string& variant() const { return variant_; }
   virtual std::vector<KernelVariant> variants(Backend backend) const = 0;
   KernelVariant currentVariant() const;
+  // How the current variant is launched, in words ("block 64x4, 2 cells/thread").
+  virtual std::string configuration() const = 0;
   // Switches implementation and keeps the simulation state; throws (changing nothing) when the
   // backend is unavailable or the variant unknown.
   void select(Backend backend, const std::string& variant);

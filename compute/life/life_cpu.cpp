@@ -146,6 +146,9 @@ class ReferenceEngine final : public LifeEngine {
   double bytesPerCell() const override {
     return 2.0;
   }
+  std::string configuration() const override {
+    return "1 byte per cell, OpenMP rows";
+  }
 
  private:
   std::uint8_t& cell(int x, int y) {
@@ -255,6 +258,9 @@ class BitPackedEngine final : public LifeEngine {
 
   double bytesPerCell() const override {
     return 0.25;
+  }
+  std::string configuration() const override {
+    return "64 cells per word, OpenMP word columns";
   }
 
  private:

@@ -281,6 +281,30 @@ class CudaEngine final : public LifeEngine {
     viewRing_.drain(*timings_.view);
   }
   void synchronize() override { WS_CUDA_CHECK(cudaDeviceSynchronize()); }
+  std::string configuration() const override {
+    const std::string block = std::to_string(config_.blockX) + "x" + std::to_string(config_.blockY);
+    switch (config_.kernel) {
+      case CudaLifeKernel::GlobalHalo:
+        return "32-bit cells, blocks 32x8";
+      case CudaLifeKernel::SharedTile:
+        return "32-bit cells, tile 16x16, unaligned rows";
+      case CudaLifeKernel::SharedAligned:
+        return "32-bit cells, tile 16x16, aligned rows";
+      case CudaLifeKernel::SharedFlat:
+        return "32-bit cells, block " + block;
+      case CudaLifeKernel::MultiCell:
+        return "32-bit cells, block " + block + ", " + std::to_string(config_.cellsPerThread) +
+               " cells/thread";
+      case CudaLifeKernel::BitPacked:
+        return "1 bit per cell, " + std::to_string(config_.rowsPerThread) + " rows/thread";
+      case CudaLifeKernel::BitTemporal:
+        return "1 bit per cell, " + std::to_string(config_.generationsPerPass) +
+               " generations/pass, warp tiles 32x" +
+               std::to_string(kTemporalRows + 2 * config_.generationsPerPass);
+    }
+    return "";
+  }
+
   double bytesPerCell() const override {
     if (config_.kernel == CudaLifeKernel::BitTemporal) return 0.25 / config_.generationsPerPass;
     return bitLayout_ ? 0.25 : 8.0;

@@ -46,6 +46,8 @@ class LifeEngine {
   virtual void pollTimings() {}
   virtual void drainTimings() {}
   virtual void synchronize() {}
+  // The launch configuration in words ("block 64x4, 2 cells/thread"), for the UI and the tests.
+  virtual std::string configuration() const = 0;
   // Compulsory bytes per cell update (read the grid once, write it once) of this layout.
   virtual double bytesPerCell() const = 0;
 };

@@ -237,7 +237,7 @@ void LifeModule::reset() {
     engine_->clear();
     placePattern(p, engine_->width() / 2, engine_->height() / 2);
   }
-  engine_->trackAge(false);
+  engine_->trackAge(false);  // ages restart with the new state
   engine_->trackAge(params().getText("view") == "age");
   setStepCount(0);
   clearTimings();
@@ -368,6 +368,15 @@ void LifeModule::applyParams(const std::vector<std::string>& changed) {
       if (std::find(changed.begin(), changed.end(), key) != changed.end()) return true;
     return false;
   };
+  // Kernel shape first, so that a preset changing both shape and size gets both.
+  if (touched({"block", "cells_per_thread", "rows_per_thread", "generations_per_pass"}) &&
+      backend_ == Backend::Cuda) {
+    const StateBlob state = saveState();
+    buildEngine();
+    engine_->reshape(state.meta["width"], state.meta["height"]);
+    restoreState(state);
+    clearTimings();
+  }
   if (touched({"width", "height"})) {
     const int w = int(params().getInt("width")), h = int(params().getInt("height"));
     const int oldW = engine_->width(), oldH = engine_->height();
@@ -380,15 +389,7 @@ void LifeModule::applyParams(const std::vector<std::string>& changed) {
       restoreState(before);
       throw;
     }
-    return;
-  }
-  if (touched({"block", "cells_per_thread", "rows_per_thread", "generations_per_pass"}) &&
-      backend_ == Backend::Cuda) {
-    const StateBlob state = saveState();
-    buildEngine();
-    engine_->reshape(state.meta["width"], state.meta["height"]);
-    restoreState(state);
-    clearTimings();
+    return;  // reset() applied everything else
   }
   if (touched({"view"})) engine_->trackAge(params().getText("view") == "age");
   if (touched({"density", "seed", "pattern"})) reset();

@@ -46,6 +46,7 @@ class LifeModule final : public Module {
 
   // Life's own operations, for the UI and the tests.
   LifeGrid grid() { return engine_->save(); }
+  std::string configuration() const override { return engine_->configuration(); }
   void loadGrid(const LifeGrid& grid);  // same size as the current grid
   void clear();
   std::uint64_t population() { return engine_->population(); }
