@@ -124,6 +124,11 @@ TEST(LifeCuda, SwitchingVariantsAndBackendsKeepsTheState) {
   }
   life.select(Backend::Cpu, "reference");
   EXPECT_EQ(life.grid(), expected);
+  life.select(Backend::Cuda, "");  // CUDA has no "reference": its default
+  EXPECT_EQ(life.variant(), "bitpacked");
+  EXPECT_EQ(life.grid(), expected);
+  life.select(Backend::Cpu, "");  // the CPU has "bitpacked" too: kept
+  EXPECT_EQ(life.variant(), "bitpacked");
   life.select(Backend::Cuda, "bitpacked");
   EXPECT_EQ(life.grid(), expected);
   EXPECT_EQ(life.stepCount(), 26u);

@@ -58,6 +58,22 @@ TEST(Params, PresetsRoundTripAndBadOnesChangeNothing) {
   EXPECT_EQ(other.params().toJson(), before);
 }
 
+TEST(Variants, SelectingKeepsTheStateAndPicksSensibleDefaults) {
+  life::LifeModule life(Backend::Cpu);
+  EXPECT_EQ(life.variant(), "bitpacked");
+  life.setSize("90x50");
+  life.step(4);
+  const life::LifeGrid before = life.grid();
+  life.select(Backend::Cpu, "reference");
+  EXPECT_EQ(life.grid(), before);
+  EXPECT_EQ(life.stepCount(), 4u);
+  life.select(Backend::Cpu, "");  // no variant named: the current one stays
+  EXPECT_EQ(life.variant(), "reference");
+  EXPECT_THROW(life.select(Backend::Cpu, "warp9"), InputError);
+  EXPECT_EQ(life.variant(), "reference");
+  EXPECT_EQ(life.grid(), before);
+}
+
 TEST(Params, ASizeThatCannotBeAllocatedChangesNothing) {
   // The reference variant keeps 3 bytes per cell: 262144^2 of them exceed any machine's memory.
   life::LifeModule life(Backend::Cpu);

@@ -1,5 +1,7 @@
 #include "compute/core/module.h"
 
+#include <algorithm>
+
 #include "compute/core/errors.h"
 
 namespace ws {
@@ -56,14 +58,15 @@ void Module::select(Backend backend, const std::string& variant) {
   if (backend == Backend::Cuda && !gpuInfo().available)
     throw InputError("the CUDA backend is not available: " + gpuInfo().reason);
   const auto list = variants(backend);
+  auto offered = [&](const std::string& name) {
+    return std::any_of(list.begin(), list.end(), [&](const auto& v) { return v.name == name; });
+  };
+  // No variant named: keep the current one where the other backend has it too, else the default.
   std::string chosen = variant;
-  if (chosen.empty()) chosen = list.front().name;
-  bool known = false;
+  if (chosen.empty()) chosen = offered(variant_) ? variant_ : defaultVariant(backend);
+  const bool known = offered(chosen);
   std::string names;
-  for (const auto& v : list) {
-    known |= v.name == chosen;
-    names += " " + v.name;
-  }
+  for (const auto& v : list) names += " " + v.name;
   if (!known)
     throw InputError("unknown variant '" + chosen + "' for the " + std::string(toString(backend)) +
                      " backend (known:" + names + ")");

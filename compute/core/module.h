@@ -81,11 +81,13 @@ class Module {
   Backend backend() const { return backend_; }
   const std::string& variant() const { return variant_; }
   virtual std::vector<KernelVariant> variants(Backend backend) const = 0;
+  virtual std::string defaultVariant(Backend backend) const = 0;
   KernelVariant currentVariant() const;
   // How the current variant is launched, in words ("block 64x4, 2 cells/thread").
   virtual std::string configuration() const = 0;
   // Switches implementation and keeps the simulation state; throws (changing nothing) when the
-  // backend is unavailable or the variant unknown.
+  // backend is unavailable or the variant unknown. An empty variant keeps the current one if the
+  // backend offers it, else takes the backend's default.
   void select(Backend backend, const std::string& variant);
 
   virtual void reset() = 0;  // the initial state that the parameters describe

@@ -179,7 +179,7 @@ LifeModule::LifeModule(Backend backend) : Module(backend) {
                  &addTiming("view (CPU)", "pixels/s", false)};
   gpuTimings_ = {&addTiming("step (CUDA)", "cell updates/s", true),
                  &addTiming("view (CUDA)", "pixels/s", true)};
-  variant_ = "bitpacked";
+  variant_ = defaultVariant(backend);
   buildEngine();
   engine_->reshape(int(side), int(side));
   reset();

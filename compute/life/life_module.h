@@ -17,6 +17,7 @@ class LifeModule final : public Module {
   std::string_view title() const override { return "Game of Life"; }
   void setSize(const std::string& text) override;
   std::vector<KernelVariant> variants(Backend backend) const override;
+  std::string defaultVariant(Backend) const override { return "bitpacked"; }
 
   void reset() override;
   void step(int count) override;
