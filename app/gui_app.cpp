@@ -201,7 +201,7 @@ int runGui(const GuiOptions& options) {
       input.handle(lab, context, winWidth > 0 ? float(fbWidth) / winWidth : 1.0f);
 
       lab.advance();
-      drawScene(lab, renderer, fbWidth, fbHeight);
+      drawScene(lab, renderer, fbWidth, fbHeight, showUi ? int(ui::kPanelWidth) + 16 : 0);
       context.transferMode = renderer.transferMode();
       if (showUi) ui::drawUi(lab, context);
       ImGui::Render();

@@ -56,7 +56,8 @@ int runHeadless(const HeadlessOptions& options) {
     done += steps;
     lab.advance();
     target.bind();
-    drawScene(lab, renderer, options.width, options.height);
+    drawScene(lab, renderer, options.width, options.height,
+              options.withUi ? int(ui::kPanelWidth) + 16 : 0);
     ui.transferMode = renderer.transferMode();
     if (options.withUi) {
       ImGui::GetIO().DeltaTime = 1.0f / 60.0f;

@@ -6,12 +6,12 @@
 
 namespace ws::app {
 
-void drawScene(Lab& lab, render::FieldRenderer& renderer, int width, int height) {
+void drawScene(Lab& lab, render::FieldRenderer& renderer, int width, int height, int leftInset) {
   glViewport(0, 0, width, height);
   glClearColor(render::kBackground[0], render::kBackground[1], render::kBackground[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   if (lab.fitPending) {
-    lab.camera.fit(lab.module().world(), width, height);
+    lab.camera.fit(lab.module().world(), width, height, leftInset);
     lab.fitPending = false;
   }
   const bool drawn = lab.attempt([&] {

@@ -6,6 +6,7 @@
 namespace ws::app {
 
 // Clears the bound framebuffer and draws the module's current view through the lab's camera.
-void drawScene(Lab& lab, render::FieldRenderer& renderer, int width, int height);
+// `leftInset`: pixels on the left covered by panels, kept free when the view is fitted.
+void drawScene(Lab& lab, render::FieldRenderer& renderer, int width, int height, int leftInset);
 
 }  // namespace ws::app

@@ -39,9 +39,9 @@ TEST(Gui, RunsUnderXvfbAndWritesAScreenshot) {
 TEST(Gui, TakesKeysAndMouseInput) {
   if (test::runProcess("command -v xvfb-run && command -v xdotool").exitCode != 0)
     GTEST_SKIP() << "xvfb-run or xdotool is not installed (apt-get install xvfb xauth xdotool)";
-  // Paused on a 64x64 grid (12 px per cell, centred in 1024x768): clear, step three times, then
-  // drag a line of cells right of the panels, and quit with Ctrl+Q. Without a window manager the
-  // keyboard follows the pointer, so the pointer goes over the window first.
+  // Paused on a 64x64 grid (10 px per cell, right of the panel in 1024x768): clear, step three
+  // times, then drag a line of cells right of the panels, and quit with Ctrl+Q. Without a window
+  // manager the keyboard follows the pointer, so the pointer goes over the window first.
   const std::string shot = ::testing::TempDir() + "/gui-input.png";
   const std::string script = std::string(WARPSCOPE_BIN) +
                              " --backend cpu --size 64 --paused --window 1024x768 "
