@@ -72,7 +72,7 @@ std::vector<KernelVariant> cudaVariants() {
        "unknown surroundings creep in one cell per generation, so the outer lanes and a few rows "
        "are sacrificed. The grid crosses memory once per pass instead of once per generation: "
        "when a kernel is bandwidth-bound, do more work per byte. (On a torus whose width is not a "
-       "multiple of 64 it steps like (6).)",
+       "multiple of 64, and while the age view needs every generation, it steps like (6).)",
        {"generations_per_pass"}},
   };
 }
