@@ -8,7 +8,7 @@
 
 namespace ws {
 
-BandwidthMeasurement measureCopyBandwidth() {
+double measureCopyBandwidth() {
   std::size_t freeBytes = 0, totalBytes = 0;
   WS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
   // Large enough to dwarf the L2 (50-60 MB on Hopper), small enough to leave room for the rest.
@@ -33,7 +33,7 @@ BandwidthMeasurement measureCopyBandwidth() {
   cudaEventDestroy(end);
   std::sort(times.begin(), times.end());
   const double medianMs = times[times.size() / 2];
-  return {2.0 * bytes / (medianMs * 1e-3), static_cast<double>(bytes)};
+  return 2.0 * bytes / (medianMs * 1e-3);
 }
 
 namespace {
@@ -50,7 +50,7 @@ double measuredBandwidth() {
 
 void remeasureBandwidth() {
   cachedBandwidth() = 0;
-  if (gpuInfo().available) cachedBandwidth() = measureCopyBandwidth().bytesPerSecond;
+  if (gpuInfo().available) cachedBandwidth() = measureCopyBandwidth();
 }
 
 }  // namespace ws

@@ -3,13 +3,8 @@
 // read plus bytes written, median of several runs. The overlay's "% of bandwidth" is against it.
 namespace ws {
 
-struct BandwidthMeasurement {
-  double bytesPerSecond = 0;
-  double bufferBytes = 0;
-};
-
-// Measures now (about 0.1 s on a large GPU); throws CudaError.
-BandwidthMeasurement measureCopyBandwidth();
+// Measures now, in bytes per second (about 0.1 s on a large GPU); throws CudaError.
+double measureCopyBandwidth();
 // The last measurement, measured on first use; 0 when there is no GPU.
 double measuredBandwidth();
 void remeasureBandwidth();
