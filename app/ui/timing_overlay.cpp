@@ -61,6 +61,10 @@ void drawTimingOverlay(Lab& lab, UiContext& context) {
   ImGui::SetNextWindowBgAlpha(0.85f);
   ImGui::Begin("Timings", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
   Module& module = lab.module();
+  if (const GpuInfo& gpu = gpuInfo(); gpu.available)
+    ImGui::TextDisabled("%s: sm_%d%d, %d SMs, %.0f GiB, %.0f MB L2", gpu.name.c_str(),
+                        gpu.computeMajor, gpu.computeMinor, gpu.multiprocessors,
+                        gpu.totalMemoryBytes / (1 << 30), gpu.l2Bytes / 1e6);
   ImGui::Text("frame %.2f ms (%.0f fps)", lab.frameMs(),
               lab.frameMs() > 0 ? 1000.0 / lab.frameMs() : 0.0);
   const double bandwidth = gpuInfo().available ? measuredBandwidth() : 0.0;
