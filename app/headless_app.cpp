@@ -109,6 +109,11 @@ int runHeadless(const HeadlessOptions& options) {
       "  frame time (steps + field + draw%s + glFinish; %zu warm frames): median %.3f ms, p95 %.3f "
       "ms\n",
       options.withUi ? " + UI" : "", warm.size(), median, p95);
+  module.drainTimings();
+  for (const auto& scope : module.timings())
+    if (const TimingStats s = scope->stats(); s.samples > 0)
+      std::printf("  %s: median %.3f ms (%d samples), %.4g %s\n", scope->name().c_str(), s.medianMs,
+                  s.samples, s.ratePerSecond, scope->rateUnit().c_str());
   for (const auto& metric : module.metrics())
     std::printf("  %s %.0f after %llu steps\n", metric.name.c_str(), metric.value,
                 static_cast<unsigned long long>(module.stepCount()));
