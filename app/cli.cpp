@@ -27,16 +27,7 @@ std::string moduleReference() {
     }
     for (const auto& spec : module->params().specs()) {
       out << "    " << entry.name << "." << spec.key << " = " << module->params().format(spec.key);
-      if (spec.type == ParamType::Int)
-        out << "  [" << static_cast<long long>(spec.min) << " .. "
-            << static_cast<long long>(spec.max) << "]";
-      if (spec.type == ParamType::Float) out << "  [" << spec.min << " .. " << spec.max << "]";
-      if (spec.type == ParamType::Choice) {
-        out << "  {";
-        for (std::size_t i = 0; i < spec.choices.size(); ++i)
-          out << (i ? "," : "") << spec.choices[i];
-        out << "}";
-      }
+      if (spec.type != ParamType::Text) out << "  (" << spec.allowed() << ")";
       out << "\n        " << spec.help << "\n";
     }
   }

@@ -20,6 +20,12 @@ TEST(Params, ParseAndCheckRanges) {
   EXPECT_THROW(p.parse("rule", "B9/S1"), InputError);
   EXPECT_THROW(p.parse("nonsense", "1"), InputError);
   try {
+    p.parse("seed", "-1");
+    ADD_FAILURE() << "a negative seed was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("from 0 to 2147483647"), std::string::npos) << e.what();
+  }
+  try {
     p.parse("width", "3");
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("from 4 to 262144"), std::string::npos) << e.what();

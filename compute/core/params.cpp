@@ -11,25 +11,35 @@ namespace ws {
 
 namespace {
 
-std::string rangeText(const ParamSpec& spec) {
-  std::ostringstream out;
-  if (spec.type == ParamType::Choice) {
-    out << "one of:";
-    for (const auto& choice : spec.choices) out << " " << choice;
-  } else if (spec.type == ParamType::Bool) {
-    out << "true or false";
-  } else {
-    out << "a " << (spec.type == ParamType::Int ? "whole number" : "number") << " from " << spec.min
-        << " to " << spec.max;
-  }
-  return out.str();
-}
-
 [[noreturn]] void reject(const ParamSpec& spec, const std::string& text, const std::string& why) {
   throw InputError("parameter '" + spec.key + "': '" + text + "' is not valid: " + why);
 }
 
 }  // namespace
+
+std::string ParamSpec::allowed() const {
+  std::ostringstream out;
+  switch (type) {
+    case ParamType::Choice:
+      out << "one of:";
+      for (const auto& choice : choices) out << " " << choice;
+      break;
+    case ParamType::Bool:
+      out << "true or false";
+      break;
+    case ParamType::Int:
+      out << "a whole number from " << static_cast<long long>(min) << " to "
+          << static_cast<long long>(max);
+      break;
+    case ParamType::Float:
+      out << "a number from " << min << " to " << max;
+      break;
+    case ParamType::Text:
+      out << "text";
+      break;
+  }
+  return out.str();
+}
 
 ParamSpec ParamSpec::integer(std::string key, std::string label, std::int64_t value, double min,
                              double max, std::string help) {
@@ -100,13 +110,13 @@ ParamValue ParamSet::parse(const std::string& key, const std::string& text) cons
       std::int64_t v = 0;
       const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
       if (ec != std::errc() || end != text.data() + text.size())
-        reject(s, text, "expected " + rangeText(s));
+        reject(s, text, "expected " + s.allowed());
       return check(key, v);
     }
     case ParamType::Float: {
       std::istringstream in(text);
       double v = 0;
-      if (!(in >> v) || !in.eof()) reject(s, text, "expected " + rangeText(s));
+      if (!(in >> v) || !in.eof()) reject(s, text, "expected " + s.allowed());
       return check(key, v);
     }
     case ParamType::Bool:
@@ -131,9 +141,9 @@ ParamValue ParamSet::check(const std::string& key, const ParamValue& value) cons
       } else if (const auto* d = std::get_if<double>(&value); d && std::floor(*d) == *d) {
         v = static_cast<std::int64_t>(*d);
       } else {
-        reject(s, asText(), "expected " + rangeText(s));
+        reject(s, asText(), "expected " + s.allowed());
       }
-      if (v < s.min || v > s.max) reject(s, std::to_string(v), "expected " + rangeText(s));
+      if (v < s.min || v > s.max) reject(s, std::to_string(v), "expected " + s.allowed());
       return v;
     }
     case ParamType::Float: {
@@ -143,11 +153,11 @@ ParamValue ParamSet::check(const std::string& key, const ParamValue& value) cons
       else if (const auto* i = std::get_if<std::int64_t>(&value))
         v = static_cast<double>(*i);
       else
-        reject(s, asText(), "expected " + rangeText(s));
+        reject(s, asText(), "expected " + s.allowed());
       if (!std::isfinite(v) || v < s.min || v > s.max) {
         std::ostringstream text;
         text << v;
-        reject(s, text.str(), "expected " + rangeText(s));
+        reject(s, text.str(), "expected " + s.allowed());
       }
       return v;
     }
@@ -156,10 +166,10 @@ ParamValue ParamSet::check(const std::string& key, const ParamValue& value) cons
       return value;
     case ParamType::Choice: {
       const auto* text = std::get_if<std::string>(&value);
-      if (!text) reject(s, asText(), "expected " + rangeText(s));
+      if (!text) reject(s, asText(), "expected " + s.allowed());
       for (const auto& choice : s.choices)
         if (choice == *text) return value;
-      reject(s, *text, "expected " + rangeText(s));
+      reject(s, *text, "expected " + s.allowed());
     }
     case ParamType::Text: {
       const auto* text = std::get_if<std::string>(&value);

@@ -28,6 +28,10 @@ struct ParamSpec {
   // Text values: well-known values the UI offers in a list (label, value).
   std::vector<std::pair<std::string, std::string>> suggestions;
 
+  // What values are allowed, in words ("a whole number from 4 to 262144", "one of: torus dead"),
+  // for error messages and --help.
+  std::string allowed() const;
+
   // Declarations read best through these: each names what its numbers are.
   static ParamSpec integer(std::string key, std::string label, std::int64_t value, double min,
                            double max, std::string help);
