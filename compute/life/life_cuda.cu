@@ -209,11 +209,14 @@ class CudaEngine final : public LifeEngine {
     if (generations <= 0) return;
     injectGpuFaultIfRequested();
     ring_.start();
+    // Each pass reads and writes the grid once, whatever it advances: the bytes of the timing model
+    // count passes (a temporal pass of fewer generations, or a fallback to (6), costs a full one).
+    int passes = 0;
     // Temporal blocking takes whole passes at once unless the age view needs every generation.
     int gen = config_.kernel == CudaLifeKernel::BitTemporal && !trackAge_
-                  ? stepTemporal(generations, rule, boundary)
+                  ? stepTemporal(generations, rule, boundary, passes)
                   : 0;
-    for (; gen < generations; ++gen) {
+    for (; gen < generations; ++gen, ++passes) {
       if (bitLayout_)
         stepBits(rule, boundary);
       else
@@ -221,8 +224,8 @@ class CudaEngine final : public LifeEngine {
       current_ ^= 1;
       if (trackAge_) updateAges();
     }
-    const double cells = double(width_) * height_ * generations;
-    ring_.stop(cells, cells * bytesPerCell());
+    const double cells = double(width_) * height_;
+    ring_.stop(cells * generations, cells * passes * bytesPerCellPerPass());
   }
 
   std::uint64_t population() override {
@@ -305,9 +308,12 @@ class CudaEngine final : public LifeEngine {
     return "";
   }
 
+  // Read the grid once, write it once.
+  double bytesPerCellPerPass() const { return bitLayout_ ? 0.25 : 8.0; }
   double bytesPerCell() const override {
-    if (config_.kernel == CudaLifeKernel::BitTemporal) return 0.25 / config_.generationsPerPass;
-    return bitLayout_ ? 0.25 : 8.0;
+    const int generationsPerPass =
+        config_.kernel == CudaLifeKernel::BitTemporal ? config_.generationsPerPass : 1;
+    return bytesPerCellPerPass() / generationsPerPass;
   }
 
  private:
@@ -399,7 +405,7 @@ class CudaEngine final : public LifeEngine {
   }
 
   // (7): whole passes of generationsPerPass, then one shorter pass for the rest.
-  int stepTemporal(int generations, const LifeRule& rule, Boundary boundary) {
+  int stepTemporal(int generations, const LifeRule& rule, Boundary boundary, int& passes) {
     const BitGeometry g = makeBitGeometry(width_, height_, boundary);
     if (g.torus && g.tailBits != 0) return 0;  // a partial last word cannot wrap by lanes: (6)
     int done = 0;
@@ -419,6 +425,7 @@ class CudaEngine final : public LifeEngine {
       WS_CUDA_CHECK_LAUNCH();
       current_ ^= 1;
       done += pass;
+      ++passes;
     }
     return done;
   }
