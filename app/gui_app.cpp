@@ -14,6 +14,7 @@
 #include <iostream>
 
 #include "app/scene.h"
+#include "app/ui/imgui_gl.h"
 #include "app/ui/ui.h"
 #include "compute/core/errors.h"
 #include "render/field_renderer.h"
@@ -166,15 +167,11 @@ int runGui(const GuiOptions& options) {
   int exitCode = 0;
   {
     render::FieldRenderer renderer;
-    ImGui::CreateContext();
-    ImGui::GetIO().IniFilename =
-        nullptr;  // the layout is ours; no imgui.ini next to the user's files
-    ImGui::StyleColorsDark();
+    ui::ImGuiGl imgui;
     std::vector<KeyPress> keyPresses;
     glfwSetWindowUserPointer(window, &keyPresses);
     glfwSetKeyCallback(window, queueKeyPress);  // before ImGui's backend, which chains to it
     ImGui_ImplGlfw_InitForOpenGL(window, true);
-    ImGui_ImplOpenGL3_Init("#version 430");
 
     ui::UiContext context;
     context.glRenderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
@@ -251,9 +248,7 @@ int runGui(const GuiOptions& options) {
               << context.transferMode << ", on " << context.glRenderer << std::endl;
     for (const auto& metric : lab.module().metrics())
       std::cout << "gui: " << metric.name << " " << metric.value << std::endl;
-    ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
-    ImGui::DestroyContext();
   }
   glfwDestroyWindow(window);
   glfwTerminate();

@@ -9,8 +9,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "app/scene.h"
+#include "app/ui/imgui_gl.h"
 #include "app/ui/ui.h"
 #include "compute/core/errors.h"
 #include "render/field_renderer.h"
@@ -30,12 +32,10 @@ int runHeadless(const HeadlessOptions& options) {
   gl::EglContext context(options.eglDevice);
   gl::OffscreenTarget target(options.width, options.height);
   render::FieldRenderer renderer;
+  std::optional<ui::ImGuiGl> imgui;
   if (options.withUi) {
-    ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;
+    imgui.emplace();
     ImGui::GetIO().DisplaySize = ImVec2(float(options.width), float(options.height));
-    ImGui::StyleColorsDark();
-    ImGui_ImplOpenGL3_Init("#version 430");
   }
   ui::UiContext ui;
   ui.glRenderer = context.description();
@@ -133,10 +133,6 @@ int runHeadless(const HeadlessOptions& options) {
                              {"frame_ms_median", median},
                              {"frame_ms_p95", p95}};
     std::ofstream(options.reportJson) << report.dump(2) << "\n";
-  }
-  if (options.withUi) {
-    ImGui_ImplOpenGL3_Shutdown();
-    ImGui::DestroyContext();
   }
   return failed ? 1 : 0;
 }
