@@ -66,11 +66,7 @@ void Lab::advance() {
     if (steps > 0) module_->step(steps);
     module_->pollTimings();
     metrics_ = module_->metrics();
-    for (const auto& metric : metrics_) {
-      auto& series = history_[metric.name];
-      series.push_back(static_cast<float>(metric.value));
-      if (series.size() > kHistory) series.pop_front();
-    }
+    for (const auto& metric : metrics_) addToHistory(metric.name, metric.value);
   });
 }
 
@@ -130,11 +126,15 @@ void Lab::savePreset(const std::string& path) {
   });
 }
 
+void Lab::addToHistory(const std::string& series, double value) {
+  auto& values = history_[series];
+  values.push_back(static_cast<float>(value));
+  if (values.size() > kHistory) values.pop_front();
+}
+
 void Lab::recordFrameTime(double ms) {
   frameMs_ = frameMs_ == 0 ? ms : 0.9 * frameMs_ + 0.1 * ms;
-  auto& series = history_["frame ms"];
-  series.push_back(static_cast<float>(ms));
-  if (series.size() > kHistory) series.pop_front();
+  addToHistory("frame ms", ms);
 }
 
 std::string Lab::colormapForView() {

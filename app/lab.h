@@ -72,6 +72,7 @@ class Lab {
 
  private:
   void fallBackToCpu(const std::string& reason);
+  void addToHistory(const std::string& series, double value);  // keeps the last kHistory values
   void adoptModule(std::unique_ptr<Module> module);
 
   std::unique_ptr<Module> module_;
