@@ -72,8 +72,8 @@ int runBench(const BenchOptions& options) {
                 bandwidth / 1e9);
   std::printf("%d samples of %d steps per variant, median; warm-up excluded\n\n", options.samples,
               options.stepsPerSample);
-  std::printf("%-8s %-12s %-13s %12s %16s %10s %8s\n", "backend", "variant", "size", "ms/step",
-              "rate/s", "GB/s", "% bw");
+  std::printf("%-8s %-12s %-13s %12s %14s %8s %10s %8s\n", "backend", "variant", "size", "ms/step",
+              "M units/s", "B/unit", "GB/s", "% bw");
 
   nlohmann::json results = nlohmann::json::array();
   for (Backend backend : backends) {
@@ -96,9 +96,9 @@ int runBench(const BenchOptions& options) {
         continue;
       }
       const std::string unit = module->stepTiming().rateUnit();
-      std::printf("%-8s %-12s %-13s %12.4f %16.4g %10.1f %8.1f\n", row.backend.c_str(),
-                  row.variant.c_str(), row.size.c_str(), row.perStepMs, row.rate,
-                  row.bytesPerSecond / 1e9, row.percentOfBandwidth);
+      std::printf("%-8s %-12s %-13s %12.4f %14.1f %8.4g %10.1f %8.1f\n", row.backend.c_str(),
+                  row.variant.c_str(), row.size.c_str(), row.perStepMs, row.rate / 1e6,
+                  module->bytesPerWorkUnit(), row.bytesPerSecond / 1e9, row.percentOfBandwidth);
       std::fflush(stdout);
       results.push_back({{"backend", row.backend},
                          {"variant", row.variant},

@@ -115,7 +115,7 @@ int runHeadless(const HeadlessOptions& options) {
       std::printf("  %s: median %.3f ms (%d samples), %.4g %s\n", scope->name().c_str(), s.medianMs,
                   s.samples, s.ratePerSecond, scope->rateUnit().c_str());
   for (const auto& metric : module.metrics())
-    std::printf("  %s %.0f after %llu steps\n", metric.name.c_str(), metric.value,
+    std::printf("  %s %.6g after %llu steps\n", metric.name.c_str(), metric.value,
                 static_cast<unsigned long long>(module.stepCount()));
   if (written) std::printf("  wrote %ld frames to %s\n", written, options.framesDir.c_str());
   if (!options.screenshot.empty()) std::printf("  wrote %s\n", options.screenshot.c_str());

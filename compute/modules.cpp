@@ -1,5 +1,6 @@
 // The modules warpscope offers, in menu order.
 #include "compute/core/module.h"
+#include "compute/lbm/lbm_module.h"
 #include "compute/life/life_module.h"
 
 namespace ws {
@@ -9,6 +10,10 @@ const std::vector<ModuleEntry>& moduleRegistry() {
       {"life", "Game of Life",
        [](Backend backend) -> std::unique_ptr<Module> {
          return std::make_unique<life::LifeModule>(backend);
+       }},
+      {"lbm", "Lattice Boltzmann flow",
+       [](Backend backend) -> std::unique_ptr<Module> {
+         return std::make_unique<lbm::LbmModule>(backend);
        }},
   };
   return entries;

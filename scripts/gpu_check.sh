@@ -2,11 +2,12 @@
 # On the GPU machine: build, run every test (CUDA ones included), the CUDA tests under
 # compute-sanitizer (memcheck, racecheck), the benchmark and headless frame timings. Results go to
 # $OUT (logs, JSON, PNG). Usage: scripts/gpu_check.sh [build] [test] [sanitize] [bench] [frames]
+# [lbm-bench] [lbm-frames] (bench and frames are Life's).
 set -uo pipefail
 OUT=${OUT:-/tmp/warpscope-gpu}
 BUILD=${BUILD:-/tmp/ws-build}
 mkdir -p "$OUT"
-stages=${*:-build test sanitize bench frames}
+stages=${*:-build test sanitize bench frames lbm-bench lbm-frames}
 has() { [[ " $stages " == *" $1 "* ]]; }
 status=0
 # glvnd finds the NVIDIA EGL driver through its vendor file; unpacked libraries may not know where.
@@ -26,10 +27,12 @@ if has test; then
   grep -E "tests passed|Failed|\*\*\*|Skipped" "$OUT/ctest.log" | head -20
 fi
 if has sanitize; then
-  for tool in memcheck racecheck; do
-    WS_SANITIZER_RUN=1 compute-sanitizer --tool $tool --error-exitcode 99 \
-      "$BUILD/tests/life_cuda_test" > "$OUT/sanitizer-$tool.log" 2>&1
-    echo "compute-sanitizer $tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$OUT/sanitizer-$tool.log" | tr '\n' ' ')"
+  for test in life_cuda_test lbm_cuda_test; do
+    for tool in memcheck racecheck; do
+      WS_SANITIZER_RUN=1 compute-sanitizer --tool $tool --error-exitcode 99 \
+        "$BUILD/tests/$test" > "$OUT/sanitizer-$test-$tool.log" 2>&1
+      echo "compute-sanitizer $tool $test: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$OUT/sanitizer-$test-$tool.log" | tr '\n' ' ')"
+    done
   done
   compute-sanitizer --tool memcheck --error-exitcode 99 "$BUILD/tests/render_test" > "$OUT/sanitizer-render.log" 2>&1
   echo "compute-sanitizer memcheck render_test: exit $?"
@@ -61,5 +64,30 @@ if has frames; then
     --steps-per-frame 24 --window 1600x1000 --with-ui --screenshot "$OUT/screenshot.png" | tail -4
   "$BUILD/warpscope" --headless --preset assets/presets/life-gosper-gun.json --steps 300 --steps-per-frame 5 \
     --window 800x500 --frames "$OUT/gun" --frame-every 20 | tail -2
+fi
+if has lbm-bench; then
+  # Every storage variant on both lattices at the issue's sizes, then block sizes of the fast one.
+  "$BUILD/warpscope" bench --module lbm --size 8192x8192 --steps-per-sample 20 \
+    --json "$OUT/bench-lbm-d2q9-8192.json" | tee "$OUT/bench-lbm-d2q9.txt"
+  "$BUILD/warpscope" bench --module lbm --size 256x256x256 --set lbm.lattice=d3q19 --steps-per-sample 20 \
+    --json "$OUT/bench-lbm-d3q19-256.json" | tee "$OUT/bench-lbm-d3q19.txt"
+  for block in 64 128 512 1024; do
+    "$BUILD/warpscope" bench --module lbm --size 8192x8192 --steps-per-sample 20 --variant aa-soa-fp32 aa-soa-fp16 \
+      --set lbm.block=$block --json "$OUT/bench-lbm-d2q9-block-$block.json" | grep -E "^cuda"
+    "$BUILD/warpscope" bench --module lbm --size 256x256x256 --steps-per-sample 20 \
+      --variant aa-soa-fp32 aa-soa-fp16 --set lbm.lattice=d3q19 lbm.block=$block --json "$OUT/bench-lbm-d3q19-block-$block.json" | grep -E "^cuda"
+  done
+  "$BUILD/warpscope" bench --module lbm --backend cpu --size 1024x1024 --samples 5 --steps-per-sample 4 \
+    --json "$OUT/bench-lbm-cpu.json" | grep -E "^cpu"
+fi
+if has lbm-frames; then
+  # The interactive budget: 2048 x 1024 D2Q9, 20 steps per frame, full HD with the panels.
+  "$BUILD/warpscope" --headless --module lbm --preset assets/presets/lbm-cylinder.json --steps 6000 \
+    --steps-per-frame 20 --window 1920x1080 --with-ui --report "$OUT/frame-lbm-2048.json" | tee "$OUT/frame-lbm-2048.txt"
+  # Pictures: the vortex street once shedding has started, and the 3-D cavity's middle slice.
+  "$BUILD/warpscope" --headless --module lbm --preset assets/presets/lbm-cylinder.json --steps 40000 \
+    --steps-per-frame 200 --window 1600x900 --with-ui --screenshot "$OUT/lbm-cylinder.png" | tail -4
+  "$BUILD/warpscope" --headless --module lbm --preset assets/presets/lbm-cavity-3d.json --steps 6000 \
+    --steps-per-frame 100 --window 1200x900 --with-ui --screenshot "$OUT/lbm-cavity-3d.png" | tail -4
 fi
 exit $status

@@ -1,6 +1,7 @@
 #include <imgui.h>
 
 #include <cstdio>
+#include <sstream>
 
 #include "app/ui/ui.h"
 #include "compute/core/backend.h"
@@ -40,6 +41,13 @@ void drawModuleAndBackend(Lab& lab) {
   }
   ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.6f, 1.0f), "%s", module.configuration().c_str());
   ImGui::PushTextWrapPos(0.0f);
+  std::istringstream notes(module.notes());
+  for (std::string line; std::getline(notes, line);) {
+    if (line.rfind("warning:", 0) == 0)
+      ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.2f, 1.0f), "%s", line.c_str());
+    else
+      ImGui::TextUnformatted(line.c_str());
+  }
   ImGui::TextDisabled("%s", current.explanation.c_str());
   ImGui::PopTextWrapPos();
 }

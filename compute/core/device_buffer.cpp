@@ -1,5 +1,7 @@
 #include "compute/core/device_buffer.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 
 namespace ws {
@@ -26,6 +28,14 @@ void requireDeviceMemory(double bytes, double releasedBytes, const std::string& 
                            " is available (of " + formatBytes(static_cast<double>(totalBytes)) +
                            ")");
   }
+}
+
+void requireHostMemory(double bytes, const std::string& what) {
+  const double limit = 0.5 * double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+  if (bytes > limit)
+    throw OutOfMemoryError(what + " needs " + formatBytes(bytes) +
+                           " on the CPU backend; the limit here is " + formatBytes(limit) +
+                           " (half of this machine's memory)");
 }
 
 }  // namespace ws

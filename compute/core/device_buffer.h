@@ -18,6 +18,10 @@ std::string formatBytes(double bytes);
 // `releasedBytes`) fits in the device memory free now, keeping a small reserve for the display.
 void requireDeviceMemory(double bytes, double releasedBytes, const std::string& what);
 
+// Throws OutOfMemoryError when `bytes` of host memory for `what` ("a 4096x4096 grid") would take
+// more than half of this machine's memory (the CPU backend's limit).
+void requireHostMemory(double bytes, const std::string& what);
+
 template <typename T>
 class DeviceBuffer {
  public:

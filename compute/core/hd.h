@@ -6,3 +6,10 @@
 #else
 #define WS_HD inline
 #endif
+
+// Unrolls the loop that follows in device code (the host compiler decides for itself).
+#ifdef __CUDACC__
+#define WS_UNROLL _Pragma("unroll")
+#else
+#define WS_UNROLL
+#endif

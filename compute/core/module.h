@@ -85,6 +85,9 @@ class Module {
   KernelVariant currentVariant() const;
   // How the current variant is launched, in words ("block 64x4, 2 cells/thread").
   virtual std::string configuration() const = 0;
+  // What the user should know about the current state, one item per line: derived quantities,
+  // warnings (lines starting "warning:"), where the last export went. Empty for none.
+  virtual std::string notes() const { return ""; }
   // Switches implementation and keeps the simulation state; throws (changing nothing) when the
   // backend is unavailable or the variant unknown. An empty variant keeps the current one if the
   // backend offers it, else takes the backend's default.

@@ -1,7 +1,5 @@
 #include "compute/life/life_cpu.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -32,17 +30,6 @@ struct AgeTracker {
       }
   }
 };
-
-// Refuses grids whose state would take more than half of this machine's memory.
-void checkHostSize(int width, int height, double bytesPerCell) {
-  const double bytes = double(width) * height * bytesPerCell;
-  const double limit = 0.5 * double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
-  if (bytes > limit)
-    throw OutOfMemoryError("a " + std::to_string(width) + "x" + std::to_string(height) +
-                           " grid needs " + formatBytes(bytes) +
-                           " on the CPU backend; the limit here is " + formatBytes(limit) +
-                           " (half of this machine's memory)");
-}
 
 // samplePixel's arithmetic with the sample coordinates of each column and row worked out once per
 // frame instead of once per pixel.
@@ -84,7 +71,8 @@ class ReferenceEngine final : public LifeEngine {
   explicit ReferenceEngine(LifeTimings timings) : timings_(timings) {}
 
   void reshape(int width, int height) override {
-    checkHostSize(width, height, 3.0);
+    requireHostMemory(double(width) * height * 3.0,
+                      "a " + std::to_string(width) + "x" + std::to_string(height) + " grid");
     cells_.assign(std::size_t(width) * height, 0);
     next_.assign(cells_.size(), 0);
     width_ = width;
@@ -199,7 +187,8 @@ class BitPackedEngine final : public LifeEngine {
   explicit BitPackedEngine(LifeTimings timings) : timings_(timings) {}
 
   void reshape(int width, int height) override {
-    checkHostSize(width, height, 0.25);
+    requireHostMemory(double(width) * height * 0.25,
+                      "a " + std::to_string(width) + "x" + std::to_string(height) + " grid");
     grid_ = LifeGrid(width, height);
     next_ = LifeGrid(width, height);
     age_.ages.assign(age_.on ? std::size_t(width) * height : 0, 0);

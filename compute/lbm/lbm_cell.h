@@ -1,0 +1,323 @@
+#pragma once
+// One lattice cell's update, shared by the CPU engine and the CUDA kernels so that the two agree:
+// cell types, the storage variants (layout, precision), streaming (two lattices or one in place),
+// bounce-back, the BGK/TRT collision with a body force, and the macroscopic moments.
+//
+// Populations are stored shifted by their weight, s_i = f_i - w_i (FluidX3D's trick): the values
+// stay near zero, which keeps FP16 storage accurate and the density sum exact in FP32.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "compute/core/hd.h"
+#include "compute/lbm/lbm_lattice.h"
+// __half with host conversions too, so the CPU stores FP16 exactly as the GPU does.
+#include <cuda_fp16.h>
+
+namespace ws::lbm {
+
+// ---- cell types (the flag field) --------------------------------------------------------------
+
+enum CellType : std::uint8_t {
+  kFluid = 0,
+  kWall = 1,        // bounce-back, at rest
+  kMovingWall = 2,  // bounce-back with the wall velocity (the lid)
+  kInlet = 3,       // velocity inlet (flow along +x): equilibrium at the inlet velocity
+  kOutlet = 4,      // pressure outlet (flow along +x): equilibrium at density 1
+};
+constexpr std::uint8_t kTypeMask = 7;
+constexpr std::uint8_t kNearWall = 8;  // a fluid cell with a wall among its neighbours
+
+WS_HD bool isSolid(std::uint8_t flag) {
+  const int type = flag & kTypeMask;
+  return type == kWall || type == kMovingWall;
+}
+
+// Status bits a step raises (OR-ed over all cells).
+constexpr std::uint32_t kStatusNonFinite = 1;  // density not positive and finite, or u NaN
+constexpr std::uint32_t kStatusFast = 2;       // |u| above kFastSpeed somewhere
+constexpr float kFastSpeed = 0.3f;             // lattice units; Mach 0.52
+
+// ---- parameters of a step ---------------------------------------------------------------------
+
+struct StepParams {
+  float omegaPlus = 1, omegaMinus = 1;  // BGK: equal; TRT: omegaMinus from the magic parameter
+  float force[3] = {0, 0, 0};           // body force density (Guo forcing)
+  float wallVelocity[3] = {0, 0, 0};    // of every moving-wall cell
+  float inletVelocity[3] = {0, 0, 0};   // at the centre of a parabolic inlet
+  bool parabolicInlet = false;          // Poiseuille profile between walls at y = 0 and y = ny - 1
+};
+
+// ---- the grid: periodic indexing everywhere, walls are cell types -----------------------------
+
+struct Grid {
+  int nx = 1, ny = 1, nz = 1;
+  WS_HD std::size_t cells() const { return std::size_t(nx) * ny * nz; }
+};
+
+// The indices of a cell's neighbourhood along each axis (previous, self, next), wrapped.
+struct Neighbourhood {
+  std::size_t x[3], y[3], z[3];
+  WS_HD Neighbourhood(const Grid& g, std::size_t n) {
+    const std::size_t plane = std::size_t(g.nx) * g.ny;
+    const int i = int(n % g.nx), j = int((n / g.nx) % g.ny), k = int(n / plane);
+    x[0] = i == 0 ? g.nx - 1 : i - 1;
+    x[1] = i;
+    x[2] = i == g.nx - 1 ? 0 : i + 1;
+    y[0] = std::size_t(j == 0 ? g.ny - 1 : j - 1) * g.nx;
+    y[1] = std::size_t(j) * g.nx;
+    y[2] = std::size_t(j == g.ny - 1 ? 0 : j + 1) * g.nx;
+    z[0] = std::size_t(k == 0 ? g.nz - 1 : k - 1) * plane;
+    z[1] = std::size_t(k) * plane;
+    z[2] = std::size_t(k == g.nz - 1 ? 0 : k + 1) * plane;
+  }
+  // The cell at offset (dx, dy, dz), each in -1..1.
+  WS_HD std::size_t at(int dx, int dy, int dz) const { return x[dx + 1] + y[dy + 1] + z[dz + 1]; }
+};
+
+// ---- storage: layout and precision ------------------------------------------------------------
+
+enum class Layout { SoA, AoS };
+enum class Propagation { AB, AA };
+
+// FP16 storage keeps s_i scaled by 2^15 so that small values stay normal numbers; the arithmetic
+// is FP32 either way.
+template <typename T>
+struct Codec;
+template <>
+struct Codec<float> {
+  WS_HD static float decode(float v) { return v; }
+  WS_HD static float encode(float v) { return v; }
+};
+template <>
+struct Codec<__half> {
+  static constexpr float kScale = 32768.0f;
+  WS_HD static float decode(__half v) { return __half2float(v) * (1.0f / kScale); }
+  WS_HD static __half encode(float v) { return __float2half_rn(v * kScale); }
+};
+
+template <typename T, int Q, Layout L>
+struct Store {
+  T* f;
+  std::size_t cells;
+  WS_HD std::size_t at(std::size_t n, int i) const {
+    return L == Layout::SoA ? std::size_t(i) * cells + n : n * Q + i;
+  }
+  WS_HD float load(std::size_t n, int i) const { return Codec<T>::decode(f[at(n, i)]); }
+  WS_HD void store(std::size_t n, int i, float v) const { f[at(n, i)] = Codec<T>::encode(v); }
+};
+
+// ---- physics ----------------------------------------------------------------------------------
+
+template <typename Lat>
+WS_HD float dot(int i, const float v[3]) {
+  return float(Lat::cx(i)) * v[0] + float(Lat::cy(i)) * v[1] + float(Lat::cz(i)) * v[2];
+}
+
+// What a population gains when it bounces off a wall moving at `wall` and then travels along c_i
+// (Ladd; wall density taken as 1).
+template <typename Lat>
+WS_HD float movingWallGain(int i, std::uint8_t wallFlag, const StepParams& p) {
+  return (wallFlag & kTypeMask) == kMovingWall ? 6.0f * Lat::w(i) * dot<Lat>(i, p.wallVelocity)
+                                               : 0.0f;
+}
+
+struct Moments {
+  float rho, u[3];
+};
+
+// Density and velocity from populations s (pre-collision, Guo: u = (sum f c + F/2) / rho). For
+// post-collision populations pass forceSign = -1.
+template <typename Lat>
+WS_HD Moments moments(const float* s, const StepParams& p, float forceSign) {
+  float drho = 0, j[3] = {0, 0, 0};
+  WS_UNROLL
+  for (int i = 0; i < Lat::Q; ++i) {
+    drho += s[i];
+    j[0] += float(Lat::cx(i)) * s[i];
+    j[1] += float(Lat::cy(i)) * s[i];
+    j[2] += float(Lat::cz(i)) * s[i];
+  }
+  Moments m;
+  m.rho = 1.0f + drho;
+  const float inv = 1.0f / m.rho;
+  for (int a = 0; a < 3; ++a) m.u[a] = (j[a] + forceSign * 0.5f * p.force[a]) * inv;
+  return m;
+}
+
+// The inlet speed at row y relative to its centre: 1, or the parabola of a channel whose walls are
+// rows 0 and ny - 1 (so that the inflow meets the walls without a jump).
+WS_HD float inletProfile(const StepParams& p, const Grid& g, std::size_t n) {
+  if (!p.parabolicInlet) return 1.0f;
+  const float h = float(g.ny - 2), s = float((n / g.nx) % g.ny) - 0.5f;
+  return 4.0f * s * (h - s) / (h * h);
+}
+
+// Relaxes s towards equilibrium in place. BGK is TRT with omegaMinus == omegaPlus. Inlet and
+// outlet cells are set to their equilibrium instead; `inletScale` scales the inlet velocity.
+// Returns status bits.
+template <typename Lat>
+WS_HD std::uint32_t collide(float* s, int type, const StepParams& p, float inletScale = 1.0f) {
+  Moments m = moments<Lat>(s, p, 1.0f);
+  const bool equilibrium = type == kInlet || type == kOutlet;
+  if (equilibrium) {
+    // Flow enters along +x at inlets and leaves along +x at outlets. The populations that come
+    // from outside the domain are unknown; those that arrive from inside fix what the boundary
+    // leaves free (Zou and He 1997): the inlet's density, the outlet's normal velocity.
+    float still = 0, backward = 0, forward = 0;  // sums of f = w + s by the sign of c_x
+    for (int i = 0; i < Lat::Q; ++i) {
+      const float f = Lat::w(i) + s[i];
+      if (Lat::cx(i) == 0)
+        still += f;
+      else if (Lat::cx(i) < 0)
+        backward += f;
+      else
+        forward += f;
+    }
+    if (type == kInlet) {
+      for (int a = 0; a < 3; ++a) m.u[a] = inletScale * p.inletVelocity[a];
+      m.rho = (still + 2.0f * backward) / (1.0f - m.u[0]);
+    } else {
+      m.rho = 1.0f;
+      m.u[0] = still + 2.0f * forward - 1.0f;
+    }
+  }
+  const float uu = m.u[0] * m.u[0] + m.u[1] * m.u[1] + m.u[2] * m.u[2];
+  std::uint32_t status = 0;
+  if (!(m.rho > 0.0f && m.rho < 1e3f) || !(uu == uu)) status |= kStatusNonFinite;
+  if (uu > kFastSpeed * kFastSpeed) status |= kStatusFast;
+
+  const float wp = equilibrium ? 1.0f : p.omegaPlus, wm = equilibrium ? 1.0f : p.omegaMinus;
+  const float fp = equilibrium ? 0.0f : 1.0f - 0.5f * wp,
+              fm = equilibrium ? 0.0f : 1.0f - 0.5f * wm;
+  const float uF = m.u[0] * p.force[0] + m.u[1] * p.force[1] + m.u[2] * p.force[2];
+  const float drho = m.rho - 1.0f;
+  {  // rest population
+    const float w = Lat::w(0);
+    const float eq = w * (drho - 1.5f * m.rho * uu);
+    s[0] += wp * (eq - s[0]) + fp * w * (-3.0f * uF);
+  }
+  WS_UNROLL
+  for (int a = 1; a < Lat::Q; a += 2) {
+    const int b = a + 1;
+    const float w = Lat::w(a);
+    const float cu = dot<Lat>(a, m.u), cF = dot<Lat>(a, p.force);
+    const float eqPlus = w * (drho + m.rho * (4.5f * cu * cu - 1.5f * uu));
+    const float eqMinus = w * m.rho * 3.0f * cu;
+    const float plus = 0.5f * (s[a] + s[b]), minus = 0.5f * (s[a] - s[b]);
+    const float newPlus = plus + wp * (eqPlus - plus) + fp * w * (9.0f * cu * cF - 3.0f * uF);
+    const float newMinus = minus + wm * (eqMinus - minus) + fm * w * 3.0f * cF;
+    s[a] = newPlus + newMinus;
+    s[b] = newPlus - newMinus;
+  }
+  return status;
+}
+
+// Equilibrium populations (shifted) for density rho and velocity u.
+template <typename Lat>
+WS_HD void equilibrium(float rho, const float u[3], float* s) {
+  const float uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+  for (int i = 0; i < Lat::Q; ++i) {
+    const float cu = dot<Lat>(i, u);
+    s[i] = Lat::w(i) * (rho - 1.0f + rho * (3.0f * cu + 4.5f * cu * cu - 1.5f * uu));
+  }
+}
+
+// ---- one fused stream-collide update ----------------------------------------------------------
+//
+// A-B (two lattices, pull): read the populations streaming in from the neighbours of src, collide,
+// write them to this cell of dst. The lattices swap after each step. Memory holds post-collision
+// values.
+//
+// A-A (one lattice, in place; Bailey et al. 2009): steps alternate. Even steps (alpha) read this
+// cell's slots i, collide and write back to the opposite slots: nothing moves. Odd steps (beta)
+// read from the neighbours' opposite slots, collide and write to the neighbours' slots: both
+// streams of the pair at once. Each step reads and writes the same locations, so no second lattice
+// is needed. After an even step the slots are swapped (the erratum in the source's section 13.3);
+// postCollision() undoes that for whoever reads the state.
+template <typename Lat, Propagation P, bool kOddStep, typename S>
+WS_HD std::uint32_t streamCollide(const Grid& g, const std::uint8_t* flags, S src, S dst,
+                                  std::size_t n, const StepParams& p) {
+  constexpr int Q = Lat::Q;
+  const std::uint8_t flag = flags[n];
+  const int type = flag & kTypeMask;
+  if (type == kWall || type == kMovingWall) return 0;
+  const bool nearWall = flag & kNearWall;
+  float s[Q];
+  if (P == Propagation::AA && !kOddStep) {
+    WS_UNROLL
+    for (int i = 0; i < Q; ++i) s[i] = src.load(n, i);
+  } else {
+    const Neighbourhood nb(g, n);
+    WS_UNROLL
+    for (int i = 0; i < Q; ++i) {
+      const std::size_t from = nb.at(-Lat::cx(i), -Lat::cy(i), -Lat::cz(i));
+      if (nearWall && isSolid(flags[from])) {
+        // Bounced back: what this cell sent towards the wall, reflected.
+        s[i] = src.load(n, P == Propagation::AB ? opposite(i) : i) +
+               movingWallGain<Lat>(i, flags[from], p);
+      } else {
+        s[i] = src.load(from, P == Propagation::AB ? i : opposite(i));
+      }
+    }
+  }
+  const std::uint32_t status =
+      collide<Lat>(s, type, p, type == kInlet ? inletProfile(p, g, n) : 1.0f);
+  if (P == Propagation::AB) {
+    WS_UNROLL
+    for (int i = 0; i < Q; ++i) dst.store(n, i, s[i]);
+  } else if (!kOddStep) {
+    WS_UNROLL
+    for (int i = 0; i < Q; ++i) dst.store(n, opposite(i), s[i]);
+  } else {
+    const Neighbourhood nb(g, n);
+    WS_UNROLL
+    for (int i = 0; i < Q; ++i) {
+      const std::size_t to = nb.at(Lat::cx(i), Lat::cy(i), Lat::cz(i));
+      if (nearWall && isSolid(flags[to]))
+        dst.store(n, opposite(i), s[i] + movingWallGain<Lat>(opposite(i), flags[to], p));
+      else
+        dst.store(to, i, s[i]);
+    }
+  }
+  return status;
+}
+
+// Post-collision population i of cell n at the current step, whatever the propagation and parity
+// (stepsDone: steps taken so far). This is the state the module saves and shows.
+template <typename Lat, Propagation P, typename S>
+WS_HD float postCollision(const Grid& g, const std::uint8_t* flags, S f, std::size_t n, int i,
+                          bool stepsDoneOdd, const StepParams& p) {
+  if (P == Propagation::AB) return f.load(n, i);
+  if (stepsDoneOdd) return f.load(n, opposite(i));  // after alpha: swapped slots
+  // After beta (or a fresh import): the population already streamed to the neighbour.
+  const std::size_t to = Neighbourhood(g, n).at(Lat::cx(i), Lat::cy(i), Lat::cz(i));
+  if (flags[n] & kNearWall && isSolid(flags[to]))
+    return f.load(n, opposite(i)) - movingWallGain<Lat>(opposite(i), flags[to], p);
+  return f.load(to, i);
+}
+
+// The inverse: stores post-collision population i of cell n so that the next step sees it.
+template <typename Lat, Propagation P, typename S>
+WS_HD void storePostCollision(const Grid& g, const std::uint8_t* flags, S f, std::size_t n, int i,
+                              bool stepsDoneOdd, const StepParams& p, float value) {
+  if (P == Propagation::AB) return f.store(n, i, value);
+  if (stepsDoneOdd) return f.store(n, opposite(i), value);
+  const std::size_t to = Neighbourhood(g, n).at(Lat::cx(i), Lat::cy(i), Lat::cz(i));
+  if (flags[n] & kNearWall && isSolid(flags[to]))
+    return f.store(n, opposite(i), value + movingWallGain<Lat>(opposite(i), flags[to], p));
+  f.store(to, i, value);
+}
+
+// Density and velocity of cell n at the current step; NaN density for walls.
+template <typename Lat, Propagation P, typename S>
+WS_HD Moments cellMoments(const Grid& g, const std::uint8_t* flags, S f, std::size_t n,
+                          bool stepsDoneOdd, const StepParams& p) {
+  if (isSolid(flags[n])) return {NAN, {0, 0, 0}};
+  float s[Lat::Q];
+  WS_UNROLL
+  for (int i = 0; i < Lat::Q; ++i) s[i] = postCollision<Lat, P>(g, flags, f, n, i, stepsDoneOdd, p);
+  return moments<Lat>(s, p, -1.0f);
+}
+
+}  // namespace ws::lbm

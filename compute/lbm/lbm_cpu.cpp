@@ -1,0 +1,153 @@
+// The OpenMP engine: every storage variant, through the cell update the CUDA kernels use.
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "compute/core/device_buffer.h"
+#include "compute/lbm/lbm_engine.h"
+
+namespace ws::lbm {
+
+namespace {
+
+template <typename Lat, typename T, Layout L, Propagation P>
+class CpuEngine final : public LbmEngine {
+ public:
+  CpuEngine(const Variant& variant, LbmTimings timings) : variant_(variant), timings_(timings) {}
+
+  void reshape(const Grid& g) override {
+    const double copies = P == Propagation::AB ? 2 : 1;
+    requireHostMemory(double(g.cells()) * (copies * Lat::Q * sizeof(T) + 1),
+                      "a " + std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" +
+                          std::to_string(g.nz) + " lattice");
+    grid_ = g;
+    a_.assign(g.cells() * Lat::Q, T(0.0f));
+    if (P == Propagation::AB) b_.assign(a_.size(), T(0.0f));
+    flags_.assign(g.cells(), kFluid);
+    steps_ = 0;
+  }
+  const Grid& grid() const override { return grid_; }
+
+  void setFlags(const std::vector<std::uint8_t>& flags, std::size_t first,
+                std::size_t count) override {
+    std::copy_n(flags.begin() + first, count, flags_.begin() + first);
+  }
+  void restCells(const std::vector<std::size_t>& cells) override {
+    for (std::size_t n : cells)
+      for (int i = 0; i < Lat::Q; ++i) store(a_).store(n, i, 0.0f);
+  }
+  void setParams(const StepParams& params) override { params_ = params; }
+
+  void importState(const std::vector<float>& state, std::uint64_t steps) override {
+    steps_ = steps;
+    canonicalToRaw<Lat, T, L, P>(grid_, flags_.data(), params_, steps_ & 1, state, a_.data());
+  }
+  std::vector<float> exportState() override {
+    return rawToCanonical<Lat, T, L, P>(grid_, flags_.data(), params_, steps_ & 1, a_.data());
+  }
+
+  void step(int count) override {
+    const CpuStopwatch watch;
+    const std::size_t cells = grid_.cells();
+    std::uint32_t status = 0;
+    for (int c = 0; c < count; ++c) {
+      const auto src = store(a_), dst = store(P == Propagation::AB ? b_ : a_);
+      const bool odd = steps_ & 1;
+#pragma omp parallel for schedule(static) reduction(| : status)
+      for (std::size_t n = 0; n < cells; ++n)
+        status |= odd ? streamCollide<Lat, P, true>(grid_, flags_.data(), src, dst, n, params_)
+                      : streamCollide<Lat, P, false>(grid_, flags_.data(), src, dst, n, params_);
+      if (P == Propagation::AB) std::swap(a_, b_);
+      ++steps_;
+    }
+    status_ |= status;
+    const double updates = double(cells) * count;
+    timings_.step->record(watch.elapsedMs(), updates,
+                          updates * bytesPerCellUpdate(lattice(), variant_));
+  }
+  std::uint32_t takeStatus() override {
+    return std::exchange(status_, 0u);
+  }
+
+  Totals totals() override {
+    const std::size_t cells = grid_.cells();
+    double mass = 0;
+    float maxSpeed = 0;
+    std::uint64_t fluid = 0;
+    const auto f = store(a_);
+    const bool odd = steps_ & 1;
+#pragma omp parallel for schedule(static) reduction(+ : mass, fluid) reduction(max : maxSpeed)
+    for (std::size_t n = 0; n < cells; ++n) {
+      if (isSolid(flags_[n])) continue;
+      const Moments m = cellMoments<Lat, P>(grid_, flags_.data(), f, n, odd, params_);
+      mass += m.rho;
+      ++fluid;
+      const float speed = std::sqrt(m.u[0] * m.u[0] + m.u[1] * m.u[1] + m.u[2] * m.u[2]);
+      maxSpeed = std::isnan(speed) ? INFINITY : std::max(maxSpeed, speed);
+    }
+    return {mass, maxSpeed, fluid};
+  }
+
+  std::vector<PlaneSample> planeMoments(const Plane& plane) override {
+    const int w = plane.width(grid_), h = plane.height(grid_);
+    std::vector<PlaneSample> samples(std::size_t(w) * h);
+    const auto f = store(a_);
+    const bool odd = steps_ & 1;
+#pragma omp parallel for schedule(static)
+    for (int b = 0; b < h; ++b)
+      for (int a = 0; a < w; ++a) {
+        const Moments m =
+            cellMoments<Lat, P>(grid_, flags_.data(), f, plane.cell(grid_, a, b), odd, params_);
+        samples[std::size_t(b) * w + a] = {m.rho, {m.u[0], m.u[1], m.u[2]}};
+      }
+    return samples;
+  }
+
+  void render(LbmView view, const Plane& plane, const FieldRequest& request,
+              FieldImage& image) override {
+    const CpuStopwatch watch;
+    const std::vector<PlaneSample> moments = planeMoments(plane);
+    const int w = plane.width(grid_), h = plane.height(grid_);
+#pragma omp parallel for schedule(static)
+    for (int py = 0; py < image.height; ++py)
+      for (int px = 0; px < image.width; ++px)
+        image.pixels[std::size_t(py) * image.width + px] =
+            renderPixel(view, plane, w, h, request, px, py, moments.data());
+    const double pixels = double(image.width) * image.height;
+    timings_.view->record(watch.elapsedMs(), pixels, pixels * sizeof(float));
+  }
+
+  std::string configuration() const override {
+    return std::string(Lat::name) + ", " + variant_.name() + ", OpenMP over cells";
+  }
+
+ private:
+  static constexpr LatticeKind lattice() {
+    return Lat::Q == 9 ? LatticeKind::D2Q9 : LatticeKind::D3Q19;
+  }
+  Store<T, Lat::Q, L> store(std::vector<T>& v) const {
+    return {v.data(), grid_.cells()};
+  }
+
+  Variant variant_;
+  LbmTimings timings_;
+  Grid grid_;
+  std::vector<std::uint8_t> flags_;
+  std::vector<T> a_, b_;
+  StepParams params_;
+  std::uint64_t steps_ = 0;
+  std::uint32_t status_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<LbmEngine> makeCpuEngine(LatticeKind lattice, const Variant& variant,
+                                         LbmTimings timings) {
+  return dispatch(
+      lattice, variant,
+      [&]<typename Lat, typename T, Layout L, Propagation P>() -> std::unique_ptr<LbmEngine> {
+        return std::make_unique<CpuEngine<Lat, T, L, P>>(variant, timings);
+      });
+}
+
+}  // namespace ws::lbm

@@ -1,0 +1,290 @@
+// The CUDA engine: one thread per cell runs the fused stream-collide of lbm_cell.h, the same code
+// as the CPU engine. Consecutive threads take consecutive cells along x, so with the SoA layout
+// each population is a coalesced row (the source's section 14.2.1).
+#include <cub/block/block_reduce.cuh>
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "compute/core/device_buffer.h"
+#include "compute/lbm/lbm_cuda.h"
+
+namespace ws::lbm {
+
+namespace {
+
+constexpr int kReduceBlock = 256;
+
+unsigned blocksFor(std::size_t items, int block) {
+  return static_cast<unsigned>((items + block - 1) / block);
+}
+
+template <typename Lat, typename T, Layout L, Propagation P, bool kOdd>
+__global__ void __launch_bounds__(1024)
+    streamCollideKernel(Grid g, const std::uint8_t* __restrict__ flags, Store<T, Lat::Q, L> src,
+                        Store<T, Lat::Q, L> dst, StepParams p, std::uint32_t* status) {
+  const std::size_t n = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (n >= g.cells()) return;
+  const std::uint32_t bits = streamCollide<Lat, P, kOdd>(g, flags, src, dst, n, p);
+  if (bits) atomicOr(status, bits);
+}
+
+template <typename Lat, typename T, Layout L, Propagation P>
+__global__ void planeMomentsKernel(Grid g, const std::uint8_t* flags, Store<T, Lat::Q, L> f,
+                                   bool odd, StepParams p, Plane plane, PlaneSample* out) {
+  const int w = plane.width(g), h = plane.height(g);
+  const int a = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y * blockDim.y + threadIdx.y;
+  if (a >= w || b >= h) return;
+  const Moments m = cellMoments<Lat, P>(g, flags, f, plane.cell(g, a, b), odd, p);
+  out[std::size_t(b) * w + a] = {m.rho, {m.u[0], m.u[1], m.u[2]}};
+}
+
+__global__ void renderKernel(LbmView view, Plane plane, int w, int h, FieldRequest request,
+                             const PlaneSample* moments, float* pixels) {
+  const int px = blockIdx.x * blockDim.x + threadIdx.x, py = blockIdx.y * blockDim.y + threadIdx.y;
+  if (px >= request.width || py >= request.height) return;
+  pixels[std::size_t(py) * request.width + px] =
+      renderPixel(view, plane, w, h, request, px, py, moments);
+}
+
+struct DeviceTotals {
+  double mass;
+  unsigned long long fluid;
+  unsigned maxSpeedBits;  // a non-negative float's bits order like the float
+};
+
+template <typename Lat, typename T, Layout L, Propagation P>
+__global__ void __launch_bounds__(kReduceBlock)
+    totalsKernel(Grid g, const std::uint8_t* flags, Store<T, Lat::Q, L> f, bool odd, StepParams p,
+                 DeviceTotals* out) {
+  const std::size_t n = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  double mass = 0;
+  unsigned long long fluid = 0;
+  float speed = 0;
+  if (n < g.cells() && !isSolid(flags[n])) {
+    const Moments m = cellMoments<Lat, P>(g, flags, f, n, odd, p);
+    mass = m.rho;
+    fluid = 1;
+    speed = sqrtf(m.u[0] * m.u[0] + m.u[1] * m.u[1] + m.u[2] * m.u[2]);
+    if (!(speed == speed)) speed = INFINITY;
+  }
+  using Sum = cub::BlockReduce<double, kReduceBlock>;
+  using Count = cub::BlockReduce<unsigned long long, kReduceBlock>;
+  using Max = cub::BlockReduce<float, kReduceBlock>;
+  __shared__ union {
+    typename Sum::TempStorage sum;
+    typename Count::TempStorage count;
+    typename Max::TempStorage max;
+  } temp;
+  const double blockMass = Sum(temp.sum).Sum(mass);
+  __syncthreads();
+  const unsigned long long blockFluid = Count(temp.count).Sum(fluid);
+  __syncthreads();
+  const float blockMax = Max(temp.max).Reduce(speed, [](float x, float y) { return fmaxf(x, y); });
+  if (threadIdx.x == 0) {
+    atomicAdd(&out->mass, blockMass);
+    atomicAdd(&out->fluid, blockFluid);
+    atomicMax(&out->maxSpeedBits, __float_as_uint(blockMax));
+  }
+}
+
+template <typename T, int Q, Layout L>
+__global__ void restCellsKernel(Store<T, Q, L> f, const std::size_t* cells, int count) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= count) return;
+  for (int i = 0; i < Q; ++i) f.store(cells[k], i, 0.0f);
+}
+
+template <typename Lat, typename T, Layout L, Propagation P>
+class CudaEngine final : public LbmEngine {
+ public:
+  CudaEngine(const Variant& variant, int block, LbmTimings timings)
+      : variant_(variant), block_(block), timings_(timings), status_(1), totals_(1) {
+    status_.zero();
+  }
+
+  void reshape(const Grid& g) override {
+    const double copies = P == Propagation::AB ? 2 : 1;
+    const double needed = double(g.cells()) * (copies * Lat::Q * sizeof(T) + 1);
+    requireDeviceMemory(needed, heldBytes(),
+                        "a " + std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" +
+                            std::to_string(g.nz) + " lattice (" + variant_.name() + ")");
+    a_.release();
+    b_.release();
+    flags_.release();
+    moments_.release();
+    grid_ = g;
+    a_.allocate(g.cells() * Lat::Q);
+    a_.zero();
+    if (P == Propagation::AB) {
+      b_.allocate(g.cells() * Lat::Q);
+      b_.zero();
+    }
+    flags_.allocate(g.cells());
+    flags_.zero();
+    hostFlags_.assign(g.cells(), kFluid);
+    steps_ = 0;
+  }
+  const Grid& grid() const override { return grid_; }
+
+  void setFlags(const std::vector<std::uint8_t>& flags, std::size_t first,
+                std::size_t count) override {
+    std::copy_n(flags.begin() + first, count, hostFlags_.begin() + first);
+    WS_CUDA_CHECK(
+        cudaMemcpy(flags_.data() + first, flags.data() + first, count, cudaMemcpyHostToDevice));
+  }
+  void restCells(const std::vector<std::size_t>& cells) override {
+    if (cells.empty()) return;
+    DeviceBuffer<std::size_t> list(cells.size());
+    WS_CUDA_CHECK(cudaMemcpy(list.data(), cells.data(), list.bytes(), cudaMemcpyHostToDevice));
+    restCellsKernel<<<blocksFor(cells.size(), 256), 256>>>(store(a_), list.data(),
+                                                           int(cells.size()));
+    WS_CUDA_CHECK(cudaGetLastError());
+  }
+  void setParams(const StepParams& params) override { params_ = params; }
+
+  void importState(const std::vector<float>& state, std::uint64_t steps) override {
+    steps_ = steps;
+    std::vector<T> raw(a_.size());
+    canonicalToRaw<Lat, T, L, P>(grid_, hostFlags_.data(), params_, steps_ & 1, state, raw.data());
+    WS_CUDA_CHECK(cudaMemcpy(a_.data(), raw.data(), a_.bytes(), cudaMemcpyHostToDevice));
+  }
+  std::vector<float> exportState() override {
+    std::vector<T> raw(a_.size());
+    WS_CUDA_CHECK(cudaMemcpy(raw.data(), a_.data(), a_.bytes(), cudaMemcpyDeviceToHost));
+    return rawToCanonical<Lat, T, L, P>(grid_, hostFlags_.data(), params_, steps_ & 1, raw.data());
+  }
+
+  void step(int count) override {
+    if (count <= 0) return;
+    injectGpuFaultIfRequested();
+    stepRing_.start();
+    const unsigned blocks = blocksFor(grid_.cells(), block_);
+    for (int c = 0; c < count; ++c) {
+      const auto src = store(a_), dst = store(P == Propagation::AB ? b_ : a_);
+      if (steps_ & 1)
+        streamCollideKernel<Lat, T, L, P, true>
+            <<<blocks, block_>>>(grid_, flags_.data(), src, dst, params_, status_.data());
+      else
+        streamCollideKernel<Lat, T, L, P, false>
+            <<<blocks, block_>>>(grid_, flags_.data(), src, dst, params_, status_.data());
+      WS_CUDA_CHECK(cudaGetLastError());
+      if (P == Propagation::AB) std::swap(a_, b_);
+      ++steps_;
+    }
+    const double updates = double(grid_.cells()) * count;
+    stepRing_.stop(updates, updates * bytesPerCellUpdate(lattice(), variant_));
+  }
+
+  std::uint32_t takeStatus() override {
+    std::uint32_t bits = 0;
+    WS_CUDA_CHECK(cudaMemcpy(&bits, status_.data(), sizeof bits, cudaMemcpyDeviceToHost));
+    if (bits) status_.zero();
+    return bits;
+  }
+
+  Totals totals() override {
+    totals_.zero();
+    totalsKernel<Lat, T, L, P><<<blocksFor(grid_.cells(), kReduceBlock), kReduceBlock>>>(
+        grid_, flags_.data(), store(a_), steps_ & 1, params_, totals_.data());
+    WS_CUDA_CHECK(cudaGetLastError());
+    DeviceTotals t;
+    WS_CUDA_CHECK(cudaMemcpy(&t, totals_.data(), sizeof t, cudaMemcpyDeviceToHost));
+    float maxSpeed;
+    std::memcpy(&maxSpeed, &t.maxSpeedBits, sizeof maxSpeed);
+    return {t.mass, maxSpeed, t.fluid};
+  }
+
+  std::vector<PlaneSample> planeMoments(const Plane& plane) override {
+    computePlane(plane);
+    std::vector<PlaneSample> out(moments_.size());
+    WS_CUDA_CHECK(
+        cudaMemcpy(out.data(), moments_.data(), moments_.bytes(), cudaMemcpyDeviceToHost));
+    return out;
+  }
+
+  void render(LbmView view, const Plane& plane, const FieldRequest& request,
+              FieldImage& image) override {
+    viewRing_.start();
+    computePlane(plane);
+    DeviceBuffer<float> staging;
+    float* pixels = image.pixels;
+    if (!image.onDevice) {
+      staging.allocate(std::size_t(image.width) * image.height);
+      pixels = staging.data();
+    }
+    const dim3 block(32, 8);
+    renderKernel<<<dim3(blocksFor(image.width, 32), blocksFor(image.height, 8)), block>>>(
+        view, plane, plane.width(grid_), plane.height(grid_), request, moments_.data(), pixels);
+    WS_CUDA_CHECK(cudaGetLastError());
+    const double pixelCount = double(image.width) * image.height;
+    viewRing_.stop(pixelCount,
+                   pixelCount * sizeof(float) +
+                       double(moments_.size()) * (sizeof(PlaneSample) + Lat::Q * sizeof(T)));
+    if (!image.onDevice)
+      WS_CUDA_CHECK(cudaMemcpy(image.pixels, pixels, staging.bytes(), cudaMemcpyDeviceToHost));
+  }
+
+  void pollTimings() override {
+    stepRing_.collect(*timings_.step);
+    viewRing_.collect(*timings_.view);
+  }
+  void drainTimings() override {
+    stepRing_.drain(*timings_.step);
+    viewRing_.drain(*timings_.view);
+  }
+  void synchronize() override { WS_CUDA_CHECK(cudaDeviceSynchronize()); }
+
+  std::string configuration() const override {
+    return std::string(Lat::name) + ", " + variant_.name() + ", one thread per cell, block " +
+           std::to_string(block_) + ", " + std::to_string(blocksFor(grid_.cells(), block_)) +
+           " blocks";
+  }
+
+ private:
+  static constexpr LatticeKind lattice() {
+    return Lat::Q == 9 ? LatticeKind::D2Q9 : LatticeKind::D3Q19;
+  }
+  Store<T, Lat::Q, L> store(DeviceBuffer<T>& b) const { return {b.data(), grid_.cells()}; }
+  double heldBytes() const {
+    return double(a_.bytes() + b_.bytes() + flags_.bytes() + moments_.bytes());
+  }
+
+  // The moments of the plane shown, in moments_ (one pass over the plane's cells).
+  void computePlane(const Plane& plane) {
+    const int w = plane.width(grid_), h = plane.height(grid_);
+    if (moments_.size() != std::size_t(w) * h) moments_.allocate(std::size_t(w) * h);
+    const dim3 block(32, 8);
+    planeMomentsKernel<Lat, T, L, P><<<dim3(blocksFor(w, 32), blocksFor(h, 8)), block>>>(
+        grid_, flags_.data(), store(a_), steps_ & 1, params_, plane, moments_.data());
+    WS_CUDA_CHECK(cudaGetLastError());
+  }
+
+  Variant variant_;
+  int block_;
+  LbmTimings timings_;
+  Grid grid_;
+  DeviceBuffer<T> a_, b_;
+  DeviceBuffer<std::uint8_t> flags_;
+  DeviceBuffer<PlaneSample> moments_;
+  DeviceBuffer<std::uint32_t> status_;
+  DeviceBuffer<DeviceTotals> totals_;
+  std::vector<std::uint8_t> hostFlags_;
+  StepParams params_;
+  std::uint64_t steps_ = 0;
+  GpuTimerRing stepRing_, viewRing_;
+};
+
+}  // namespace
+
+std::unique_ptr<LbmEngine> makeCudaEngine(LatticeKind lattice, const Variant& variant, int block,
+                                          LbmTimings timings) {
+  return dispatch(
+      lattice, variant,
+      [&]<typename Lat, typename T, Layout L, Propagation P>() -> std::unique_ptr<LbmEngine> {
+        return std::make_unique<CudaEngine<Lat, T, L, P>>(variant, block, timings);
+      });
+}
+
+}  // namespace ws::lbm

@@ -1,0 +1,137 @@
+#pragma once
+// One implementation of the LBM state and step: the OpenMP engine (lbm_cpu) and the CUDA engine
+// (lbm_cuda) run the same storage variants through the same cell update (lbm_cell.h).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compute/core/field.h"
+#include "compute/core/timing.h"
+#include "compute/lbm/lbm_cell.h"
+#include "compute/lbm/lbm_view.h"
+
+namespace ws::lbm {
+
+enum class LatticeKind { D2Q9, D3Q19 };
+
+// A storage variant: propagation pattern, layout and precision ("aa-soa-fp32").
+struct Variant {
+  Propagation propagation = Propagation::AA;
+  Layout layout = Layout::SoA;
+  bool half = false;  // FP16 storage, FP32 arithmetic
+
+  std::string name() const;
+  static bool parse(const std::string& name, Variant& variant);
+  static std::vector<std::string> all();
+};
+
+int latticeQ(LatticeKind lattice);
+
+// Bytes one cell update moves at least: every population read once and written once, plus the
+// flag byte.
+double bytesPerCellUpdate(LatticeKind lattice, const Variant& variant);
+
+struct LbmTimings {
+  TimingScope* step;
+  TimingScope* view;
+};
+
+// What a frame reports: total mass (in double), the largest speed, the fluid cells.
+struct Totals {
+  double mass = 0;
+  float maxSpeed = 0;
+  std::uint64_t fluidCells = 0;
+};
+
+class LbmEngine {
+ public:
+  virtual ~LbmEngine() = default;
+
+  // Storage for a grid; throws OutOfMemoryError (before releasing the current one) if it won't fit.
+  virtual void reshape(const Grid& grid) = 0;
+  virtual const Grid& grid() const = 0;
+  // The flag field of the cells [first, first + count) (types and near-wall bits).
+  virtual void setFlags(const std::vector<std::uint8_t>& flags, std::size_t first,
+                        std::size_t count) = 0;
+  // Cells that became fluid start at rest (density 1, no velocity: all shifted populations 0).
+  virtual void restCells(const std::vector<std::size_t>& cells) = 0;
+  virtual void setParams(const StepParams& params) = 0;
+
+  // The state: post-collision populations, shifted, FP32, q-major (q * cells + n), after `steps`.
+  virtual void importState(const std::vector<float>& state, std::uint64_t steps) = 0;
+  virtual std::vector<float> exportState() = 0;
+
+  virtual void step(int count) = 0;
+  // Status bits (kStatusNonFinite, kStatusFast) raised since the last call.
+  virtual std::uint32_t takeStatus() = 0;
+  virtual Totals totals() = 0;
+
+  virtual void render(LbmView view, const Plane& plane, const FieldRequest& request,
+                      FieldImage& image) = 0;
+  // The moments of a plane, row by row (for probes and tests).
+  virtual std::vector<PlaneSample> planeMoments(const Plane& plane) = 0;
+
+  virtual void pollTimings() {}
+  virtual void drainTimings() {}
+  virtual void synchronize() {}
+  virtual std::string configuration() const = 0;
+};
+
+std::unique_ptr<LbmEngine> makeCpuEngine(LatticeKind lattice, const Variant& variant,
+                                         LbmTimings timings);
+
+// Calls f.template operator()<Lattice, StorageType, Layout, Propagation>() for a runtime choice.
+template <typename F>
+decltype(auto) dispatch(LatticeKind lattice, const Variant& v, F&& f) {
+  auto withLattice = [&]<typename T, Layout L, Propagation P>() -> decltype(auto) {
+    if (lattice == LatticeKind::D2Q9) return f.template operator()<D2Q9, T, L, P>();
+    return f.template operator()<D3Q19, T, L, P>();
+  };
+  auto withPropagation = [&]<typename T, Layout L>() -> decltype(auto) {
+    if (v.propagation == Propagation::AA)
+      return withLattice.template operator()<T, L, Propagation::AA>();
+    return withLattice.template operator()<T, L, Propagation::AB>();
+  };
+  auto withLayout = [&]<typename T>() -> decltype(auto) {
+    if (v.layout == Layout::SoA) return withPropagation.template operator()<T, Layout::SoA>();
+    return withPropagation.template operator()<T, Layout::AoS>();
+  };
+  if (v.half) return withLayout.template operator()<__half>();
+  return withLayout.template operator()<float>();
+}
+
+// Moves the canonical state (see importState) into raw storage of one variant, or back. Host
+// code, used by the CPU engine directly and by the CUDA engine on a staging copy.
+template <typename Lat, typename T, Layout L, Propagation P>
+void canonicalToRaw(const Grid& g, const std::uint8_t* flags, const StepParams& p, bool odd,
+                    const std::vector<float>& state, T* raw) {
+  const Store<T, Lat::Q, L> store{raw, g.cells()};
+  const std::size_t cells = g.cells();
+#pragma omp parallel for schedule(static)
+  for (std::size_t n = 0; n < cells; ++n)
+    for (int i = 0; i < Lat::Q; ++i) store.store(n, i, 0.0f);
+#pragma omp parallel for schedule(static)
+  for (std::size_t n = 0; n < cells; ++n) {
+    if (isSolid(flags[n])) continue;
+    for (int i = 0; i < Lat::Q; ++i)
+      storePostCollision<Lat, P>(g, flags, store, n, i, odd, p, state[i * cells + n]);
+  }
+}
+
+template <typename Lat, typename T, Layout L, Propagation P>
+std::vector<float> rawToCanonical(const Grid& g, const std::uint8_t* flags, const StepParams& p,
+                                  bool odd, T* raw) {
+  const Store<T, Lat::Q, L> store{raw, g.cells()};
+  const std::size_t cells = g.cells();
+  std::vector<float> state(cells * Lat::Q, 0.0f);
+#pragma omp parallel for schedule(static)
+  for (std::size_t n = 0; n < cells; ++n) {
+    if (isSolid(flags[n])) continue;
+    for (int i = 0; i < Lat::Q; ++i)
+      state[i * cells + n] = postCollision<Lat, P>(g, flags, store, n, i, odd, p);
+  }
+  return state;
+}
+
+}  // namespace ws::lbm

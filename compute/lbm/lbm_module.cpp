@@ -1,0 +1,500 @@
+#include "compute/lbm/lbm_module.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <set>
+
+#include "compute/core/errors.h"
+#include "compute/lbm/lbm_cuda.h"
+#include "compute/lbm/lbm_export.h"
+
+namespace ws::lbm {
+
+namespace {
+
+constexpr std::int64_t kMaxSide = 32768, kMaxDepth = 1024;
+constexpr double kMaxCells = 2147483647.0;  // cell indices are 32-bit in places (blocks, CUB)
+constexpr double kSnapshotBytes = 256.0 * 1024 * 1024;
+constexpr double kSnapshotSeconds = 1.0;
+
+std::vector<KernelVariant> storageVariants() {
+  const std::string aa =
+      "One lattice, updated in place (A-A pattern, Bailey et al. 2009; the source's section "
+      "13.3). Even steps read a cell's own populations, collide and write them back into the "
+      "opposite slots; odd steps read from the neighbours' slots and write to them, doing both "
+      "streams of the pair. No thread touches another's data within a step, so one copy of the "
+      "lattice suffices: half the memory of A-B for the same bytes per update. After an even "
+      "step the slots are swapped; the module undoes that whenever it reads or edits the state. ";
+  const std::string ab =
+      "Two lattices (A-B, pull): each cell gathers the populations streaming in from its "
+      "neighbours in lattice A, collides, and writes its own cell of lattice B; then the two "
+      "swap. Simple and always consistent, at twice the memory of A-A. ";
+  const std::string soa =
+      "Structure of arrays: population i of every cell is one contiguous array, so a warp's 32 "
+      "loads of one population are one coalesced row (the layout the source uses). ";
+  const std::string aos =
+      "Array of structures (the lesson): the Q populations of a cell sit together, so the 32 "
+      "threads of a warp load population i from addresses Q values apart and most of every "
+      "32-byte sector fetched is someone else's population; the caches win part of it back. ";
+  const std::string fp32 = "Stored in FP32: 2 x Q x 4 + 1 bytes per cell update.";
+  const std::string fp16 =
+      "Stored in FP16 (the deviation from the lattice weight, scaled by 2^15, as FluidX3D "
+      "does), computed in FP32: half the bytes per cell update, so up to twice the speed of a "
+      "memory-bound kernel; errors of about 1e-3 of the deviation from equilibrium.";
+  std::vector<KernelVariant> out;
+  for (const std::string& name : Variant::all()) {
+    Variant v;
+    Variant::parse(name, v);
+    const bool isAA = v.propagation == Propagation::AA, isSoA = v.layout == Layout::SoA;
+    std::string title = std::string(isAA ? "A-A in place" : "A-B two lattices") + ", " +
+                        (isSoA ? "SoA" : "AoS") + ", " + (v.half ? "FP16 storage" : "FP32");
+    if (name == "aa-soa-fp32") title += " (fast)";
+    out.push_back(
+        {name, title, (isAA ? aa : ab) + (isSoA ? soa : aos) + (v.half ? fp16 : fp32), {"block"}});
+  }
+  return out;
+}
+
+// Cells of a straight line in plane coordinates, endpoints included.
+std::vector<std::pair<int, int>> lineCells(int x0, int y0, int x1, int y1) {
+  std::vector<std::pair<int, int>> cells;
+  const int dx = std::abs(x1 - x0), dy = -std::abs(y1 - y0);
+  const int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
+  for (int error = dx + dy;;) {
+    cells.emplace_back(x0, y0);
+    if (x0 == x1 && y0 == y1) break;
+    const int e2 = 2 * error;
+    if (e2 >= dy) error += dy, x0 += sx;
+    if (e2 <= dx) error += dx, y0 += sy;
+  }
+  return cells;
+}
+
+double nowSeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string fixed(double value, int digits) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", digits, value);
+  return text;
+}
+
+}  // namespace
+
+LbmModule::LbmModule(Backend backend) : Module(backend) {
+  const bool gpu = backend == Backend::Cuda;
+  ParamSet& p = declare();
+  p.declare(ParamSpec::choice("lattice", "lattice", "d2q9", {"d2q9", "d3q19"},
+                              "D2Q9 for 2-D flows, D3Q19 for 3-D (the source's lattice)"));
+  p.declare(ParamSpec::choice(
+      "scene", "scene", "cylinder", {"cylinder", "cavity", "channel", "taylor-green"},
+      "cylinder: channel flow past a cylinder (vortex street); cavity: lid-driven cavity; "
+      "channel: Poiseuille flow driven by a body force; taylor-green: decaying vortices"));
+  ParamSpec width = ParamSpec::integer("width", "width", gpu ? 2048 : 512, 8, double(kMaxSide),
+                                       "lattice cells along x");
+  width.logScale = true;
+  p.declare(width);
+  ParamSpec height = ParamSpec::integer("height", "height", gpu ? 1024 : 256, 8, double(kMaxSide),
+                                        "lattice cells along y");
+  height.logScale = true;
+  p.declare(height);
+  ParamSpec depth = ParamSpec::integer("depth", "depth (3-D)", gpu ? 128 : 32, 4, double(kMaxDepth),
+                                       "lattice cells along z (D3Q19 only)");
+  depth.logScale = true;
+  p.declare(depth);
+  p.declare(ParamSpec::real("velocity", "velocity", 0.1, 0.001, 0.3,
+                            "lid, inlet or centreline speed in cells per step (Mach = speed x "
+                            "sqrt 3; keep it under 0.3 x 0.577)"));
+  p.declare(ParamSpec::choice("viscosity_from", "set by", "reynolds", {"reynolds", "viscosity"},
+                              "derive the viscosity from the Reynolds number, or set it"));
+  ParamSpec re = ParamSpec::real("reynolds", "Reynolds number", 150, 0.01, 1e6,
+                                 "velocity x characteristic length / viscosity");
+  re.logScale = true;
+  p.declare(re);
+  ParamSpec nu = ParamSpec::real("viscosity", "viscosity", 0.02, 0, 10,
+                                 "kinematic viscosity in lattice units (tau = 3 nu + 1/2)");
+  nu.logScale = true;
+  p.declare(nu);
+  p.declare(ParamSpec::choice("collision", "collision", "trt", {"trt", "bgk"},
+                              "TRT (two relaxation times, magic 3/16: stable and walls exactly "
+                              "half-way) or BGK (single relaxation time)"));
+  p.declare(ParamSpec::choice("view", "view", "speed", {"speed", "vorticity", "density"},
+                              "velocity magnitude, vorticity normal to the view, or density"));
+  p.declare(ParamSpec::choice("slice_axis", "slice normal", "z", {"x", "y", "z"},
+                              "3-D: the axis normal to the slice shown"));
+  p.declare(ParamSpec::real("slice", "slice position", 0.5, 0, 1,
+                            "3-D: where the slice lies along its axis (0 to 1)"));
+  p.declare(
+      ParamSpec::integer("brush", "brush radius", 2, 0, 64, "radius in cells of the obstacle pen"));
+  p.declare(ParamSpec::choice("block", "threads per block", "256",
+                              {"64", "128", "256", "512", "1024"},
+                              "CUDA threads per block of the stream-collide kernel"));
+
+  cpuTimings_ = {&addTiming("stream-collide (CPU)", "lattice updates/s", false),
+                 &addTiming("view (CPU)", "pixels/s", false)};
+  gpuTimings_ = {&addTiming("stream-collide (CUDA)", "lattice updates/s", true),
+                 &addTiming("view (CUDA)", "pixels/s", true)};
+  variant_ = defaultVariant(backend);
+  spec_ = specFromParams();
+  flow_ = describeFlow(spec_);
+  buildEngine();
+  reset();
+}
+
+FlowSpec LbmModule::specFromParams() const {
+  FlowSpec s;
+  s.scene = parseScene(params().getText("scene"));
+  s.lattice = params().getText("lattice") == "d3q19" ? LatticeKind::D3Q19 : LatticeKind::D2Q9;
+  s.grid.nx = int(params().getInt("width"));
+  s.grid.ny = int(params().getInt("height"));
+  s.grid.nz = s.lattice == LatticeKind::D3Q19 ? int(params().getInt("depth")) : 1;
+  s.velocity = params().getFloat("velocity");
+  s.fromReynolds = params().getText("viscosity_from") == "reynolds";
+  s.reynolds = params().getFloat("reynolds");
+  s.viscosity = params().getFloat("viscosity");
+  s.trt = params().getText("collision") == "trt";
+  if (double(s.grid.nx) * s.grid.ny * s.grid.nz > kMaxCells)
+    throw InputError("a " + std::to_string(s.grid.nx) + "x" + std::to_string(s.grid.ny) + "x" +
+                     std::to_string(s.grid.nz) + " lattice has more than 2^31 cells");
+  return s;
+}
+
+void LbmModule::setSize(const std::string& text) {
+  std::vector<std::string> parts;
+  for (std::size_t start = 0;;) {
+    const std::size_t x = text.find('x', start);
+    parts.push_back(text.substr(start, x - start));
+    if (x == std::string::npos) break;
+    start = x + 1;
+  }
+  if (parts.size() > 3) throw InputError("--size '" + text + "': expected N, WxH or WxHxD");
+  const bool is3d = params().getText("lattice") == "d3q19";
+  std::vector<std::pair<std::string, ParamValue>> values = {
+      {"width", params().parse("width", parts[0])},
+      {"height", params().parse("height", parts.size() > 1 ? parts[1] : parts[0])}};
+  if (parts.size() == 3 || (parts.size() == 1 && is3d))
+    values.emplace_back("depth", params().parse("depth", parts.back()));
+  setParams(values);
+}
+
+std::vector<KernelVariant> LbmModule::variants(Backend) const {
+  return storageVariants();
+}
+
+double LbmModule::bytesPerWorkUnit() const {
+  Variant v;
+  Variant::parse(variant_, v);
+  return bytesPerCellUpdate(spec_.lattice, v);
+}
+
+void LbmModule::buildEngine() {
+  Variant v;
+  if (!Variant::parse(variant_, v)) throw InputError("unknown LBM variant '" + variant_ + "'");
+  if (backend_ == Backend::Cuda)
+    engine_ = makeCudaEngine(spec_.lattice, v, std::stoi(params().getText("block")), gpuTimings_);
+  else
+    engine_ = makeCpuEngine(spec_.lattice, v, cpuTimings_);
+  engine_->setParams(flow_.params);
+}
+
+void LbmModule::reset() {
+  const Grid& g = spec_.grid;
+  const Grid& held = engine_->grid();
+  if (held.nx != g.nx || held.ny != g.ny || held.nz != g.nz) engine_->reshape(g);
+  flags_ = sceneFlags(spec_);
+  engine_->setFlags(flags_, 0, flags_.size());
+  engine_->setParams(flow_.params);
+  engine_->importState(sceneState(spec_, flags_), 0);
+  setStepCount(0);
+  diverged_ = sawFastFlow_ = false;
+  lastGood_.reset();
+  lastSnapshotSeconds_ = -1e9;
+  const Plane pl = plane();
+  const double w = pl.width(g), h = pl.height(g);
+  setProbe(0.5 * w, 0, 0.5 * w, h - 1);  // the vertical centreline
+  clearTimings();
+}
+
+void LbmModule::step(int count) {
+  if (diverged_)
+    throw InputError(
+        "The flow diverged; use 'restore last good state' or reset before running "
+        "on.");
+  engine_->step(count);
+  countSteps(count);
+  const std::uint32_t status = engine_->takeStatus();
+  if (status & kStatusFast) sawFastFlow_ = true;
+  if (status & kStatusNonFinite) {
+    diverged_ = true;
+    throw InputError(
+        "The flow diverged by step " + std::to_string(stepCount()) +
+        " (density or velocity no longer finite), so the run is paused. Lower the Reynolds "
+        "number or the velocity, refine the lattice or use TRT; then 'restore last good state' " +
+        (lastGood_
+             ? "(step " + std::to_string(lastGood_->meta.at("steps").get<std::uint64_t>()) + ")"
+             : std::string("(none kept yet, or the lattice is too large to keep one)")) +
+        " or reset.");
+  }
+  keepSnapshot();
+}
+
+void LbmModule::keepSnapshot() {
+  const double bytes = double(spec_.grid.cells()) * (latticeQ(spec_.lattice) * 4 + 1);
+  if (bytes > kSnapshotBytes) return;
+  const double now = nowSeconds();
+  if (now - lastSnapshotSeconds_ < kSnapshotSeconds) return;
+  lastGood_ = saveState();
+  lastSnapshotSeconds_ = now;
+}
+
+std::vector<Metric> LbmModule::metrics() {
+  const Totals t = engine_->totals();
+  return {{"mass", t.mass}, {"max speed", t.maxSpeed}};
+}
+
+std::string LbmModule::notes() const {
+  std::string text = "Re " + fixed(flow_.reynolds, 1) + " over L = " + fixed(flow_.length, 1) +
+                     " cells (" + flow_.lengthName + "), nu " + fixed(flow_.viscosity, 5) +
+                     ", tau " + fixed(flow_.tau, 4) + ", Mach " + fixed(flow_.mach, 3) + "\n";
+  // Below these the bulk (TRT, BGK) or the velocity inlet tends to go unstable.
+  const double tauFloor = spec_.scene == Scene::Cylinder ? 0.54 : spec_.trt ? 0.505 : 0.55;
+  if (flow_.tau < tauFloor)
+    text += "warning: tau " + fixed(flow_.tau, 4) + " is close to 1/2 for " +
+            (spec_.trt ? "TRT" : "BGK") +
+            ": the run may diverge; lower Re or the velocity, or refine the lattice\n";
+  if (flow_.mach > 0.3)
+    text += "warning: lattice Mach " + fixed(flow_.mach, 2) +
+            " is above 0.3: compressibility errors grow; lower the velocity\n";
+  if (sawFastFlow_)
+    text += "warning: speeds above 0.3 cells/step appeared: the flow is near its limit\n";
+  if (diverged_) text += "warning: the flow diverged; restore the last good state or reset\n";
+  if (!lastExport_.empty()) text += "wrote " + lastExport_ + "\n";
+  return text;
+}
+
+Plane LbmModule::plane() const {
+  Plane p;
+  if (spec_.grid.nz == 1) return p;
+  const std::string axis = params().getText("slice_axis");
+  p.axis = axis == "x" ? 0 : axis == "y" ? 1 : 2;
+  const int extent = p.axis == 0 ? spec_.grid.nx : p.axis == 1 ? spec_.grid.ny : spec_.grid.nz;
+  p.index = std::clamp(int(params().getFloat("slice") * extent), 0, extent - 1);
+  return p;
+}
+
+WorldBox LbmModule::world() const {
+  const Plane p = plane();
+  return {0, 0, double(p.width(spec_.grid)), double(p.height(spec_.grid))};
+}
+
+std::vector<FieldView> LbmModule::fieldViews() const {
+  const float u = float(spec_.velocity);
+  const float vorticity = float(u / flow_.length * (spec_.scene == Scene::Cavity ? 20 : 4));
+  const float drho = 2 * u * u;
+  return {{"speed", "|u| (cells/step)", 0, 1.5f * u, "viridis"},
+          {"vorticity", "vorticity (1/step)", -vorticity, vorticity, "coolwarm"},
+          {"density", "density", 1 - drho, 1 + drho, "inferno"}};
+}
+
+int LbmModule::currentFieldView() const {
+  const std::string& view = params().getText("view");
+  return view == "vorticity" ? 1 : view == "density" ? 2 : 0;
+}
+
+void LbmModule::renderField(const FieldRequest& request, FieldImage& image) {
+  engine_->render(LbmView(currentFieldView()), plane(), request, image);
+}
+
+void LbmModule::setProbe(double a0, double b0, double a1, double b1) {
+  probe_[0] = a0, probe_[1] = b0, probe_[2] = a1, probe_[3] = b1;
+}
+
+void LbmModule::edit(const PointerEdit& e) {
+  const Plane pl = plane();
+  const Grid& g = spec_.grid;
+  const int w = pl.width(g), h = pl.height(g);
+  auto toPlane = [&](double x, double y) {
+    return std::pair<int, int>{int(std::floor(x)), h - 1 - int(std::floor(y))};
+  };
+  const auto [a0, b0] = toPlane(e.fromX, e.fromY);
+  const auto [a1, b1] = toPlane(e.x, e.y);
+  if (e.tool == "probe") {
+    const bool first = e.fromX == e.x && e.fromY == e.y;
+    if (first) setProbe(a1, b1, a1, b1);
+    probe_[2] = std::clamp(a1, 0, w - 1);
+    probe_[3] = std::clamp(b1, 0, h - 1);
+    return;
+  }
+  if (e.tool != "draw" && e.tool != "erase") throw InputError("unknown tool '" + e.tool + "'");
+  const int r = int(params().getInt("brush"));
+  std::set<std::size_t> cells;
+  for (auto [a, b] : lineCells(a0, b0, a1, b1))
+    for (int db = -r; db <= r; ++db)
+      for (int da = -r; da <= r; ++da) {
+        const int ca = a + da, cb = b + db;
+        if (da * da + db * db > r * r || ca < 0 || cb < 0 || ca >= w || cb >= h) continue;
+        cells.insert(pl.cell(g, ca, cb));
+      }
+  setCellTypes({cells.begin(), cells.end()}, e.tool == "draw");
+}
+
+void LbmModule::setCellTypes(const std::vector<std::size_t>& cells, bool solid) {
+  std::vector<std::size_t> changed, nowFluid;
+  for (std::size_t n : cells) {
+    const int type = flags_[n] & kTypeMask;
+    if (solid && type == kFluid) {
+      flags_[n] = kWall;
+      changed.push_back(n);
+    } else if (!solid && type == kWall) {
+      flags_[n] = kFluid;
+      changed.push_back(n);
+      nowFluid.push_back(n);
+    }
+  }
+  if (changed.empty()) return;
+  // Near-wall bits change within one cell of an edit (further through the periodic wrap, which
+  // only edits at the domain's edge reach: then redo them all).
+  const Grid& g = spec_.grid;
+  const std::size_t reach = std::size_t(g.nx) * g.ny + g.nx + 1;
+  const std::size_t lo = *std::min_element(changed.begin(), changed.end());
+  const std::size_t hi = *std::max_element(changed.begin(), changed.end());
+  bool atEdge = false;
+  for (std::size_t n : changed) {
+    const int x = int(n % g.nx), y = int(n / g.nx % g.ny), z = int(n / (std::size_t(g.nx) * g.ny));
+    atEdge = atEdge || x == 0 || y == 0 || x == g.nx - 1 || y == g.ny - 1 ||
+             (g.nz > 1 && (z == 0 || z == g.nz - 1));
+  }
+  const std::size_t first = atEdge || lo < reach ? 0 : lo - reach;
+  const std::size_t last = atEdge ? g.cells() : std::min(g.cells(), hi + reach + 1);
+  markNearWalls(g, flags_, first, last);
+  engine_->setFlags(flags_, first, last - first);
+  engine_->restCells(nowFluid);
+}
+
+std::vector<std::string> LbmModule::actions() const {
+  return {"restore last good state", "export VTI", "export probe CSV"};
+}
+
+void LbmModule::runAction(const std::string& action) {
+  const std::string stem =
+      "warpscope-lbm-" + params().getText("scene") + "-step" + std::to_string(stepCount());
+  if (action == "restore last good state") {
+    if (lastGood_) {
+      const StateBlob good = *lastGood_;
+      restoreState(good);
+    } else {
+      reset();
+    }
+    diverged_ = false;
+  } else if (action == "export VTI") {
+    exportVti(stem + ".vti");
+  } else if (action == "export probe CSV") {
+    exportProbe(stem + "-probe.csv");
+  } else {
+    throw InputError("unknown action '" + action + "'");
+  }
+}
+
+void LbmModule::exportVti(const std::string& path) {
+  writeVti(path, spec_.lattice, spec_.grid, flags_, flow_.params, engine_->exportState());
+  lastExport_ = path;
+}
+
+void LbmModule::exportProbe(const std::string& path) {
+  const Plane pl = plane();
+  writeProbeCsv(path, spec_.grid, pl, engine_->planeMoments(pl), probe_);
+  lastExport_ = path;
+}
+
+StateBlob LbmModule::saveState() {
+  StateBlob state;
+  const Grid& g = spec_.grid;
+  state.meta = {{"lattice", params().getText("lattice")},
+                {"nx", g.nx},
+                {"ny", g.ny},
+                {"nz", g.nz},
+                {"steps", stepCount()}};
+  const std::vector<float> populations = engine_->exportState();
+  state.data.resize(flags_.size() + populations.size() * sizeof(float));
+  std::memcpy(state.data.data(), flags_.data(), flags_.size());
+  std::memcpy(state.data.data() + flags_.size(), populations.data(),
+              populations.size() * sizeof(float));
+  return state;
+}
+
+void LbmModule::restoreState(const StateBlob& state) {
+  const Grid& g = spec_.grid;
+  if (state.meta.at("lattice").get<std::string>() != params().getText("lattice") ||
+      state.meta.at("nx").get<int>() != g.nx || state.meta.at("ny").get<int>() != g.ny ||
+      state.meta.at("nz").get<int>() != g.nz)
+    throw InputError("the saved LBM state is for another lattice or size");
+  const std::size_t cells = g.cells(), q = std::size_t(latticeQ(spec_.lattice));
+  if (state.data.size() != cells + cells * q * sizeof(float))
+    throw InputError("the saved LBM state has the wrong size");
+  const Grid& held = engine_->grid();
+  if (held.nx != g.nx || held.ny != g.ny || held.nz != g.nz) engine_->reshape(g);
+  flags_.assign(state.data.begin(), state.data.begin() + std::ptrdiff_t(cells));
+  std::vector<float> populations(cells * q);
+  std::memcpy(populations.data(), state.data.data() + cells, populations.size() * sizeof(float));
+  engine_->setFlags(flags_, 0, cells);
+  engine_->setParams(flow_.params);
+  const std::uint64_t steps = state.meta.at("steps").get<std::uint64_t>();
+  engine_->importState(populations, steps);
+  setStepCount(steps);
+}
+
+void LbmModule::applyParams(const std::vector<std::string>& changed) {
+  auto touched = [&](std::initializer_list<const char*> keys) {
+    for (const char* key : keys)
+      if (std::find(changed.begin(), changed.end(), key) != changed.end()) return true;
+    return false;
+  };
+  // Check what the new values mean before changing anything.
+  const FlowSpec spec = specFromParams();
+  const Flow flow = describeFlow(spec);
+  const bool latticeChanged = spec.lattice != spec_.lattice;
+  const bool reshaped = spec.grid.nx != spec_.grid.nx || spec.grid.ny != spec_.grid.ny ||
+                        spec.grid.nz != spec_.grid.nz;
+  if (latticeChanged || reshaped || touched({"scene"})) {
+    // The old engine keeps its state until the new lattice is in place: a size that does not fit
+    // fails in reshape(), before anything is released.
+    const FlowSpec oldSpec = spec_;
+    const Flow oldFlow = flow_;
+    std::unique_ptr<LbmEngine> oldEngine;
+    try {
+      spec_ = spec;
+      flow_ = flow;
+      if (latticeChanged) {
+        oldEngine = std::move(engine_);
+        buildEngine();
+      }
+      reset();
+    } catch (...) {
+      spec_ = oldSpec;
+      flow_ = oldFlow;
+      if (oldEngine) engine_ = std::move(oldEngine);
+      throw;
+    }
+    return;
+  }
+  spec_ = spec;
+  flow_ = flow;
+  engine_->setParams(flow_.params);
+  if (touched({"block"}) && backend_ == Backend::Cuda) {
+    const StateBlob state = saveState();
+    buildEngine();
+    restoreState(state);
+    clearTimings();
+  }
+}
+
+void LbmModule::applySelection(Backend, const StateBlob& state) {
+  buildEngine();
+  restoreState(state);
+}
+
+}  // namespace ws::lbm

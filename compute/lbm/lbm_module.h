@@ -1,0 +1,84 @@
+#pragma once
+// Lattice Boltzmann flow (D2Q9 and D3Q19) as a warpscope module.
+#include <memory>
+#include <optional>
+
+#include "compute/core/module.h"
+#include "compute/lbm/lbm_engine.h"
+#include "compute/lbm/lbm_scene.h"
+
+namespace ws::lbm {
+
+class LbmModule final : public Module {
+ public:
+  explicit LbmModule(Backend backend);
+
+  std::string_view name() const override { return "lbm"; }
+  std::string_view title() const override { return "Lattice Boltzmann flow"; }
+  void setSize(const std::string& text) override;
+  std::vector<KernelVariant> variants(Backend backend) const override;
+  std::string defaultVariant(Backend) const override { return "aa-soa-fp32"; }
+  std::string configuration() const override { return engine_->configuration(); }
+  std::string notes() const override;
+
+  void reset() override;
+  void step(int count) override;
+  void synchronize() override { engine_->synchronize(); }
+  std::vector<Metric> metrics() override;
+
+  WorldBox world() const override;
+  std::vector<FieldView> fieldViews() const override;
+  int currentFieldView() const override;
+  void renderField(const FieldRequest& request, FieldImage& image) override;
+
+  std::vector<std::string> tools() const override { return {"draw", "erase", "probe"}; }
+  std::vector<std::string> toolItems(const std::string&) const override { return {}; }
+  void edit(const PointerEdit& edit) override;
+  std::vector<std::string> actions() const override;
+  void runAction(const std::string& action) override;
+
+  StateBlob saveState() override;
+  void restoreState(const StateBlob& state) override;
+
+  void pollTimings() override { engine_->pollTimings(); }
+  void drainTimings() override { engine_->drainTimings(); }
+  double bytesPerWorkUnit() const override;
+  const TimingScope& stepTiming() const override {
+    return *(backend_ == Backend::Cuda ? gpuTimings_ : cpuTimings_).step;
+  }
+
+  // For the tests and exports.
+  LbmEngine& engine() { return *engine_; }
+  const FlowSpec& spec() const { return spec_; }
+  const Flow& flow() const { return flow_; }
+  Plane plane() const;
+  const std::vector<std::uint8_t>& flags() const { return flags_; }
+  // Writes the whole lattice's density, velocity and cell types as VTK image data (ParaView).
+  void exportVti(const std::string& path);
+  // Writes the moments along the probe line (plane coordinates) as CSV.
+  void exportProbe(const std::string& path);
+  void setProbe(double a0, double b0, double a1, double b1);
+
+ protected:
+  void applyParams(const std::vector<std::string>& changed) override;
+  void applySelection(Backend previous, const StateBlob& state) override;
+
+ private:
+  FlowSpec specFromParams() const;
+  void buildEngine();
+  void keepSnapshot();
+  void setCellTypes(const std::vector<std::size_t>& cells, bool solid);
+
+  std::unique_ptr<LbmEngine> engine_;
+  LbmTimings cpuTimings_, gpuTimings_;
+  FlowSpec spec_;
+  Flow flow_;
+  std::vector<std::uint8_t> flags_;  // host copy of the cell types
+  std::optional<StateBlob> lastGood_;
+  double lastSnapshotSeconds_ = -1e9;
+  bool diverged_ = false, sawFastFlow_ = false;
+  double probe_[4] = {0, 0, 0, 0};  // plane coordinates of the probe line's ends
+  std::string lastExport_;
+};
+
+}  // namespace ws::lbm

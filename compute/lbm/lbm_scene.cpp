@@ -1,0 +1,196 @@
+#include "compute/lbm/lbm_scene.h"
+
+#include <cmath>
+#include <numbers>
+
+#include "compute/core/errors.h"
+
+namespace ws::lbm {
+
+namespace {
+
+constexpr double kMagicTrt = 3.0 / 16.0;  // puts bounce-back walls exactly half-way (Ginzburg)
+
+template <typename Lat>
+void fillEquilibrium(const Grid& g, const std::vector<std::uint8_t>& flags,
+                     std::vector<float>& state, auto&& densityVelocity) {
+  const std::size_t cells = g.cells();
+  state.assign(cells * Lat::Q, 0.0f);
+#pragma omp parallel for schedule(static)
+  for (std::size_t n = 0; n < cells; ++n) {
+    if (isSolid(flags[n])) continue;
+    const int x = int(n % g.nx), y = int(n / g.nx % g.ny);
+    float rho = 1, u[3] = {0, 0, 0};
+    densityVelocity(x, y, rho, u);
+    float s[Lat::Q];
+    equilibrium<Lat>(rho, u, s);
+    for (int i = 0; i < Lat::Q; ++i) state[i * cells + n] = s[i];
+  }
+}
+
+}  // namespace
+
+Scene parseScene(const std::string& name) {
+  if (name == "cavity") return Scene::Cavity;
+  if (name == "cylinder") return Scene::Cylinder;
+  if (name == "channel") return Scene::Channel;
+  if (name == "taylor-green") return Scene::TaylorGreen;
+  throw InputError("unknown LBM scene '" + name + "'");
+}
+
+void cylinderGeometry(const Grid& g, double& cx, double& cy, double& radius) {
+  radius = std::max(2.0, std::round(g.ny / 16.0));
+  cx = std::min(g.nx / 4.0, 2.5 * g.ny / 4.0);
+  cy = 0.5 * g.ny + 0.05 * radius + 0.5;  // slightly off the axis, so the wake starts shedding
+}
+
+Flow describeFlow(const FlowSpec& spec) {
+  Flow flow;
+  const Grid& g = spec.grid;
+  switch (spec.scene) {
+    case Scene::Cavity:
+      flow.length = g.nx - 2;
+      flow.lengthName = "cavity width";
+      break;
+    case Scene::Cylinder: {
+      double cx, cy, r;
+      cylinderGeometry(g, cx, cy, r);
+      flow.length = 2 * r;
+      flow.lengthName = "cylinder diameter";
+      break;
+    }
+    case Scene::Channel:
+      flow.length = g.ny - 2;
+      flow.lengthName = "channel width";
+      break;
+    case Scene::TaylorGreen:
+      flow.length = g.nx / (2 * std::numbers::pi);
+      flow.lengthName = "width / 2 pi";
+      break;
+  }
+  const double u = spec.velocity;
+  if (spec.fromReynolds) {
+    flow.reynolds = spec.reynolds;
+    flow.viscosity = u * flow.length / spec.reynolds;
+  } else {
+    flow.viscosity = spec.viscosity;
+    flow.reynolds = u * flow.length / spec.viscosity;
+  }
+  flow.tau = 3 * flow.viscosity + 0.5;
+  flow.mach = u * std::sqrt(3.0);
+  if (!(flow.tau > 0.5 + 1e-6))
+    throw InputError("tau = " + std::to_string(flow.tau) +
+                     " is at or below 1/2 (zero or negative viscosity): lower the Reynolds "
+                     "number, raise the velocity's length scale or the viscosity");
+  StepParams& p = flow.params;
+  p.omegaPlus = float(1 / flow.tau);
+  p.omegaMinus = spec.trt ? float(1 / (0.5 + kMagicTrt / (flow.tau - 0.5))) : p.omegaPlus;
+  if (spec.scene == Scene::Cavity) p.wallVelocity[0] = float(u);
+  if (spec.scene == Scene::Cylinder) {
+    p.inletVelocity[0] = float(u);
+    p.parabolicInlet = true;
+  }
+  if (spec.scene == Scene::Channel) {
+    const double h = g.ny - 2;
+    p.force[0] = float(8 * flow.viscosity * u / (h * h));  // centreline speed u when steady
+  }
+  return flow;
+}
+
+void markNearWalls(const Grid& g, std::vector<std::uint8_t>& flags, std::size_t first,
+                   std::size_t last) {
+  const int dz = g.nz > 1 ? 1 : 0;
+#pragma omp parallel for schedule(static)
+  for (std::size_t n = first; n < last; ++n) {
+    flags[n] &= std::uint8_t(~kNearWall);
+    if (isSolid(flags[n])) continue;
+    const Neighbourhood nb(g, n);
+    bool near = false;
+    for (int z = -dz; z <= dz; ++z)
+      for (int y = -1; y <= 1; ++y)
+        for (int x = -1; x <= 1; ++x) near = near || isSolid(flags[nb.at(x, y, z)]);
+    if (near) flags[n] |= kNearWall;
+  }
+}
+
+std::vector<std::uint8_t> sceneFlags(const FlowSpec& spec) {
+  const Grid& g = spec.grid;
+  std::vector<std::uint8_t> flags(g.cells(), kFluid);
+  double cx = 0, cy = 0, r = 0;
+  if (spec.scene == Scene::Cylinder) cylinderGeometry(g, cx, cy, r);
+  const bool box3d = g.nz > 1;
+#pragma omp parallel for schedule(static)
+  for (std::size_t n = 0; n < g.cells(); ++n) {
+    const int x = int(n % g.nx), y = int(n / g.nx % g.ny), z = int(n / (std::size_t(g.nx) * g.ny));
+    const bool bottom = y == 0, top = y == g.ny - 1;
+    std::uint8_t type = kFluid;
+    switch (spec.scene) {
+      case Scene::Cavity:
+        if (top)
+          type = kMovingWall;
+        else if (bottom || x == 0 || x == g.nx - 1 || (box3d && (z == 0 || z == g.nz - 1)))
+          type = kWall;
+        break;
+      case Scene::Cylinder:
+        if (bottom || top)
+          type = kWall;
+        else if (x == 0)
+          type = kInlet;
+        else if (x == g.nx - 1)
+          type = kOutlet;
+        else if ((x + 0.5 - cx) * (x + 0.5 - cx) + (y + 0.5 - cy) * (y + 0.5 - cy) <= r * r)
+          type = kWall;
+        break;
+      case Scene::Channel:
+        if (bottom || top) type = kWall;
+        break;
+      case Scene::TaylorGreen:
+        break;
+    }
+    flags[n] = type;
+  }
+  markNearWalls(g, flags, 0, g.cells());
+  return flags;
+}
+
+std::vector<float> sceneState(const FlowSpec& spec, const std::vector<std::uint8_t>& flags) {
+  const Grid& g = spec.grid;
+  const float u0 = float(spec.velocity);
+  std::vector<float> state;
+  auto fill = [&](auto&& densityVelocity) {
+    if (spec.lattice == LatticeKind::D2Q9)
+      fillEquilibrium<D2Q9>(g, flags, state, densityVelocity);
+    else
+      fillEquilibrium<D3Q19>(g, flags, state, densityVelocity);
+  };
+  switch (spec.scene) {
+    case Scene::Cylinder: {
+      // The inflow's parabola everywhere (Schaefer and Turek's benchmark inflow).
+      const double h = g.ny - 2;
+      fill([&](int, int y, float&, float* u) {
+        const double s = y - 0.5;
+        u[0] = float(4 * u0 * s * (h - s) / (h * h));
+      });
+      break;
+    }
+    case Scene::TaylorGreen: {
+      // u = (-U sqrt(ky/kx) cos kx x sin ky y, U sqrt(kx/ky) sin kx x cos ky y), divergence free;
+      // the pressure that balances it gives the density.
+      const double kx = 2 * std::numbers::pi / g.nx, ky = 2 * std::numbers::pi / g.ny;
+      const double ax = std::sqrt(ky / kx), ay = std::sqrt(kx / ky);
+      fill([&](int x, int y, float& rho, float* u) {
+        const double X = kx * (x + 0.5), Y = ky * (y + 0.5);
+        u[0] = float(-u0 * ax * std::cos(X) * std::sin(Y));
+        u[1] = float(u0 * ay * std::sin(X) * std::cos(Y));
+        const double p = -0.25 * u0 * u0 * (ky / kx * std::cos(2 * X) + kx / ky * std::cos(2 * Y));
+        rho = float(1 + 3 * p);
+      });
+      break;
+    }
+    default:
+      fill([](int, int, float&, float*) {});
+  }
+  return state;
+}
+
+}  // namespace ws::lbm

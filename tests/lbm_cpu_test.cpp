@@ -1,0 +1,349 @@
+// The LBM on the CPU: the physics against analytic and published solutions, the storage variants
+// against each other, bad parameters, divergence, edits and exports.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <numbers>
+
+#include "compute/core/errors.h"
+#include "compute/lbm/lbm_module.h"
+#include "tests/lbm_random.h"
+#include "tests/test_support.h"
+
+namespace ws::lbm {
+namespace {
+
+std::unique_ptr<LbmModule> cpuModule(const std::vector<std::pair<std::string, ParamValue>>& values,
+                                     const std::string& variant = "aa-soa-fp32") {
+  auto module = std::make_unique<LbmModule>(Backend::Cpu);
+  module->select(Backend::Cpu, variant);
+  module->setParams(values);
+  module->reset();
+  return module;
+}
+
+double totalMass(LbmModule& m) {
+  return m.engine().totals().mass;
+}
+
+// ---- physics ----------------------------------------------------------------------------------
+
+TEST(LbmPhysics, MassIsConservedInAClosedCavity) {
+  for (const char* lattice : {"d2q9", "d3q19"})
+    for (const std::string variant : {"aa-soa-fp32", "ab-aos-fp32"}) {
+      auto m = cpuModule({{"lattice", std::string(lattice)},
+                          {"scene", std::string("cavity")},
+                          {"width", std::int64_t(24)},
+                          {"height", std::int64_t(24)},
+                          {"depth", std::int64_t(12)},
+                          {"reynolds", 100.0}},
+                         variant);
+      const double before = totalMass(*m);
+      m->step(501);  // odd: A-A ends mid-pair
+      const double after = totalMass(*m);
+      EXPECT_NEAR(after / before, 1.0, 1e-6) << lattice << " " << variant;
+    }
+}
+
+TEST(LbmPhysics, PoiseuilleProfileMatchesTheParabola) {
+  const int h = 32;  // fluid cells across; walls half-way outside them
+  const double u = 0.05, re = 10, nu = u * h / re;
+  auto m = cpuModule({{"scene", std::string("channel")},
+                      {"width", std::int64_t(8)},
+                      {"height", std::int64_t(h + 2)},
+                      {"velocity", u},
+                      {"reynolds", re}});
+  m->step(int(4 * h * h / nu));
+  const std::vector<PlaneSample> plane = m->engine().planeMoments(m->plane());
+  double error = 0, norm = 0;
+  for (int y = 1; y <= h; ++y) {
+    const double s = y - 0.5;  // distance from the lower wall
+    const double exact = 4 * u * s * (h - s) / (h * h);
+    const double got = plane[std::size_t(y) * 8 + 3].u[0];
+    error += (got - exact) * (got - exact);
+    norm += exact * exact;
+  }
+  EXPECT_LT(std::sqrt(error / norm), 0.01);
+}
+
+double kineticEnergy(LbmModule& m) {
+  double e = 0;
+  for (const PlaneSample& s : m.engine().planeMoments(m.plane()))
+    e += 0.5 * s.rho * (s.u[0] * s.u[0] + s.u[1] * s.u[1]);
+  return e;
+}
+
+TEST(LbmPhysics, TaylorGreenDecaysAtTheViscousRate) {
+  for (const std::string collision : {"trt", "bgk"}) {
+    const int n = 64;
+    const double nu = 0.02;
+    auto m = cpuModule({{"scene", std::string("taylor-green")},
+                        {"width", std::int64_t(n)},
+                        {"height", std::int64_t(n)},
+                        {"velocity", 0.02},
+                        {"viscosity_from", std::string("viscosity")},
+                        {"viscosity", nu},
+                        {"collision", collision}});
+    m->step(100);
+    const double e1 = kineticEnergy(*m);
+    m->step(1000);
+    const double e2 = kineticEnergy(*m);
+    const double k = 2 * std::numbers::pi / n;
+    const double expected = 2 * nu * 2 * k * k;  // E ~ exp(-2 nu (kx^2 + ky^2) t)
+    const double measured = std::log(e1 / e2) / 1000;
+    EXPECT_NEAR(measured / expected, 1.0, 0.02) << collision;
+  }
+}
+
+// Ghia, Ghia and Shin (1982), Re = 100: u on the vertical centreline, v on the horizontal one.
+struct GhiaPoint {
+  double at, value;
+};
+const GhiaPoint kGhiaU[] = {{0.9766, 0.84123},  {0.9688, 0.78871},  {0.9609, 0.73722},
+                            {0.9531, 0.68717},  {0.8516, 0.23151},  {0.7344, 0.00332},
+                            {0.6172, -0.13641}, {0.5000, -0.20581}, {0.4531, -0.21090},
+                            {0.2813, -0.15662}, {0.1719, -0.10150}, {0.1016, -0.06434},
+                            {0.0703, -0.04775}, {0.0625, -0.04192}, {0.0547, -0.03717}};
+const GhiaPoint kGhiaV[] = {{0.9688, -0.05906}, {0.9609, -0.07391}, {0.9531, -0.08864},
+                            {0.9453, -0.10313}, {0.9063, -0.16914}, {0.8594, -0.22445},
+                            {0.8047, -0.24533}, {0.5000, 0.05454},  {0.2344, 0.17527},
+                            {0.2266, 0.17507},  {0.1563, 0.16077},  {0.0938, 0.12317},
+                            {0.0781, 0.10890},  {0.0703, 0.10091},  {0.0625, 0.09233}};
+
+TEST(LbmPhysics, LidDrivenCavityMatchesGhiaAtRe100) {
+  const int l = 64;  // fluid cells across
+  const double u = 0.1;
+  auto m = cpuModule({{"scene", std::string("cavity")},
+                      {"width", std::int64_t(l + 2)},
+                      {"height", std::int64_t(l + 2)},
+                      {"velocity", u},
+                      {"reynolds", 100.0}});
+  m->step(30000);
+  const std::vector<PlaneSample> plane = m->engine().planeMoments(m->plane());
+  const int w = l + 2;
+  // Linear interpolation between fluid cell centres; cell i's centre is at (i - 0.5) / l.
+  auto sample = [&](double along, bool vertical) {
+    const double c = along * l + 0.5;
+    const int i0 = std::clamp(int(std::floor(c)), 1, l - 1);
+    const double t = c - i0;
+    auto value = [&](int i) {
+      // Vertical line x = 1/2 lies between cells l/2 and l/2 + 1.
+      const int mid = l / 2;
+      if (vertical)
+        return 0.5 *
+               (plane[std::size_t(i) * w + mid].u[0] + plane[std::size_t(i) * w + mid + 1].u[0]);
+      return 0.5 *
+             (plane[std::size_t(mid) * w + i].u[1] + plane[std::size_t(mid + 1) * w + i].u[1]);
+    };
+    return ((1 - t) * value(i0) + t * value(i0 + 1)) / u;
+  };
+  double worst = 0;
+  for (const GhiaPoint& p : kGhiaU) worst = std::max(worst, std::abs(sample(p.at, true) - p.value));
+  for (const GhiaPoint& p : kGhiaV)
+    worst = std::max(worst, std::abs(sample(p.at, false) - p.value));
+  EXPECT_LT(worst, 0.03) << "largest deviation from Ghia et al., in units of the lid speed";
+}
+
+TEST(LbmPhysics, CylinderWakeBecomesAsymmetricOnceItSheds) {
+  const int w = 480, h = 96;  // cylinder diameter 12 cells, Re 100
+  auto m = cpuModule({{"scene", std::string("cylinder")},
+                      {"width", std::int64_t(w)},
+                      {"height", std::int64_t(h)},
+                      {"reynolds", 100.0},
+                      {"view", std::string("vorticity")}});
+  auto asymmetry = [&] {
+    // The rendered frame, one pixel per cell: a steady symmetric wake has antisymmetric vorticity.
+    FieldRequest request;
+    request.width = w;
+    request.height = h;
+    std::vector<float> pixels(std::size_t(w) * h);
+    FieldImage image{pixels.data(), w, h, false};
+    m->renderField(request, image);
+    double odd = 0, all = 0;
+    for (int y = 0; y < h / 2; ++y)
+      for (int x = w / 5; x < w; ++x) {
+        const float a = pixels[y * w + x], b = pixels[(h - 1 - y) * w + x];
+        if (std::isnan(a) || std::isnan(b)) continue;
+        odd += std::abs(a + b);
+        all += std::abs(a) + std::abs(b);
+      }
+    return odd / all;
+  };
+  m->step(600);
+  EXPECT_LT(asymmetry(), 0.1) << "the early wake is nearly symmetric";
+  m->step(7000);
+  EXPECT_GT(asymmetry(), 0.3) << "after shedding starts the wake alternates";
+}
+
+// ---- variants ---------------------------------------------------------------------------------
+
+// Every CPU variant on the same random lattice (walls, moving walls, inlets, outlets, force).
+TEST(LbmVariants, AllCpuVariantsAgreeOnRandomLattices) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  for (LatticeKind lattice : {LatticeKind::D2Q9, LatticeKind::D3Q19}) {
+    const Grid grid = lattice == LatticeKind::D2Q9 ? Grid{37, 23, 1} : Grid{13, 11, 9};
+    const test::RandomLattice r = test::randomLattice(lattice, grid, seed);
+    TimingScope step("step", "u", false), view("view", "p", false);
+    for (int steps : {1, 6, 7}) {
+      auto referenceEngine =
+          makeCpuEngine(lattice, Variant{Propagation::AB, Layout::SoA, false}, {&step, &view});
+      test::load(*referenceEngine, r, 0);
+      referenceEngine->step(steps);
+      const std::vector<float> reference = referenceEngine->exportState();
+      for (const std::string& name : Variant::all()) {
+        Variant v;
+        Variant::parse(name, v);
+        auto engine = makeCpuEngine(lattice, v, {&step, &view});
+        test::load(*engine, r, 0);
+        engine->step(steps);
+        // FP32 variants do the same arithmetic: equal to rounding of the A-A export. FP16
+        // storage: within 1e-4 of populations that deviate by up to 2e-3 from equilibrium.
+        const float tolerance = v.half ? 1e-4f : 1e-7f;
+        EXPECT_LE(test::maxDifference(engine->exportState(), reference), tolerance)
+            << name << " on " << (lattice == LatticeKind::D2Q9 ? "D2Q9" : "D3Q19") << " after "
+            << steps << " steps, seed " << seed;
+      }
+    }
+  }
+}
+
+TEST(LbmVariants, SwitchingMidPairKeepsTheFlow) {
+  // 7 steps of A-A (ending after an odd step), then 5 of A-B, equals 12 of A-B.
+  auto straight = cpuModule(
+      {{"scene", std::string("cavity")}, {"width", std::int64_t(40)}, {"height", std::int64_t(30)}},
+      "ab-soa-fp32");
+  straight->step(12);
+  auto switched = cpuModule(
+      {{"scene", std::string("cavity")}, {"width", std::int64_t(40)}, {"height", std::int64_t(30)}},
+      "aa-soa-fp32");
+  switched->step(7);
+  switched->select(Backend::Cpu, "ab-aos-fp32");
+  switched->step(5);
+  EXPECT_EQ(switched->stepCount(), 12u);
+  EXPECT_LE(test::maxDifference(switched->engine().exportState(), straight->engine().exportState()),
+            1e-7f);
+}
+
+TEST(LbmVariants, Fp16StorageStaysCloseToFp32) {
+  // A Taylor-Green flow after 2000 steps: velocities within 0.5% of the amplitude.
+  const std::vector<std::pair<std::string, ParamValue>> flow = {
+      {"scene", std::string("taylor-green")},
+      {"width", std::int64_t(64)},
+      {"height", std::int64_t(64)},
+      {"velocity", 0.05},
+      {"reynolds", 200.0}};
+  auto fp32 = cpuModule(flow, "aa-soa-fp32");
+  auto fp16 = cpuModule(flow, "aa-soa-fp16");
+  fp32->step(2000);
+  fp16->step(2000);
+  const auto a = fp32->engine().planeMoments(fp32->plane());
+  const auto b = fp16->engine().planeMoments(fp16->plane());
+  float worst = 0;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    for (int c = 0; c < 2; ++c) worst = std::max(worst, std::abs(a[k].u[c] - b[k].u[c]));
+  EXPECT_LT(worst, 0.005f * 0.05f);
+  std::printf(
+      "FP16 against FP32 after 2000 steps: largest velocity difference %.3g of the "
+      "amplitude\n",
+      worst / 0.05);
+}
+
+// ---- bad input, divergence --------------------------------------------------------------------
+
+TEST(LbmInput, InvalidParametersAreRefusedAndChangeNothing) {
+  auto m = cpuModule({{"scene", std::string("cavity")},
+                      {"width", std::int64_t(32)},
+                      {"height", std::int64_t(32)}});
+  m->step(10);
+  const std::vector<float> before = m->engine().exportState();
+  EXPECT_THROW(m->setParams({{"viscosity_from", std::string("viscosity")}, {"viscosity", 0.0}}),
+               InputError);  // tau = 1/2
+  EXPECT_THROW(m->setParamText("width", "-5"), InputError);
+  EXPECT_THROW(m->setParamText("velocity", "0.5"), InputError);  // beyond the stable limit
+  EXPECT_THROW(m->setSize("40000x40000"), InputError);
+  EXPECT_EQ(m->params().getText("viscosity_from"), "reynolds");
+  EXPECT_EQ(m->params().getInt("width"), 32);
+  EXPECT_EQ(m->stepCount(), 10u);
+  EXPECT_EQ(test::maxDifference(m->engine().exportState(), before), 0.0f);
+}
+
+TEST(LbmInput, ADivergingRunPausesAndTheLastGoodStateComesBack) {
+  auto m = cpuModule({{"scene", std::string("cavity")},
+                      {"width", std::int64_t(48)},
+                      {"height", std::int64_t(48)},
+                      {"collision", std::string("bgk")},
+                      {"velocity", 0.3},
+                      {"reynolds", 1e6}});
+  EXPECT_NE(m->notes().find("warning: tau"), std::string::npos) << m->notes();
+  EXPECT_NE(m->notes().find("warning: lattice Mach"), std::string::npos);
+  bool diverged = false;
+  for (int frame = 0; frame < 400 && !diverged; ++frame) {
+    try {
+      m->step(50);
+    } catch (const InputError& e) {
+      diverged = true;
+      EXPECT_NE(std::string(e.what()).find("diverged"), std::string::npos);
+    }
+  }
+  ASSERT_TRUE(diverged);
+  EXPECT_THROW(m->step(1), InputError) << "stays paused until restored";
+  m->runAction("restore last good state");
+  const Totals t = m->engine().totals();
+  EXPECT_TRUE(std::isfinite(t.mass));
+  EXPECT_NO_THROW(m->step(1));
+}
+
+// ---- edits, exports ---------------------------------------------------------------------------
+
+TEST(LbmEdit, DrawnObstaclesAreWallsAndErasingRestoresFluid) {
+  auto m = cpuModule({{"scene", std::string("cylinder")},
+                      {"width", std::int64_t(128)},
+                      {"height", std::int64_t(64)},
+                      {"brush", std::int64_t(2)}});
+  m->step(3);
+  PointerEdit draw{"draw", 100.5, 20.5, 90.5, 20.5};  // world y 20.5: plane row 64 - 1 - 20 = 43
+  m->edit(draw);
+  EXPECT_TRUE(isSolid(m->flags()[43 * 128 + 95]));
+  EXPECT_TRUE(isSolid(m->flags()[45 * 128 + 100]));
+  EXPECT_FALSE(isSolid(m->flags()[46 * 128 + 100])) << "brush radius 2";
+  EXPECT_TRUE(m->flags()[46 * 128 + 100] & kNearWall);
+  m->step(5);
+  PointerEdit erase{"erase", 95.5, 20.5, 95.5, 20.5};
+  m->edit(erase);
+  EXPECT_FALSE(isSolid(m->flags()[43 * 128 + 95]));
+  m->step(5);
+  EXPECT_TRUE(std::isfinite(m->engine().totals().mass));
+}
+
+TEST(LbmExport, VtiAndProbeFilesHoldTheFields) {
+  auto m = cpuModule({{"scene", std::string("channel")},
+                      {"width", std::int64_t(16)},
+                      {"height", std::int64_t(10)}});
+  m->step(20);
+  const auto dir = std::filesystem::temp_directory_path() / "warpscope-lbm-export";
+  std::filesystem::create_directories(dir);
+  m->exportVti((dir / "flow.vti").string());
+  std::ifstream vti(dir / "flow.vti", std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(vti)), {});
+  EXPECT_NE(text.find("WholeExtent=\"0 15 0 9 0 0\""), std::string::npos);
+  EXPECT_NE(text.find("Name=\"velocity\" NumberOfComponents=\"3\""), std::string::npos);
+  // Three blocks: 8-byte size headers, 160 densities, 480 velocity components, 160 types.
+  EXPECT_GT(text.size(), 8 * 3 + 160 * 4 + 480 * 4 + 160u);
+
+  m->setProbe(8, 0, 8, 9);
+  m->exportProbe((dir / "probe.csv").string());
+  std::ifstream csv(dir / "probe.csv");
+  std::string header, line;
+  std::getline(csv, header);
+  EXPECT_EQ(header, "s,x,y,z,density,ux,uy,uz");
+  int rows = 0;
+  while (std::getline(csv, line)) ++rows;
+  EXPECT_EQ(rows, 10);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace ws::lbm

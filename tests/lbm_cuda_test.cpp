@@ -1,0 +1,106 @@
+// Every CUDA LBM variant against the CPU engine running the same variant, on fresh random lattices
+// (walls, moving walls, inlets, outlets, a body force), after odd and even step counts; and the
+// module on the GPU: views, totals, edits. Skips where no GPU is present.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "compute/core/errors.h"
+#include "compute/lbm/lbm_cuda.h"
+#include "compute/lbm/lbm_module.h"
+#include "tests/lbm_random.h"
+#include "tests/test_support.h"
+
+namespace ws::lbm {
+namespace {
+
+TEST(LbmCuda, EveryVariantMatchesTheCpuOnRandomLattices) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  TimingScope step("step", "u", true), view("view", "p", true);
+  for (LatticeKind lattice : {LatticeKind::D2Q9, LatticeKind::D3Q19}) {
+    const Grid grid = lattice == LatticeKind::D2Q9 ? Grid{67, 45, 1} : Grid{21, 17, 13};
+    const test::RandomLattice r = test::randomLattice(lattice, grid, seed);
+    for (const std::string& name : Variant::all()) {
+      Variant v;
+      Variant::parse(name, v);
+      for (int block : {64, 256}) {
+        auto cpu = makeCpuEngine(lattice, v, {&step, &view});
+        auto gpu = makeCudaEngine(lattice, v, block, {&step, &view});
+        test::load(*cpu, r, 0);
+        test::load(*gpu, r, 0);
+        for (int steps : {1, 6, 7, 50}) {
+          cpu->step(steps);
+          gpu->step(steps);
+          // The same arithmetic, up to the compilers' fused multiply-adds.
+          const float tolerance = v.half ? 1e-5f : 1e-6f;
+          EXPECT_LE(test::maxDifference(gpu->exportState(), cpu->exportState()), tolerance)
+              << name << " block " << block << " on "
+              << (lattice == LatticeKind::D2Q9 ? "D2Q9" : "D3Q19") << " after " << steps
+              << " more steps, seed " << seed;
+        }
+        const Totals a = cpu->totals(), b = gpu->totals();
+        EXPECT_NEAR(a.mass, b.mass, 1e-6 * a.mass) << name;
+        EXPECT_EQ(a.fluidCells, b.fluidCells);
+        EXPECT_NEAR(a.maxSpeed, b.maxSpeed, 1e-4f) << name;
+      }
+    }
+  }
+}
+
+TEST(LbmCuda, ModuleViewsAndEditsMatchTheCpu) {
+  WS_REQUIRE_GPU();
+  for (const std::string lattice : {"d2q9", "d3q19"}) {
+    std::vector<std::unique_ptr<LbmModule>> modules;
+    for (Backend backend : {Backend::Cpu, Backend::Cuda}) {
+      auto m = std::make_unique<LbmModule>(backend);
+      m->setParams({{"lattice", lattice},
+                    {"scene", std::string("cylinder")},
+                    {"width", std::int64_t(96)},
+                    {"height", std::int64_t(48)},
+                    {"depth", std::int64_t(8)},
+                    {"view", std::string("vorticity")}});
+      m->step(31);
+      m->edit({"draw", 60.5, 10.5, 70.5, 30.5});
+      m->step(20);
+      modules.push_back(std::move(m));
+    }
+    FieldRequest request;
+    request.originX = -4;
+    request.originY = -3;
+    request.worldPerPixel = 0.75;
+    request.width = 140;
+    request.height = 70;
+    std::vector<float> cpuPixels(140 * 70), gpuPixels(140 * 70);
+    FieldImage cpuImage{cpuPixels.data(), 140, 70, false},
+        gpuImage{gpuPixels.data(), 140, 70, false};
+    modules[0]->renderField(request, cpuImage);
+    modules[1]->renderField(request, gpuImage);
+    int nan = 0;
+    for (std::size_t k = 0; k < cpuPixels.size(); ++k) {
+      ASSERT_EQ(std::isnan(cpuPixels[k]), std::isnan(gpuPixels[k])) << "pixel " << k;
+      nan += std::isnan(cpuPixels[k]);
+      if (!std::isnan(cpuPixels[k])) EXPECT_NEAR(cpuPixels[k], gpuPixels[k], 1e-5f) << k;
+    }
+    EXPECT_GT(nan, 0) << "walls and the outside show as NaN";
+    EXPECT_NEAR(modules[0]->metrics()[0].value, modules[1]->metrics()[0].value, 1e-6 * 96 * 48 * 8);
+  }
+}
+
+TEST(LbmCuda, TooLargeALatticeIsRefusedAndTheFlowRunsOn) {
+  WS_REQUIRE_GPU();
+  LbmModule m(Backend::Cuda);
+  m.setParams({{"width", std::int64_t(256)}, {"height", std::int64_t(128)}});
+  m.step(10);
+  EXPECT_THROW(m.setParams({{"lattice", std::string("d3q19")},
+                            {"width", std::int64_t(2000)},  // 2.1e9 cells: 161 GB
+                            {"height", std::int64_t(1024)},
+                            {"depth", std::int64_t(1024)}}),
+               OutOfMemoryError);
+  EXPECT_EQ(m.params().getText("lattice"), "d2q9");
+  EXPECT_EQ(m.stepCount(), 10u);
+  EXPECT_NO_THROW(m.step(10));
+}
+
+}  // namespace
+}  // namespace ws::lbm
