@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <vector>
 
 #include "compute/core/errors.h"
 #include "compute/lbm/lbm_cuda.h"
@@ -24,7 +26,9 @@ TEST(LbmCuda, EveryVariantMatchesTheCpuOnRandomLattices) {
     for (const std::string& name : Variant::all()) {
       Variant v;
       Variant::parse(name, v);
-      for (int block : {64, 256}) {
+      // Under compute-sanitizer (WS_SANITIZER_RUN) one block size is enough.
+      for (int block :
+           std::getenv("WS_SANITIZER_RUN") ? std::vector<int>{128} : std::vector<int>{64, 256}) {
         auto cpu = makeCpuEngine(lattice, v, {&step, &view});
         auto gpu = makeCudaEngine(lattice, v, block, {&step, &view});
         test::load(*cpu, r, 0);
@@ -32,8 +36,9 @@ TEST(LbmCuda, EveryVariantMatchesTheCpuOnRandomLattices) {
         for (int steps : {1, 6, 7, 50}) {
           cpu->step(steps);
           gpu->step(steps);
-          // The same arithmetic, up to the compilers' fused multiply-adds.
-          const float tolerance = v.half ? 1e-5f : 1e-6f;
+          // The same arithmetic, up to the compilers' fused multiply-adds; with FP16 storage a
+          // differing last bit can flip one rounding (2^-16 near the largest populations).
+          const float tolerance = v.half ? 5e-5f : 1e-6f;
           EXPECT_LE(test::maxDifference(gpu->exportState(), cpu->exportState()), tolerance)
               << name << " block " << block << " on "
               << (lattice == LatticeKind::D2Q9 ? "D2Q9" : "D3Q19") << " after " << steps
