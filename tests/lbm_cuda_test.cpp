@@ -3,6 +3,7 @@
 // module on the GPU: views, totals, edits. Skips where no GPU is present.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <vector>
@@ -36,10 +37,14 @@ TEST(LbmCuda, EveryVariantMatchesTheCpuOnRandomLattices) {
         for (int steps : {1, 6, 7, 50}) {
           cpu->step(steps);
           gpu->step(steps);
-          // The same arithmetic, up to the compilers' fused multiply-adds; with FP16 storage a
-          // differing last bit can flip one rounding (2^-16 near the largest populations).
-          const float tolerance = v.half ? 5e-5f : 1e-6f;
-          EXPECT_LE(test::maxDifference(gpu->exportState(), cpu->exportState()), tolerance)
+          // The same arithmetic, up to the compilers' fused multiply-adds. With FP16 storage a
+          // differing last bit can flip a rounding, worth up to 2^-10 of the largest population
+          // (one FP16 step), and such flips feed later steps: allow two.
+          const std::vector<float> expected = cpu->exportState();
+          float largest = 0;
+          for (float value : expected) largest = std::max(largest, std::abs(value));
+          const float tolerance = v.half ? 2.0f * largest / 1024.0f : 1e-6f;
+          EXPECT_LE(test::maxDifference(gpu->exportState(), expected), tolerance)
               << name << " block " << block << " on "
               << (lattice == LatticeKind::D2Q9 ? "D2Q9" : "D3Q19") << " after " << steps
               << " more steps, seed " << seed;

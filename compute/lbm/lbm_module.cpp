@@ -51,7 +51,7 @@ std::vector<KernelVariant> storageVariants() {
     const bool isAA = v.propagation == Propagation::AA, isSoA = v.layout == Layout::SoA;
     std::string title = std::string(isAA ? "A-A in place" : "A-B two lattices") + ", " +
                         (isSoA ? "SoA" : "AoS") + ", " + (v.half ? "FP16 storage" : "FP32");
-    if (name == "aa-soa-fp32") title += " (fast)";
+    if (name == "ab-soa-fp32") title += " (fastest measured)";
     out.push_back(
         {name, title, (isAA ? aa : ab) + (isSoA ? soa : aos) + (v.half ? fp16 : fp32), {"block"}});
   }

@@ -17,7 +17,7 @@ class LbmModule final : public Module {
   std::string_view title() const override { return "Lattice Boltzmann flow"; }
   void setSize(const std::string& text) override;
   std::vector<KernelVariant> variants(Backend backend) const override;
-  std::string defaultVariant(Backend) const override { return "aa-soa-fp32"; }
+  std::string defaultVariant(Backend) const override { return "ab-soa-fp32"; }
   std::string configuration() const override { return engine_->configuration(); }
   std::string notes() const override;
 
