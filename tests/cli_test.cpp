@@ -78,6 +78,20 @@ TEST(CommandLine, HeadlessRunWritesFramesAndAScreenshot) {
   EXPECT_NE(result.output.find("12 steps in 4 frames"), std::string::npos) << result.output;
 }
 
+TEST(CommandLine, LbmRunsHeadlessAndRefusesUnstableParameters) {
+  const std::string shot = ::testing::TempDir() + "/lbm.png";
+  const auto result = warpscope(
+      "--headless --backend cpu --module lbm --size 96x48 --set lbm.view=vorticity --steps 40 "
+      "--steps-per-frame 10 --window 320x200 --screenshot " +
+      shot);
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_GT(std::filesystem::file_size(shot), 500u);
+  EXPECT_NE(result.output.find("mass"), std::string::npos) << result.output;
+  expectUsageError("--backend cpu --module lbm --set lbm.velocity=0.5", "velocity");
+  expectUsageError(
+      "--backend cpu --module lbm --set lbm.viscosity_from=viscosity --set lbm.viscosity=0", "tau");
+}
+
 TEST(CommandLine, BenchmarkPrintsATableAndWritesJson) {
   const std::string json = ::testing::TempDir() + "/bench.json";
   const auto result =
