@@ -18,7 +18,7 @@ namespace {
 constexpr std::int64_t kMaxSide = 32768, kMaxDepth = 1024;
 constexpr double kMaxCells = 2147483647.0;  // cell indices are 32-bit in places (blocks, CUB)
 constexpr double kSnapshotBytes = 256.0 * 1024 * 1024;
-constexpr double kSnapshotSeconds = 1.0;
+constexpr double kSnapshotSeconds = 5.0;  // a 75 MB copy costs a frame or two
 
 std::vector<KernelVariant> storageVariants() {
   const std::string aa =
