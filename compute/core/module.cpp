@@ -108,4 +108,10 @@ Backend defaultBackend() {
   return gpuInfo().available ? Backend::Cuda : Backend::Cpu;
 }
 
+bool anyOf(const std::vector<std::string>& changedKeys, std::initializer_list<const char*> keys) {
+  for (const char* key : keys)
+    if (std::find(changedKeys.begin(), changedKeys.end(), key) != changedKeys.end()) return true;
+  return false;
+}
+
 }  // namespace ws

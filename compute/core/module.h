@@ -4,6 +4,7 @@
 // tests drive alike. It owns its state on one backend (CPU or CUDA) and never touches GL or ImGui:
 // it offers parameters, kernel variants, timings, and views the renderer draws.
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -145,6 +146,9 @@ class Module {
   std::vector<std::unique_ptr<TimingScope>> timings_;
   std::uint64_t steps_ = 0;
 };
+
+// Whether any of `keys` is among the changed parameter keys (for applyParams).
+bool anyOf(const std::vector<std::string>& changedKeys, std::initializer_list<const char*> keys);
 
 // The registry of modules, by name (Golly's algorithm list, Ready's RD systems).
 struct ModuleEntry {

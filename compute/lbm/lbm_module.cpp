@@ -8,6 +8,7 @@
 #include <set>
 
 #include "compute/core/errors.h"
+#include "compute/core/line.h"
 #include "compute/lbm/lbm_cuda.h"
 #include "compute/lbm/lbm_export.h"
 
@@ -56,21 +57,6 @@ std::vector<KernelVariant> storageVariants() {
         {name, title, (isAA ? aa : ab) + (isSoA ? soa : aos) + (v.half ? fp16 : fp32), {"block"}});
   }
   return out;
-}
-
-// Cells of a straight line in plane coordinates, endpoints included.
-std::vector<std::pair<int, int>> lineCells(int x0, int y0, int x1, int y1) {
-  std::vector<std::pair<int, int>> cells;
-  const int dx = std::abs(x1 - x0), dy = -std::abs(y1 - y0);
-  const int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
-  for (int error = dx + dy;;) {
-    cells.emplace_back(x0, y0);
-    if (x0 == x1 && y0 == y1) break;
-    const int e2 = 2 * error;
-    if (e2 >= dy) error += dy, x0 += sx;
-    if (e2 <= dx) error += dx, y0 += sy;
-  }
-  return cells;
 }
 
 double nowSeconds() {
@@ -448,18 +434,13 @@ void LbmModule::restoreState(const StateBlob& state) {
 }
 
 void LbmModule::applyParams(const std::vector<std::string>& changed) {
-  auto touched = [&](std::initializer_list<const char*> keys) {
-    for (const char* key : keys)
-      if (std::find(changed.begin(), changed.end(), key) != changed.end()) return true;
-    return false;
-  };
   // Check what the new values mean before changing anything.
   const FlowSpec spec = specFromParams();
   const Flow flow = describeFlow(spec);
   const bool latticeChanged = spec.lattice != spec_.lattice;
   const bool reshaped = spec.grid.nx != spec_.grid.nx || spec.grid.ny != spec_.grid.ny ||
                         spec.grid.nz != spec_.grid.nz;
-  if (latticeChanged || reshaped || touched({"scene"})) {
+  if (latticeChanged || reshaped || anyOf(changed, {"scene"})) {
     // The old engine keeps its state until the new lattice is in place: a size that does not fit
     // fails in reshape(), before anything is released.
     const FlowSpec oldSpec = spec_;
@@ -484,7 +465,7 @@ void LbmModule::applyParams(const std::vector<std::string>& changed) {
   spec_ = spec;
   flow_ = flow;
   engine_->setParams(flow_.params);
-  if (touched({"block"}) && backend_ == Backend::Cuda) {
+  if (anyOf(changed, {"block"}) && backend_ == Backend::Cuda) {
     const StateBlob state = saveState();
     buildEngine();
     restoreState(state);

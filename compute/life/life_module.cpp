@@ -7,6 +7,7 @@
 
 #include "compute/core/assets.h"
 #include "compute/core/errors.h"
+#include "compute/core/line.h"
 #include "compute/life/life_cuda.h"
 
 namespace ws::life {
@@ -107,22 +108,6 @@ std::string findPatternPath(const std::string& nameOrPath) {
   const std::string shipped = assetDirectory() + "/patterns/" + nameOrPath + ".rle";
   if (std::filesystem::exists(shipped)) return shipped;
   throw InputError("no pattern '" + nameOrPath + "' (not a file, nor one of the shipped patterns)");
-}
-
-// Cells of a straight line, endpoints included (for drawing with the mouse).
-std::vector<std::pair<int, int>> lineCells(int x0, int y0, int x1, int y1) {
-  std::vector<std::pair<int, int>> cells;
-  const int dx = std::abs(x1 - x0), dy = -std::abs(y1 - y0);
-  const int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
-  int error = dx + dy;
-  for (;;) {
-    cells.emplace_back(x0, y0);
-    if (x0 == x1 && y0 == y1) break;
-    const int e2 = 2 * error;
-    if (e2 >= dy) error += dy, x0 += sx;
-    if (e2 <= dx) error += dx, y0 += sy;
-  }
-  return cells;
 }
 
 }  // namespace
@@ -363,13 +348,8 @@ void LifeModule::restoreState(const StateBlob& state) {
 }
 
 void LifeModule::applyParams(const std::vector<std::string>& changed) {
-  auto touched = [&](std::initializer_list<const char*> keys) {
-    for (const char* key : keys)
-      if (std::find(changed.begin(), changed.end(), key) != changed.end()) return true;
-    return false;
-  };
   // Kernel shape first, so that a preset changing both shape and size gets both.
-  if (touched({"block", "cells_per_thread", "rows_per_thread", "generations_per_pass"}) &&
+  if (anyOf(changed, {"block", "cells_per_thread", "rows_per_thread", "generations_per_pass"}) &&
       backend_ == Backend::Cuda) {
     const StateBlob state = saveState();
     buildEngine();
@@ -377,7 +357,7 @@ void LifeModule::applyParams(const std::vector<std::string>& changed) {
     restoreState(state);
     clearTimings();
   }
-  if (touched({"width", "height"})) {
+  if (anyOf(changed, {"width", "height"})) {
     const int w = int(params().getInt("width")), h = int(params().getInt("height"));
     const int oldW = engine_->width(), oldH = engine_->height();
     const StateBlob before = saveState();
@@ -391,8 +371,8 @@ void LifeModule::applyParams(const std::vector<std::string>& changed) {
     }
     return;  // reset() applied everything else
   }
-  if (touched({"view"})) engine_->trackAge(params().getText("view") == "age");
-  if (touched({"density", "seed", "pattern"})) reset();
+  if (anyOf(changed, {"view"})) engine_->trackAge(params().getText("view") == "age");
+  if (anyOf(changed, {"density", "seed", "pattern"})) reset();
 }
 
 void LifeModule::applySelection(Backend, const StateBlob& state) {
