@@ -50,6 +50,10 @@ struct StepParams {
 
 // ---- the grid: periodic indexing everywhere, walls are cell types -----------------------------
 
+// Cell indices are 32-bit (cheaper address arithmetic in the kernels), so a lattice holds fewer
+// than 2^31 cells; the module refuses larger ones.
+constexpr std::size_t kMaxCells = 2147483647;
+
 struct Grid {
   int nx = 1, ny = 1, nz = 1;
   WS_HD std::size_t cells() const { return std::size_t(nx) * ny * nz; }
@@ -57,22 +61,25 @@ struct Grid {
 
 // The indices of a cell's neighbourhood along each axis (previous, self, next), wrapped.
 struct Neighbourhood {
-  std::size_t x[3], y[3], z[3];
-  WS_HD Neighbourhood(const Grid& g, std::size_t n) {
-    const std::size_t plane = std::size_t(g.nx) * g.ny;
-    const int i = int(n % g.nx), j = int((n / g.nx) % g.ny), k = int(n / plane);
-    x[0] = i == 0 ? g.nx - 1 : i - 1;
+  std::uint32_t x[3], y[3], z[3];
+  int row;  // the cell's y coordinate
+  WS_HD Neighbourhood(const Grid& g, int i, int j, int k) : row(j) {
+    const std::uint32_t nx = g.nx, plane = nx * std::uint32_t(g.ny);
+    x[0] = i == 0 ? nx - 1 : i - 1;
     x[1] = i;
     x[2] = i == g.nx - 1 ? 0 : i + 1;
-    y[0] = std::size_t(j == 0 ? g.ny - 1 : j - 1) * g.nx;
-    y[1] = std::size_t(j) * g.nx;
-    y[2] = std::size_t(j == g.ny - 1 ? 0 : j + 1) * g.nx;
-    z[0] = std::size_t(k == 0 ? g.nz - 1 : k - 1) * plane;
-    z[1] = std::size_t(k) * plane;
-    z[2] = std::size_t(k == g.nz - 1 ? 0 : k + 1) * plane;
+    y[0] = (j == 0 ? g.ny - 1 : j - 1) * nx;
+    y[1] = j * nx;
+    y[2] = (j == g.ny - 1 ? 0 : j + 1) * nx;
+    z[0] = (k == 0 ? g.nz - 1 : k - 1) * plane;
+    z[1] = k * plane;
+    z[2] = (k == g.nz - 1 ? 0 : k + 1) * plane;
   }
+  WS_HD Neighbourhood(const Grid& g, std::size_t n)
+      : Neighbourhood(g, int(n % g.nx), int(n / g.nx % g.ny), int(n / g.nx / g.ny)) {}
   // The cell at offset (dx, dy, dz), each in -1..1.
-  WS_HD std::size_t at(int dx, int dy, int dz) const { return x[dx + 1] + y[dy + 1] + z[dz + 1]; }
+  WS_HD std::uint32_t at(int dx, int dy, int dz) const { return x[dx + 1] + y[dy + 1] + z[dz + 1]; }
+  WS_HD std::uint32_t self() const { return at(0, 0, 0); }
 };
 
 // ---- storage: layout and precision ------------------------------------------------------------
@@ -147,9 +154,9 @@ WS_HD Moments moments(const float* s, const StepParams& p, float forceSign) {
 
 // The inlet speed at row y relative to its centre: 1, or the parabola of a channel whose walls are
 // rows 0 and ny - 1 (so that the inflow meets the walls without a jump).
-WS_HD float inletProfile(const StepParams& p, const Grid& g, std::size_t n) {
+WS_HD float inletProfile(const StepParams& p, const Grid& g, int row) {
   if (!p.parabolicInlet) return 1.0f;
-  const float h = float(g.ny - 2), s = float((n / g.nx) % g.ny) - 0.5f;
+  const float h = float(g.ny - 2), s = float(row) - 0.5f;
   return 4.0f * s * (h - s) / (h * h);
 }
 
@@ -235,10 +242,41 @@ WS_HD void equilibrium(float rho, const float u[3], float* s) {
 // streams of the pair at once. Each step reads and writes the same locations, so no second lattice
 // is needed. After an even step the slots are swapped (the erratum in the source's section 13.3);
 // postCollision() undoes that for whoever reads the state.
+//
+// Cells next to a wall take the bounce-back branches; all others a path without flag reads.
+template <typename Lat, Propagation P, bool kWalls, typename S>
+WS_HD void pullFromNeighbours(const Neighbourhood& nb, const std::uint8_t* flags, S src,
+                              const StepParams& p, float* s) {
+  WS_UNROLL
+  for (int i = 0; i < Lat::Q; ++i) {
+    const std::uint32_t from = nb.at(-Lat::cx(i), -Lat::cy(i), -Lat::cz(i));
+    if (kWalls && isSolid(flags[from]))
+      // Bounced back: what this cell sent towards the wall, reflected.
+      s[i] = src.load(nb.self(), P == Propagation::AB ? opposite(i) : i) +
+             movingWallGain<Lat>(i, flags[from], p);
+    else
+      s[i] = src.load(from, P == Propagation::AB ? i : opposite(i));
+  }
+}
+
+template <typename Lat, bool kWalls, typename S>
+WS_HD void pushToNeighbours(const Neighbourhood& nb, const std::uint8_t* flags, S dst,
+                            const StepParams& p, const float* s) {
+  WS_UNROLL
+  for (int i = 0; i < Lat::Q; ++i) {
+    const std::uint32_t to = nb.at(Lat::cx(i), Lat::cy(i), Lat::cz(i));
+    if (kWalls && isSolid(flags[to]))
+      dst.store(nb.self(), opposite(i), s[i] + movingWallGain<Lat>(opposite(i), flags[to], p));
+    else
+      dst.store(to, i, s[i]);
+  }
+}
+
 template <typename Lat, Propagation P, bool kOddStep, typename S>
 WS_HD std::uint32_t streamCollide(const Grid& g, const std::uint8_t* flags, S src, S dst,
-                                  std::size_t n, const StepParams& p) {
+                                  const Neighbourhood& nb, const StepParams& p) {
   constexpr int Q = Lat::Q;
+  const std::uint32_t n = nb.self();
   const std::uint8_t flag = flags[n];
   const int type = flag & kTypeMask;
   if (type == kWall || type == kMovingWall) return 0;
@@ -247,38 +285,23 @@ WS_HD std::uint32_t streamCollide(const Grid& g, const std::uint8_t* flags, S sr
   if (P == Propagation::AA && !kOddStep) {
     WS_UNROLL
     for (int i = 0; i < Q; ++i) s[i] = src.load(n, i);
+  } else if (nearWall) {
+    pullFromNeighbours<Lat, P, true>(nb, flags, src, p, s);
   } else {
-    const Neighbourhood nb(g, n);
-    WS_UNROLL
-    for (int i = 0; i < Q; ++i) {
-      const std::size_t from = nb.at(-Lat::cx(i), -Lat::cy(i), -Lat::cz(i));
-      if (nearWall && isSolid(flags[from])) {
-        // Bounced back: what this cell sent towards the wall, reflected.
-        s[i] = src.load(n, P == Propagation::AB ? opposite(i) : i) +
-               movingWallGain<Lat>(i, flags[from], p);
-      } else {
-        s[i] = src.load(from, P == Propagation::AB ? i : opposite(i));
-      }
-    }
+    pullFromNeighbours<Lat, P, false>(nb, flags, src, p, s);
   }
   const std::uint32_t status =
-      collide<Lat>(s, type, p, type == kInlet ? inletProfile(p, g, n) : 1.0f);
+      collide<Lat>(s, type, p, type == kInlet ? inletProfile(p, g, nb.row) : 1.0f);
   if (P == Propagation::AB) {
     WS_UNROLL
     for (int i = 0; i < Q; ++i) dst.store(n, i, s[i]);
   } else if (!kOddStep) {
     WS_UNROLL
     for (int i = 0; i < Q; ++i) dst.store(n, opposite(i), s[i]);
+  } else if (nearWall) {
+    pushToNeighbours<Lat, true>(nb, flags, dst, p, s);
   } else {
-    const Neighbourhood nb(g, n);
-    WS_UNROLL
-    for (int i = 0; i < Q; ++i) {
-      const std::size_t to = nb.at(Lat::cx(i), Lat::cy(i), Lat::cz(i));
-      if (nearWall && isSolid(flags[to]))
-        dst.store(n, opposite(i), s[i] + movingWallGain<Lat>(opposite(i), flags[to], p));
-      else
-        dst.store(to, i, s[i]);
-    }
+    pushToNeighbours<Lat, false>(nb, flags, dst, p, s);
   }
   return status;
 }
@@ -291,7 +314,7 @@ WS_HD float postCollision(const Grid& g, const std::uint8_t* flags, S f, std::si
   if (P == Propagation::AB) return f.load(n, i);
   if (stepsDoneOdd) return f.load(n, opposite(i));  // after alpha: swapped slots
   // After beta (or a fresh import): the population already streamed to the neighbour.
-  const std::size_t to = Neighbourhood(g, n).at(Lat::cx(i), Lat::cy(i), Lat::cz(i));
+  const std::uint32_t to = Neighbourhood(g, n).at(Lat::cx(i), Lat::cy(i), Lat::cz(i));
   if (flags[n] & kNearWall && isSolid(flags[to]))
     return f.load(n, opposite(i)) - movingWallGain<Lat>(opposite(i), flags[to], p);
   return f.load(to, i);
@@ -303,7 +326,7 @@ WS_HD void storePostCollision(const Grid& g, const std::uint8_t* flags, S f, std
                               bool stepsDoneOdd, const StepParams& p, float value) {
   if (P == Propagation::AB) return f.store(n, i, value);
   if (stepsDoneOdd) return f.store(n, opposite(i), value);
-  const std::size_t to = Neighbourhood(g, n).at(Lat::cx(i), Lat::cy(i), Lat::cz(i));
+  const std::uint32_t to = Neighbourhood(g, n).at(Lat::cx(i), Lat::cy(i), Lat::cz(i));
   if (flags[n] & kNearWall && isSolid(flags[to]))
     return f.store(n, opposite(i), value + movingWallGain<Lat>(opposite(i), flags[to], p));
   f.store(to, i, value);

@@ -54,9 +54,11 @@ class CpuEngine final : public LbmEngine {
       const auto src = store(a_), dst = store(P == Propagation::AB ? b_ : a_);
       const bool odd = steps_ & 1;
 #pragma omp parallel for schedule(static) reduction(| : status)
-      for (std::size_t n = 0; n < cells; ++n)
-        status |= odd ? streamCollide<Lat, P, true>(grid_, flags_.data(), src, dst, n, params_)
-                      : streamCollide<Lat, P, false>(grid_, flags_.data(), src, dst, n, params_);
+      for (std::size_t n = 0; n < cells; ++n) {
+        const Neighbourhood nb(grid_, n);
+        status |= odd ? streamCollide<Lat, P, true>(grid_, flags_.data(), src, dst, nb, params_)
+                      : streamCollide<Lat, P, false>(grid_, flags_.data(), src, dst, nb, params_);
+      }
       if (P == Propagation::AB) std::swap(a_, b_);
       ++steps_;
     }

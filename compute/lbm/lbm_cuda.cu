@@ -1,6 +1,7 @@
 // The CUDA engine: one thread per cell runs the fused stream-collide of lbm_cell.h, the same code
 // as the CPU engine. Consecutive threads take consecutive cells along x, so with the SoA layout
-// each population is a coalesced row (the source's section 14.2.1).
+// each population is a coalesced row (the source's section 14.2.1). Blocks are rows of cells (or
+// several short rows), so a thread finds its coordinates without dividing.
 #include <cub/block/block_reduce.cuh>
 
 #include <algorithm>
@@ -20,13 +21,24 @@ unsigned blocksFor(std::size_t items, int block) {
   return static_cast<unsigned>((items + block - 1) / block);
 }
 
+// Threads along x, block rows along y, one block layer per z.
+struct LaunchShape {
+  dim3 grid, block;
+  LaunchShape(const Grid& g, int threads) {
+    const int width = std::min(threads, (g.nx + 31) / 32 * 32);
+    block = dim3(width, threads / width);
+    grid = dim3(blocksFor(g.nx, block.x), blocksFor(g.ny, block.y), g.nz);
+  }
+};
+
 template <typename Lat, typename T, Layout L, Propagation P, bool kOdd>
 __global__ void __launch_bounds__(1024)
     streamCollideKernel(Grid g, const std::uint8_t* __restrict__ flags, Store<T, Lat::Q, L> src,
                         Store<T, Lat::Q, L> dst, StepParams p, std::uint32_t* status) {
-  const std::size_t n = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (n >= g.cells()) return;
-  const std::uint32_t bits = streamCollide<Lat, P, kOdd>(g, flags, src, dst, n, p);
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= g.nx || y >= g.ny) return;
+  const Neighbourhood nb(g, x, y, int(blockIdx.z));
+  const std::uint32_t bits = streamCollide<Lat, P, kOdd>(g, flags, src, dst, nb, p);
   if (bits) atomicOr(status, bits);
 }
 
@@ -160,15 +172,15 @@ class CudaEngine final : public LbmEngine {
     if (count <= 0) return;
     injectGpuFaultIfRequested();
     stepRing_.start();
-    const unsigned blocks = blocksFor(grid_.cells(), block_);
+    const LaunchShape shape(grid_, block_);
     for (int c = 0; c < count; ++c) {
       const auto src = store(a_), dst = store(P == Propagation::AB ? b_ : a_);
       if (steps_ & 1)
         streamCollideKernel<Lat, T, L, P, true>
-            <<<blocks, block_>>>(grid_, flags_.data(), src, dst, params_, status_.data());
+            <<<shape.grid, shape.block>>>(grid_, flags_.data(), src, dst, params_, status_.data());
       else
         streamCollideKernel<Lat, T, L, P, false>
-            <<<blocks, block_>>>(grid_, flags_.data(), src, dst, params_, status_.data());
+            <<<shape.grid, shape.block>>>(grid_, flags_.data(), src, dst, params_, status_.data());
       WS_CUDA_CHECK(cudaGetLastError());
       if (P == Propagation::AB) std::swap(a_, b_);
       ++steps_;
@@ -237,9 +249,11 @@ class CudaEngine final : public LbmEngine {
   void synchronize() override { WS_CUDA_CHECK(cudaDeviceSynchronize()); }
 
   std::string configuration() const override {
-    return std::string(Lat::name) + ", " + variant_.name() + ", one thread per cell, block " +
-           std::to_string(block_) + ", " + std::to_string(blocksFor(grid_.cells(), block_)) +
-           " blocks";
+    const LaunchShape shape(grid_, block_);
+    return std::string(Lat::name) + ", " + variant_.name() + ", one thread per cell, blocks of " +
+           std::to_string(shape.block.x) + "x" + std::to_string(shape.block.y) + ", grid " +
+           std::to_string(shape.grid.x) + "x" + std::to_string(shape.grid.y) + "x" +
+           std::to_string(shape.grid.z);
   }
 
  private:

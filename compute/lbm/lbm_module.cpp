@@ -17,7 +17,6 @@ namespace ws::lbm {
 namespace {
 
 constexpr std::int64_t kMaxSide = 32768, kMaxDepth = 1024;
-constexpr double kMaxCells = 2147483647.0;  // cell indices are 32-bit in places (blocks, CUB)
 constexpr double kSnapshotBytes = 256.0 * 1024 * 1024;
 constexpr double kSnapshotSeconds = 5.0;  // a 75 MB copy costs a frame or two
 
@@ -143,7 +142,7 @@ FlowSpec LbmModule::specFromParams() const {
   s.reynolds = params().getFloat("reynolds");
   s.viscosity = params().getFloat("viscosity");
   s.trt = params().getText("collision") == "trt";
-  if (double(s.grid.nx) * s.grid.ny * s.grid.nz > kMaxCells)
+  if (double(s.grid.nx) * s.grid.ny * s.grid.nz > double(kMaxCells))
     throw InputError("a " + std::to_string(s.grid.nx) + "x" + std::to_string(s.grid.ny) + "x" +
                      std::to_string(s.grid.nz) + " lattice has more than 2^31 cells");
   return s;
