@@ -1,5 +1,7 @@
 #include "render/field_renderer.h"
 
+#include <algorithm>
+
 #include "compute/core/backend.h"
 #include "compute/core/cuda_check.h"
 #include "render/colormap.h"
@@ -8,13 +10,21 @@
 
 namespace ws::render {
 
+namespace {
+constexpr float kPointSize = 4;  // pixels
+}  // namespace
+
 FieldRenderer::FieldRenderer()
     : program_(gl::compileProgram("field2d", shaderSource("field2d.vert"),
                                   shaderSource("field2d.frag"))),
       vertexArray_(gl::makeVertexArray()),
       field_(gl::makeTexture()),
       colormapTexture_(gl::makeTexture()),
-      pixelBuffer_(gl::makeBuffer()) {
+      pixelBuffer_(gl::makeBuffer()),
+      pointProgram_(
+          gl::compileProgram("points", shaderSource("points.vert"), shaderSource("points.frag"))),
+      pointArray_(gl::makeVertexArray()),
+      pointBuffer_(gl::makeBuffer()) {
   interopDevice_ = cudaDeviceForCurrentContext(interopProblem_);
   if (interopDevice_ >= 0) selectGpu(interopDevice_);
 }
@@ -23,6 +33,7 @@ FieldRenderer::~FieldRenderer() = default;
 
 void FieldRenderer::disableInterop(const std::string& why) {
   interop_.reset();
+  pointInterop_.reset();
   interopDevice_ = -1;
   interopProblem_ = why;
 }
@@ -111,6 +122,63 @@ void FieldRenderer::draw(Module& module, const Camera2D& camera, int viewportWid
   WS_GL_CHECK(glDrawArrays(GL_TRIANGLES, 0, 3));
   WS_GL_CHECK(glBindVertexArray(0));
   WS_GL_CHECK(glActiveTexture(GL_TEXTURE0));
+  drawPoints(module, request);
+}
+
+void FieldRenderer::reservePoints(std::size_t count) {
+  const bool wantInterop = interopDevice_ >= 0;
+  if (count <= pointCapacity_ && bool(pointInterop_) == wantInterop) return;
+  pointInterop_.reset();
+  pointCapacity_ = std::max(count, pointCapacity_);
+  WS_GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, pointBuffer_.get()));
+  WS_GL_CHECK(glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(pointCapacity_ * 3 * sizeof(float)), nullptr,
+                           GL_STREAM_DRAW));
+  WS_GL_CHECK(glBindVertexArray(pointArray_.get()));
+  WS_GL_CHECK(glEnableVertexAttribArray(0));
+  WS_GL_CHECK(glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 3 * sizeof(float), nullptr));
+  WS_GL_CHECK(glBindVertexArray(0));
+  WS_GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, 0));
+  if (wantInterop) {
+    try {
+      pointInterop_ = std::make_unique<CudaGlBuffer>(pointBuffer_.get());
+    } catch (const CudaError& e) {
+      disableInterop(std::string("interop registration failed: ") + e.what());
+    }
+  }
+}
+
+void FieldRenderer::drawPoints(Module& module, const FieldRequest& request) {
+  const std::size_t count = module.pointCount();
+  if (count == 0) return;
+  reservePoints(count);
+  if (module.backend() == Backend::Cuda && pointInterop_) {
+    CudaGlBuffer::Mapping mapping(*pointInterop_);
+    PointImage points{static_cast<float*>(mapping.device()), count, true};
+    module.renderPoints(points);
+  } else {
+    hostPoints_.resize(3 * count);
+    PointImage points{hostPoints_.data(), count, false};
+    module.renderPoints(points);
+    WS_GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, pointBuffer_.get()));
+    WS_GL_CHECK(glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(hostPoints_.size() * sizeof(float)),
+                                hostPoints_.data()));
+    WS_GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, 0));
+  }
+  const GLuint program = pointProgram_.get();
+  WS_GL_CHECK(glUseProgram(program));
+  glUniform2f(glGetUniformLocation(program, "origin"), float(request.originX),
+              float(request.originY));
+  glUniform1f(glGetUniformLocation(program, "worldPerPixel"), float(request.worldPerPixel));
+  glUniform2f(glGetUniformLocation(program, "viewport"), float(request.width),
+              float(request.height));
+  glUniform1f(glGetUniformLocation(program, "pointSize"), kPointSize);
+  WS_GL_CHECK(glEnable(GL_PROGRAM_POINT_SIZE));
+  WS_GL_CHECK(glEnable(GL_BLEND));
+  WS_GL_CHECK(glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA));
+  WS_GL_CHECK(glBindVertexArray(pointArray_.get()));
+  WS_GL_CHECK(glDrawArrays(GL_POINTS, 0, GLsizei(count)));
+  WS_GL_CHECK(glBindVertexArray(0));
+  WS_GL_CHECK(glDisable(GL_BLEND));
 }
 
 }  // namespace ws::render

@@ -2,6 +2,7 @@
 // Draws a module's 2-D field: the module samples the visible window into one float per pixel
 // (straight into an interop-mapped GL buffer on the CUDA backend, into host memory otherwise); the
 // shader maps it through a colour map, draws NaN as background and cell grid lines when zoomed in.
+// Then the module's points (tracers), which reach GL the same way.
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,12 +32,21 @@ class FieldRenderer {
  private:
   void resize(int width, int height);
   void uploadColormap(const std::string& name);
+  void drawPoints(Module& module, const FieldRequest& request);
+  // Room for `count` points in pointBuffer_ (registered with CUDA when interop is on).
+  void reservePoints(std::size_t count);
 
   gl::Program program_;
   gl::VertexArray vertexArray_;
   gl::Texture field_, colormapTexture_;
   gl::Buffer pixelBuffer_;
   std::unique_ptr<CudaGlBuffer> interop_;
+  gl::Program pointProgram_;
+  gl::VertexArray pointArray_;
+  gl::Buffer pointBuffer_;
+  std::unique_ptr<CudaGlBuffer> pointInterop_;
+  std::size_t pointCapacity_ = 0;
+  std::vector<float> hostPoints_;
   int interopDevice_ = -1;
   std::string interopProblem_;
   std::string transferMode_;

@@ -1,5 +1,5 @@
 // The LBM on the CPU: the physics against analytic and published solutions, the storage variants
-// against each other, bad parameters, divergence, edits and exports.
+// against each other, bad parameters, divergence, edits, exports and tracer particles.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numbers>
+#include <random>
 
 #include "compute/core/errors.h"
 #include "compute/lbm/lbm_module.h"
@@ -343,6 +344,173 @@ TEST(LbmExport, VtiAndProbeFilesHoldTheFields) {
   while (std::getline(csv, line)) ++rows;
   EXPECT_EQ(rows, 10);
   std::filesystem::remove_all(dir);
+}
+
+// ---- tracers ----------------------------------------------------------------------------------
+
+// A plane whose cells all move with velocity(a, b) (at cell centres); walls where solid(a, b).
+template <typename Velocity, typename Solid>
+std::vector<PlaneSample> syntheticPlane(int w, int h, Velocity velocity, Solid solid) {
+  std::vector<PlaneSample> cells(std::size_t(w) * h);
+  for (int b = 0; b < h; ++b)
+    for (int a = 0; a < w; ++a) {
+      const auto [ua, ub] = velocity(a + 0.5, b + 0.5);
+      cells[std::size_t(b) * w + a] =
+          solid(a, b) ? PlaneSample{NAN, {0, 0, 0}} : PlaneSample{1, {float(ua), float(ub), 0}};
+    }
+  return cells;
+}
+
+TracerField fieldOf(const std::vector<PlaneSample>& cells, int w, int h) {
+  TracerField f;
+  f.moments = cells.data();
+  f.width = w;
+  f.height = h;
+  return f;
+}
+
+// Distance on the periodic plane.
+double wrappedDistance(double a0, double b0, double a1, double b1, int w, int h) {
+  const double da = std::remainder(a1 - a0, w), db = std::remainder(b1 - b0, h);
+  return std::hypot(da, db);
+}
+
+std::vector<Tracer> randomTracers(int count, int w, int h, std::uint64_t seed, float life = 1e9f) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  std::vector<Tracer> tracers(count);
+  for (auto& t : tracers) t = {unit(rng) * w, unit(rng) * h, 0, life};
+  return tracers;
+}
+
+TEST(LbmTracers, TracersInAUniformFlowMoveWithItAndWrap) {
+  const int w = 40, h = 30;
+  const auto cells = syntheticPlane(
+      w, h,
+      [](double, double) {
+        return std::pair{0.07, -0.03};
+      },
+      [](int, int) { return false; });
+  TimingScope timing("tracers", "tracers/s", false);
+  auto swarm = makeCpuTracers(timing);
+  const std::uint64_t seed = ws::test::freshSeed();
+  const auto start = randomTracers(200, w, h, seed);
+  swarm->setTracers(start, 7);
+  for (int k = 0; k < 10; ++k) swarm->advect(fieldOf(cells, w, h), 25);  // 17.5 and -7.5 cells
+  const auto end = swarm->tracers();
+  for (std::size_t k = 0; k < start.size(); ++k) {
+    EXPECT_LT(wrappedDistance(start[k].a + 17.5, start[k].b - 7.5, end[k].a, end[k].b, w, h), 1e-3)
+        << "tracer " << k << ", seed " << seed;
+    EXPECT_TRUE(end[k].a >= 0 && end[k].a < w && end[k].b >= 0 && end[k].b < h);
+    EXPECT_EQ(end[k].age, 250);
+  }
+}
+
+TEST(LbmTracers, TracersCircleInARigidRotation) {
+  // u = omega x r about the plane's centre: bilinear interpolation of a linear field is exact, so
+  // only the midpoint rule errs. Two radians in 50 advections of 20 steps.
+  const int w = 64, h = 64;
+  const double omega = 0.002, c = 32;
+  const auto cells = syntheticPlane(
+      w, h,
+      [&](double a, double b) {
+        return std::pair{-omega * (b - c), omega * (a - c)};
+      },
+      [](int, int) { return false; });
+  TimingScope timing("tracers", "tracers/s", false);
+  auto swarm = makeCpuTracers(timing);
+  std::vector<Tracer> start;
+  for (double r : {4.0, 10.0, 20.0}) start.push_back({float(c + r), float(c), 0, 1e9f});
+  swarm->setTracers(start, 1);
+  for (int k = 0; k < 50; ++k) swarm->advect(fieldOf(cells, w, h), 20);
+  const auto end = swarm->tracers();
+  for (std::size_t k = 0; k < start.size(); ++k) {
+    const double r = start[k].a - c;
+    const double angle = std::atan2(end[k].b - c, end[k].a - c);
+    EXPECT_NEAR(std::hypot(end[k].a - c, end[k].b - c), r, 0.01 * r) << "radius " << r;
+    EXPECT_NEAR(angle, omega * 1000, 0.01) << "radius " << r;  // counter-clockwise in (a, b)
+  }
+}
+
+TEST(LbmTracers, TracersRespawnInFluidWhenTheyAgeOutOrEndInAWall) {
+  const int w = 50, h = 40;
+  auto solid = [](int a, int b) { return a >= 10 && a < 20 && b >= 5 && b < 35; };
+  const auto cells = syntheticPlane(
+      w, h,
+      [](double, double) {
+        return std::pair{0.0, 0.0};
+      },
+      solid);
+  TimingScope timing("tracers", "tracers/s", false);
+  auto swarm = makeCpuTracers(timing);
+  const std::vector<Tracer> start = {{15.5f, 20.5f, 0, 1e9f},    // in the wall
+                                     {30.5f, 20.5f, 99, 100},    // about to age out
+                                     {40.25f, 2.75f, 5, 1e9f}};  // at rest in the fluid
+  swarm->setTracers(start, 3);
+  TracerField field = fieldOf(cells, w, h);
+  field.meanLife = 500;
+  swarm->advect(field, 10);
+  const auto end = swarm->tracers();
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_FALSE(solid(int(end[k].a), int(end[k].b))) << "tracer " << k;
+    EXPECT_GE(end[k].life, 250);
+    EXPECT_LE(end[k].life, 750);
+    EXPECT_EQ(end[k].age, 0);
+  }
+  EXPECT_EQ(end[2].a, 40.25f);
+  EXPECT_EQ(end[2].b, 2.75f);
+  EXPECT_EQ(end[2].age, 15);
+
+  // A fresh swarm starts in the fluid, with ages spread over the lifetimes.
+  swarm->seed(2000, field, 11);
+  int young = 0;
+  for (const Tracer& t : swarm->tracers()) {
+    EXPECT_FALSE(solid(int(t.a), int(t.b)));
+    EXPECT_TRUE(t.age >= 0 && t.age < t.life);
+    young += t.age < 0.5f * t.life;
+  }
+  EXPECT_NEAR(young, 1000, 150);
+}
+
+TEST(LbmTracers, TheModuleDrawsItsTracersInTheFluidOfTheWorld) {
+  auto m = cpuModule({{"scene", std::string("cylinder")},
+                      {"width", std::int64_t(120)},
+                      {"height", std::int64_t(48)},
+                      {"reynolds", 20.0},
+                      {"tracers", std::int64_t(3000)}});
+  m->step(200);
+  ASSERT_EQ(m->pointCount(), 3000u);
+  std::vector<float> points(3 * 3000);
+  PointImage image{points.data(), 3000, false};
+  m->renderPoints(image);
+  const WorldBox box = m->world();
+  int visible = 0;
+  for (std::size_t k = 0; k < 3000; ++k) {
+    const float x = points[3 * k], y = points[3 * k + 1], opacity = points[3 * k + 2];
+    ASSERT_TRUE(x >= box.minX && x < box.maxX && y > box.minY && y <= box.maxY) << x << "," << y;
+    ASSERT_TRUE(opacity >= 0 && opacity <= 1);
+    // The cell under the point, as the field shows it, is fluid.
+    const std::size_t cell = std::size_t(int(48 - y)) * 120 + std::size_t(x);
+    EXPECT_FALSE(isSolid(m->flags()[cell])) << x << "," << y;
+    visible += opacity > 0;
+  }
+  EXPECT_GT(visible, 2500);
+  // The tracers move with the flow: along +x past the cylinder, on average.
+  const auto before = m->tracers().tracers();
+  m->step(40);
+  const auto after = m->tracers().tracers();
+  double forward = 0;
+  int counted = 0;
+  for (std::size_t k = 0; k < before.size(); ++k)
+    if (after[k].age > before[k].age && std::abs(after[k].a - before[k].a) < 60) {
+      forward += after[k].a - before[k].a;
+      ++counted;
+    }
+  EXPECT_GT(forward / counted, 0.3 * 0.1 * 40);  // inflow 0.1 cells/step at the centre
+  m->setParam("tracers", std::int64_t(0));
+  EXPECT_EQ(m->pointCount(), 0u);
+  EXPECT_THROW(m->setParam("tracers", std::int64_t(-1)), InputError);
+  EXPECT_EQ(m->pointCount(), 0u);
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // Real OpenGL rendering through a headless EGL context (Mesa's llvmpipe in CI, the NVIDIA driver on
-// the GPU machine): a known pattern's live cells land exactly on the pixels where they should be.
+// the GPU machine): a known pattern's live cells land exactly on the pixels where they should be,
+// and so do the LBM's tracer particles.
 #include <gtest/gtest.h>
 
+#include "compute/lbm/lbm_module.h"
 #include "compute/life/life_module.h"
 #include "render/colormap.h"
 #include "render/field_renderer.h"
@@ -36,7 +38,29 @@ Rgb colormapEnd(const std::string& name, int entry) {
   return {table[entry * 4], table[entry * 4 + 1], table[entry * 4 + 2]};
 }
 
-void renderPatternAndCheck(Backend backend, bool interop = true) {
+struct Frame {
+  std::vector<std::uint8_t> rgba;  // top row first
+  std::string transferMode;
+  bool interopAvailable;
+};
+
+// One frame of the module with world (0, 0) at the top-left pixel, `zoom` pixels per cell.
+Frame drawFrame(Module& module, int width, int height, int zoom, bool interop,
+                const std::string& colormap) {
+  gl::OffscreenTarget target(width, height);
+  target.bind();
+  render::FieldRenderer renderer;
+  if (!interop) renderer.disableInterop("the test asks for the host copy");
+  render::Camera2D camera;
+  camera.zoom = zoom;
+  camera.centerX = width / (2.0 * zoom);
+  camera.centerY = height / (2.0 * zoom);
+  renderer.draw(module, camera, width, height, colormap, false);
+  glFinish();
+  return {gl::readPixels(width, height), renderer.transferMode(), renderer.interopAvailable()};
+}
+
+void renderPatternAndCheck(Backend backend, bool interop) {
   auto context = makeContext();
   if (!context) GTEST_SKIP() << "no EGL device with OpenGL 4.3 here";
   constexpr int kWidth = 320, kHeight = 200, kZoom = 4;
@@ -49,17 +73,8 @@ void renderPatternAndCheck(Backend backend, bool interop = true) {
                                                   {12, 12}, {30, 20}, {31, 20}, {32, 20}};
   for (auto [x, y] : cells) life.edit({"draw", double(x), double(y), double(x), double(y), ""});
 
-  gl::OffscreenTarget target(kWidth, kHeight);
-  target.bind();
-  render::FieldRenderer renderer;
-  if (!interop) renderer.disableInterop("the test asks for the host copy");
-  render::Camera2D camera;
-  camera.zoom = kZoom;
-  camera.centerX = kWidth / (2.0 * kZoom);  // world (0, 0) at the top-left pixel
-  camera.centerY = kHeight / (2.0 * kZoom);
-  renderer.draw(life, camera, kWidth, kHeight, "life", false);
-  glFinish();
-  const auto rgba = gl::readPixels(kWidth, kHeight);
+  const Frame frame = drawFrame(life, kWidth, kHeight, kZoom, interop, "life");
+  const auto& rgba = frame.rgba;
 
   const Rgb alive = colormapEnd("life", 255), dead = colormapEnd("life", 0);
   const Rgb outside{int(render::kBackground[0] * 255 + 0.5f),
@@ -85,25 +100,72 @@ void renderPatternAndCheck(Backend backend, bool interop = true) {
     }
   EXPECT_EQ(mismatches, 0);
   EXPECT_EQ(aliveFound, int(cells.size()) * kZoom * kZoom);
-  std::cout << "rendered on " << context->description() << " via " << renderer.transferMode()
+  std::cout << "rendered on " << context->description() << " via " << frame.transferMode
             << std::endl;
-  if (backend == Backend::Cuda && interop && renderer.interopAvailable())
-    EXPECT_EQ(renderer.transferMode(), "CUDA-GL interop");
+  if (backend == Backend::Cuda && interop && frame.interopAvailable)
+    EXPECT_EQ(frame.transferMode, "CUDA-GL interop");
 }
 
-TEST(Render, LiveCellsLandOnTheirPixelsCpu) {
-  renderPatternAndCheck(Backend::Cpu);
+// Tracers at known plane positions show as light dots where the field puts their cells (plane row
+// 0 at the bottom), and nowhere else.
+void renderTracersAndCheck(Backend backend, bool interop) {
+  auto context = makeContext();
+  if (!context) GTEST_SKIP() << "no EGL device with OpenGL 4.3 here";
+  constexpr int kWidth = 320, kHeight = 200, kZoom = 4, kCellsX = 64, kCellsY = 40;
+  lbm::LbmModule flow(backend);
+  flow.setParams({{"scene", std::string("taylor-green")},
+                  {"width", std::int64_t(kCellsX)},
+                  {"height", std::int64_t(kCellsY)},
+                  {"view", std::string("density")},
+                  {"velocity", 0.001}});
+  const std::vector<lbm::Tracer> tracers = {
+      {10.5f, 20.5f, 50, 100}, {30.25f, 5.75f, 50, 100}, {50.5f, 30.5f, 50, 100}};
+  flow.tracers().setTracers(tracers, 1);
+
+  const auto rgba = drawFrame(flow, kWidth, kHeight, kZoom, interop, "inferno").rgba;
+  auto light = [&](int x, int y) {
+    const Rgb p = pixel(rgba, kWidth, x, y);
+    return p.r > 200 && p.g > 200 && p.b > 200;
+  };
+  int lightPixels = 0;
+  for (int py = 0; py < kHeight; ++py)
+    for (int px = 0; px < kWidth; ++px) lightPixels += light(px, py);
+  for (const lbm::Tracer& t : tracers) {
+    const int px = int(t.a * kZoom), py = int((kCellsY - t.b) * kZoom);
+    EXPECT_TRUE(light(px, py)) << "no dot at " << px << "," << py;
+    EXPECT_FALSE(light(px + 4, py)) << "the dot at " << px << "," << py << " is too large";
+  }
+  EXPECT_GE(lightPixels, 3 * 4);
+  EXPECT_LE(lightPixels, 3 * 16);
 }
 
-TEST(Render, LiveCellsLandOnTheirPixelsCuda) {
-  WS_REQUIRE_GPU();
-  renderPatternAndCheck(Backend::Cuda);
+// Each way a frame reaches GL: CPU upload, CUDA through interop, CUDA through a host copy.
+struct RenderPath {
+  Backend backend;
+  bool interop;
+  const char* name;
+};
+
+class RenderPaths : public ::testing::TestWithParam<RenderPath> {
+ protected:
+  void SetUp() override {
+    if (GetParam().backend == Backend::Cuda) WS_REQUIRE_GPU();
+  }
+};
+
+TEST_P(RenderPaths, LiveCellsLandOnTheirPixels) {
+  renderPatternAndCheck(GetParam().backend, GetParam().interop);
 }
 
-TEST(Render, LiveCellsLandOnTheirPixelsCudaThroughHostCopy) {
-  WS_REQUIRE_GPU();
-  renderPatternAndCheck(Backend::Cuda, false);
+TEST_P(RenderPaths, TracersLandOnTheirPixels) {
+  renderTracersAndCheck(GetParam().backend, GetParam().interop);
 }
+
+INSTANTIATE_TEST_SUITE_P(Render, RenderPaths,
+                         ::testing::Values(RenderPath{Backend::Cpu, false, "Cpu"},
+                                           RenderPath{Backend::Cuda, true, "Cuda"},
+                                           RenderPath{Backend::Cuda, false, "CudaThroughHostCopy"}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Render, ZoomedOutPixelsShowTheLiveFraction) {
   auto context = makeContext();

@@ -1,6 +1,8 @@
 #pragma once
-// How a module's 2-D field is sampled into an image for display. Light on purpose: CUDA kernels
-// include it.
+// How a module's 2-D field is sampled into an image for display, and the points drawn over it.
+// Light on purpose: CUDA kernels include it.
+#include <cstddef>
+
 namespace ws {
 
 // Which part of the world to sample into the image: pixel (i, j) covers world
@@ -16,6 +18,15 @@ struct FieldRequest {
 struct FieldImage {
   float* pixels = nullptr;
   int width = 0, height = 0;
+  bool onDevice = false;
+};
+
+// Points drawn over the field (LBM tracer particles): three floats per point, world x, world y
+// and an opacity in [0, 1]. On the CUDA backend `data` may be a device pointer (an
+// interop-mapped GL buffer).
+struct PointImage {
+  float* data = nullptr;
+  std::size_t count = 0;
   bool onDevice = false;
 };
 

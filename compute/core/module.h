@@ -104,6 +104,10 @@ class Module {
   virtual std::vector<FieldView> fieldViews() const = 0;
   virtual int currentFieldView() const = 0;
   virtual void renderField(const FieldRequest& request, FieldImage& image) = 0;
+  // Points to draw over the field this frame (none by default), and writing them: exactly
+  // pointCount() of them into `points`.
+  virtual std::size_t pointCount() const { return 0; }
+  virtual void renderPoints(PointImage& points) { (void)points; }
 
   virtual std::vector<std::string> tools() const = 0;
   // What a tool can place (Life: the shipped patterns); empty for tools that place nothing.

@@ -104,6 +104,10 @@ class CpuEngine final : public LbmEngine {
       }
     return samples;
   }
+  const PlaneSample* planeMomentsInPlace(const Plane& plane) override {
+    plane_ = planeMoments(plane);
+    return plane_.data();
+  }
 
   void render(LbmView view, const Plane& plane, const FieldRequest& request,
               FieldImage& image) override {
@@ -136,6 +140,7 @@ class CpuEngine final : public LbmEngine {
   Grid grid_;
   std::vector<std::uint8_t> flags_;
   std::vector<T> a_, b_;
+  std::vector<PlaneSample> plane_;  // for planeMomentsInPlace
   StepParams params_;
   std::uint64_t steps_ = 0;
   std::uint32_t status_ = 0;

@@ -216,6 +216,11 @@ class CudaEngine final : public LbmEngine {
     return out;
   }
 
+  const PlaneSample* planeMomentsInPlace(const Plane& plane) override {
+    computePlane(plane);
+    return moments_.data();
+  }
+
   void render(LbmView view, const Plane& plane, const FieldRequest& request,
               FieldImage& image) override {
     viewRing_.start();

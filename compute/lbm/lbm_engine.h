@@ -71,6 +71,9 @@ class LbmEngine {
                       FieldImage& image) = 0;
   // The moments of a plane, row by row (for probes and tests).
   virtual std::vector<PlaneSample> planeMoments(const Plane& plane) = 0;
+  // The same in the engine's own memory (device memory for CUDA), valid until the next call; what
+  // the tracers move through.
+  virtual const PlaneSample* planeMomentsInPlace(const Plane& plane) = 0;
 
   virtual void pollTimings() {}
   virtual void drainTimings() {}

@@ -16,7 +16,8 @@ namespace ws::lbm {
 
 namespace {
 
-constexpr std::int64_t kMaxSide = 32768, kMaxDepth = 1024;
+constexpr std::int64_t kMaxSide = 32768, kMaxDepth = 1024, kMaxTracers = 4000000;
+constexpr std::uint32_t kTracerSeed = 1;
 constexpr double kSnapshotBytes = 256.0 * 1024 * 1024;
 constexpr double kSnapshotSeconds = 5.0;  // a 75 MB copy costs a frame or two
 
@@ -115,6 +116,13 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
                             "3-D: where the slice lies along its axis (0 to 1)"));
   p.declare(
       ParamSpec::integer("brush", "brush radius", 2, 0, 64, "radius in cells of the obstacle pen"));
+  p.declare(ParamSpec::integer("tracers", "tracer particles", gpu ? 50000 : 4000, 0,
+                               double(kMaxTracers),
+                               "points carried by the flow in the plane shown (0: none)"));
+  ParamSpec life = ParamSpec::real("tracer_life", "tracer lifetime", 3000, 10, 1e6,
+                                   "mean steps a tracer lives before it reappears elsewhere");
+  life.logScale = true;
+  p.declare(life);
   p.declare(ParamSpec::choice("block", "threads per block", "256",
                               {"64", "128", "256", "512", "1024"},
                               "CUDA threads per block of the stream-collide kernel"));
@@ -123,6 +131,8 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
                  &addTiming("view (CPU)", "pixels/s", false)};
   gpuTimings_ = {&addTiming("stream-collide (CUDA)", "lattice updates/s", true),
                  &addTiming("view (CUDA)", "pixels/s", true)};
+  cpuTracerTiming_ = &addTiming("tracers (CPU)", "tracers/s", false);
+  gpuTracerTiming_ = &addTiming("tracers (CUDA)", "tracers/s", true);
   variant_ = defaultVariant(backend);
   spec_ = specFromParams();
   flow_ = describeFlow(spec_);
@@ -184,6 +194,8 @@ void LbmModule::buildEngine() {
   else
     engine_ = makeCpuEngine(spec_.lattice, v, cpuTimings_);
   engine_->setParams(flow_.params);
+  tracers_ = backend_ == Backend::Cuda ? makeCudaTracers(*gpuTracerTiming_)
+                                       : makeCpuTracers(*cpuTracerTiming_);
 }
 
 void LbmModule::reset() {
@@ -201,7 +213,40 @@ void LbmModule::reset() {
   const Plane pl = plane();
   const double w = pl.width(g), h = pl.height(g);
   setProbe(0.5 * w, 0, 0.5 * w, h - 1);  // the vertical centreline
+  seedTracers();
   clearTimings();
+}
+
+TracerField LbmModule::tracerField() {
+  const Plane pl = plane();
+  TracerField field;
+  field.moments = engine_->planeMomentsInPlace(pl);
+  field.width = pl.width(spec_.grid);
+  field.height = pl.height(spec_.grid);
+  field.first = pl.firstComponent();
+  field.second = pl.secondComponent();
+  field.meanLife = float(params().getFloat("tracer_life"));
+  return field;
+}
+
+void LbmModule::seedTracers() {
+  const auto count = std::size_t(params().getInt("tracers"));
+  if (count == 0 && tracers_->count() == 0) return;
+  tracers_->seed(count, tracerField(), kTracerSeed);
+}
+
+void LbmModule::renderPoints(PointImage& points) {
+  tracers_->draw(plane().height(spec_.grid), points);
+}
+
+void LbmModule::pollTimings() {
+  engine_->pollTimings();
+  tracers_->pollTimings();
+}
+
+void LbmModule::drainTimings() {
+  engine_->drainTimings();
+  tracers_->drainTimings();
 }
 
 void LbmModule::step(int count) {
@@ -224,6 +269,7 @@ void LbmModule::step(int count) {
              : std::string("(none kept yet, or the lattice is too large to keep one)")) +
         " or reset.");
   }
+  if (tracers_->count()) tracers_->advect(tracerField(), float(count));
   keepSnapshot();
 }
 
@@ -430,6 +476,7 @@ void LbmModule::restoreState(const StateBlob& state) {
   const std::uint64_t steps = state.meta.at("steps").get<std::uint64_t>();
   engine_->importState(populations, steps);
   setStepCount(steps);
+  seedTracers();
 }
 
 void LbmModule::applyParams(const std::vector<std::string>& changed) {
@@ -469,6 +516,8 @@ void LbmModule::applyParams(const std::vector<std::string>& changed) {
     buildEngine();
     restoreState(state);
     clearTimings();
+  } else if (anyOf(changed, {"tracers", "slice", "slice_axis"})) {
+    seedTracers();
   }
 }
 

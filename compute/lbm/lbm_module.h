@@ -6,6 +6,7 @@
 #include "compute/core/module.h"
 #include "compute/lbm/lbm_engine.h"
 #include "compute/lbm/lbm_scene.h"
+#include "compute/lbm/lbm_tracers.h"
 
 namespace ws::lbm {
 
@@ -30,6 +31,8 @@ class LbmModule final : public Module {
   std::vector<FieldView> fieldViews() const override;
   int currentFieldView() const override;
   void renderField(const FieldRequest& request, FieldImage& image) override;
+  std::size_t pointCount() const override { return tracers_->count(); }
+  void renderPoints(PointImage& points) override;
 
   std::vector<std::string> tools() const override { return {"draw", "erase", "probe"}; }
   std::vector<std::string> toolItems(const std::string&) const override { return {}; }
@@ -40,8 +43,8 @@ class LbmModule final : public Module {
   StateBlob saveState() override;
   void restoreState(const StateBlob& state) override;
 
-  void pollTimings() override { engine_->pollTimings(); }
-  void drainTimings() override { engine_->drainTimings(); }
+  void pollTimings() override;
+  void drainTimings() override;
   double bytesPerWorkUnit() const override;
   const TimingScope& stepTiming() const override {
     return *(backend_ == Backend::Cuda ? gpuTimings_ : cpuTimings_).step;
@@ -53,6 +56,7 @@ class LbmModule final : public Module {
   const Flow& flow() const { return flow_; }
   Plane plane() const;
   const std::vector<std::uint8_t>& flags() const { return flags_; }
+  TracerSwarm& tracers() { return *tracers_; }
   // Writes the whole lattice's density, velocity and cell types as VTK image data (ParaView).
   void exportVti(const std::string& path);
   // Writes the moments along the probe line (plane coordinates) as CSV.
@@ -68,9 +72,13 @@ class LbmModule final : public Module {
   void buildEngine();
   void keepSnapshot();
   void setCellTypes(const std::vector<std::size_t>& cells, bool solid);
+  TracerField tracerField();
+  void seedTracers();
 
   std::unique_ptr<LbmEngine> engine_;
+  std::unique_ptr<TracerSwarm> tracers_;
   LbmTimings cpuTimings_, gpuTimings_;
+  TimingScope *cpuTracerTiming_ = nullptr, *gpuTracerTiming_ = nullptr;
   FlowSpec spec_;
   Flow flow_;
   std::vector<std::uint8_t> flags_;  // host copy of the cell types
