@@ -146,6 +146,10 @@ struct RenderPath {
   const char* name;
 };
 
+void PrintTo(const RenderPath& path, std::ostream* out) {
+  *out << path.name;
+}
+
 class RenderPaths : public ::testing::TestWithParam<RenderPath> {
  protected:
   void SetUp() override {

@@ -116,9 +116,16 @@ struct Store {
 
 // ---- physics ----------------------------------------------------------------------------------
 
+// sum + c v for a lattice coefficient c in {-1, 0, 1}, spelled out: a compiler may not drop 0 v
+// or x + 0 by itself (IEEE NaN and signed-zero rules), while after unrolling c is a constant and
+// only an add or a subtract remains. Sums start at -0, which x + -0 = x lets it drop too.
+WS_HD float addTimes(float sum, int c, float v) {
+  return c > 0 ? sum + v : c < 0 ? sum - v : sum;
+}
+
 template <typename Lat>
 WS_HD float dot(int i, const float v[3]) {
-  return float(Lat::cx(i)) * v[0] + float(Lat::cy(i)) * v[1] + float(Lat::cz(i)) * v[2];
+  return addTimes(addTimes(addTimes(-0.0f, Lat::cx(i), v[0]), Lat::cy(i), v[1]), Lat::cz(i), v[2]);
 }
 
 // What a population gains when it bounces off a wall moving at `wall` and then travels along c_i
@@ -137,13 +144,13 @@ struct Moments {
 // post-collision populations pass forceSign = -1.
 template <typename Lat>
 WS_HD Moments moments(const float* s, const StepParams& p, float forceSign) {
-  float drho = 0, j[3] = {0, 0, 0};
+  float drho = -0.0f, j[3] = {-0.0f, -0.0f, -0.0f};
   WS_UNROLL
   for (int i = 0; i < Lat::Q; ++i) {
     drho += s[i];
-    j[0] += float(Lat::cx(i)) * s[i];
-    j[1] += float(Lat::cy(i)) * s[i];
-    j[2] += float(Lat::cz(i)) * s[i];
+    j[0] = addTimes(j[0], Lat::cx(i), s[i]);
+    j[1] = addTimes(j[1], Lat::cy(i), s[i]);
+    j[2] = addTimes(j[2], Lat::cz(i), s[i]);
   }
   Moments m;
   m.rho = 1.0f + drho;
