@@ -40,12 +40,21 @@ constexpr float kFastSpeed = 0.3f;             // lattice units; Mach 0.52
 
 // ---- parameters of a step ---------------------------------------------------------------------
 
+// The Guo forcing terms of the TRT collision that depend on the parameters alone, per pair k of
+// opposite directions (2k+1, 2k+2): the even part gains cu * cu[k] - uF * uF[k], the odd part
+// odd[k], the rest population -uF * restUF (c: the direction, u: velocity, F: force). Worked out
+// once per parameter change rather than in every cell.
+struct ForceTerms {
+  float cu[9] = {}, uF[9] = {}, odd[9] = {}, restUF = 0;
+};
+
 struct StepParams {
   float omegaPlus = 1, omegaMinus = 1;  // BGK: equal; TRT: omegaMinus from the magic parameter
   float force[3] = {0, 0, 0};           // body force density (Guo forcing)
   float wallVelocity[3] = {0, 0, 0};    // of every moving-wall cell
   float inletVelocity[3] = {0, 0, 0};   // at the centre of a parabolic inlet
   bool parabolicInlet = false;          // Poiseuille profile between walls at y = 0 and y = ny - 1
+  ForceTerms forcing;                   // from the above by withForceTerms(), which engines call
 };
 
 // ---- the grid: periodic indexing everywhere, walls are cell types -----------------------------
@@ -167,14 +176,40 @@ WS_HD float inletProfile(const StepParams& p, const Grid& g, int row) {
   return 4.0f * s * (h - s) / (h * h);
 }
 
-// Relaxes s towards equilibrium in place. BGK is TRT with omegaMinus == omegaPlus. Inlet and
-// outlet cells are set to their equilibrium instead; `inletScale` scales the inlet velocity.
+// Equilibrium populations (shifted) for density rho and velocity u.
+template <typename Lat>
+WS_HD void equilibrium(float rho, const float u[3], float* s) {
+  const float uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+  for (int i = 0; i < Lat::Q; ++i) {
+    const float cu = dot<Lat>(i, u);
+    s[i] = Lat::w(i) * (rho - 1.0f + rho * (3.0f * cu + 4.5f * cu * cu - 1.5f * uu));
+  }
+}
+
+// The parameters with their forcing terms worked out for lattice Lat.
+template <typename Lat>
+StepParams withForceTerms(StepParams p) {
+  const float fp = 1.0f - 0.5f * p.omegaPlus, fm = 1.0f - 0.5f * p.omegaMinus;
+  p.forcing = {};
+  p.forcing.restUF = 3.0f * fp * Lat::w(0);
+  for (int a = 1; a < Lat::Q; a += 2) {
+    const int k = a / 2;
+    const float w = Lat::w(a), cF = dot<Lat>(a, p.force);
+    p.forcing.cu[k] = 9.0f * fp * w * cF;
+    p.forcing.uF[k] = 3.0f * fp * w;
+    p.forcing.odd[k] = 3.0f * fm * w * cF;
+  }
+  return p;
+}
+
+// Relaxes s towards equilibrium in place (TRT; BGK is TRT with omegaMinus == omegaPlus). Inlet
+// and outlet cells are set to their equilibrium instead; `inletScale` scales the inlet velocity.
 // Returns status bits.
 template <typename Lat>
 WS_HD std::uint32_t collide(float* s, int type, const StepParams& p, float inletScale = 1.0f) {
   Moments m = moments<Lat>(s, p, 1.0f);
-  const bool equilibrium = type == kInlet || type == kOutlet;
-  if (equilibrium) {
+  const bool boundary = type == kInlet || type == kOutlet;
+  if (boundary) {
     // Flow enters along +x at inlets and leaves along +x at outlets. The populations that come
     // from outside the domain are unknown; those that arrive from inside fix what the boundary
     // leaves free (Zou and He 1997): the inlet's density, the outlet's normal velocity.
@@ -200,41 +235,32 @@ WS_HD std::uint32_t collide(float* s, int type, const StepParams& p, float inlet
   std::uint32_t status = 0;
   if (!(m.rho > 0.0f && m.rho < 1e3f) || !(uu == uu)) status |= kStatusNonFinite;
   if (uu > kFastSpeed * kFastSpeed) status |= kStatusFast;
+  if (boundary) {
+    equilibrium<Lat>(m.rho, m.u, s);
+    return status;
+  }
 
-  const float wp = equilibrium ? 1.0f : p.omegaPlus, wm = equilibrium ? 1.0f : p.omegaMinus;
-  const float fp = equilibrium ? 0.0f : 1.0f - 0.5f * wp,
-              fm = equilibrium ? 0.0f : 1.0f - 0.5f * wm;
+  const float wp = p.omegaPlus, wm = p.omegaMinus;
   const float uF = m.u[0] * p.force[0] + m.u[1] * p.force[1] + m.u[2] * p.force[2];
   const float drho = m.rho - 1.0f;
   {  // rest population
-    const float w = Lat::w(0);
-    const float eq = w * (drho - 1.5f * m.rho * uu);
-    s[0] += wp * (eq - s[0]) + fp * w * (-3.0f * uF);
+    const float eq = Lat::w(0) * (drho - 1.5f * m.rho * uu);
+    s[0] += wp * (eq - s[0]) - uF * p.forcing.restUF;
   }
   WS_UNROLL
   for (int a = 1; a < Lat::Q; a += 2) {
-    const int b = a + 1;
+    const int b = a + 1, k = a / 2;
     const float w = Lat::w(a);
-    const float cu = dot<Lat>(a, m.u), cF = dot<Lat>(a, p.force);
+    const float cu = dot<Lat>(a, m.u);
     const float eqPlus = w * (drho + m.rho * (4.5f * cu * cu - 1.5f * uu));
     const float eqMinus = w * m.rho * 3.0f * cu;
     const float plus = 0.5f * (s[a] + s[b]), minus = 0.5f * (s[a] - s[b]);
-    const float newPlus = plus + wp * (eqPlus - plus) + fp * w * (9.0f * cu * cF - 3.0f * uF);
-    const float newMinus = minus + wm * (eqMinus - minus) + fm * w * 3.0f * cF;
+    const float newPlus = plus + wp * (eqPlus - plus) + cu * p.forcing.cu[k] - uF * p.forcing.uF[k];
+    const float newMinus = minus + wm * (eqMinus - minus) + p.forcing.odd[k];
     s[a] = newPlus + newMinus;
     s[b] = newPlus - newMinus;
   }
   return status;
-}
-
-// Equilibrium populations (shifted) for density rho and velocity u.
-template <typename Lat>
-WS_HD void equilibrium(float rho, const float u[3], float* s) {
-  const float uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
-  for (int i = 0; i < Lat::Q; ++i) {
-    const float cu = dot<Lat>(i, u);
-    s[i] = Lat::w(i) * (rho - 1.0f + rho * (3.0f * cu + 4.5f * cu * cu - 1.5f * uu));
-  }
 }
 
 // ---- one fused stream-collide update ----------------------------------------------------------
