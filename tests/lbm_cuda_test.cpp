@@ -53,7 +53,7 @@ TEST(LbmCuda, EveryVariantMatchesTheCpuOnRandomLattices) {
               << " more steps, seed " << seed;
         }
         const Totals a = cpu->totals(), b = gpu->totals();
-        EXPECT_NEAR(a.mass, b.mass, 1e-6 * a.mass) << name;
+        EXPECT_NEAR(a.mass, b.mass, (v.half ? 1e-5 : 1e-6) * a.mass) << name;  // flips add up
         EXPECT_EQ(a.fluidCells, b.fluidCells);
         EXPECT_NEAR(a.maxSpeed, b.maxSpeed, v.half ? 1e-3f : 1e-5f) << name;
       }

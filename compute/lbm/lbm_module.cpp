@@ -123,7 +123,7 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
                                    "mean steps a tracer lives before it reappears elsewhere");
   life.logScale = true;
   p.declare(life);
-  p.declare(ParamSpec::choice("block", "threads per block", "256",
+  p.declare(ParamSpec::choice("block", "threads per block", "128",
                               {"64", "128", "256", "512", "1024"},
                               "CUDA threads per block of the stream-collide kernel"));
 
