@@ -11,7 +11,7 @@
 namespace ws::render {
 
 namespace {
-constexpr float kPointSize = 4;  // pixels
+constexpr float kPointSize = 3;  // pixels
 }  // namespace
 
 FieldRenderer::FieldRenderer()

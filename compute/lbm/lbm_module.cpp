@@ -116,7 +116,7 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
                             "3-D: where the slice lies along its axis (0 to 1)"));
   p.declare(
       ParamSpec::integer("brush", "brush radius", 2, 0, 64, "radius in cells of the obstacle pen"));
-  p.declare(ParamSpec::integer("tracers", "tracer particles", gpu ? 50000 : 4000, 0,
+  p.declare(ParamSpec::integer("tracers", "tracer particles", gpu ? 12000 : 3000, 0,
                                double(kMaxTracers),
                                "points carried by the flow in the plane shown (0: none)"));
   ParamSpec life = ParamSpec::real("tracer_life", "tracer lifetime", 3000, 10, 1e6,
