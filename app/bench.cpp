@@ -32,9 +32,7 @@ Row measure(Module& module, const BenchOptions& options) {
   Row row;
   row.backend = toString(module.backend());
   row.variant = module.variant();
-  const WorldBox world = module.world();
-  row.size = std::to_string(long(world.maxX - world.minX)) + "x" +
-             std::to_string(long(world.maxY - world.minY));
+  row.size = module.sizeText();
   row.stats = module.stepTiming().stats();
   row.perStepMs = row.stats.medianMs / options.stepsPerSample;
   row.rate = row.stats.ratePerSecond;

@@ -97,14 +97,12 @@ int runHeadless(const HeadlessOptions& options) {
   const double median = warm[warm.size() / 2];
   const double p95 = warm[std::min(warm.size() - 1, warm.size() * 95 / 100)];
   Module& module = lab.module();
-  const auto world = module.world();
   std::printf("headless: %ld steps in %d frames of %dx%d on %s\n", done, frame, options.width,
               options.height, context.description().c_str());
-  std::printf(
-      "  module %s, world %.0fx%.0f, backend %s, variant %s, %d steps/frame, field via %s\n",
-      std::string(module.name()).c_str(), world.maxX - world.minX, world.maxY - world.minY,
-      std::string(toString(module.backend())).c_str(), module.variant().c_str(), perFrame,
-      renderer.transferMode().c_str());
+  std::printf("  module %s, world %s, backend %s, variant %s, %d steps/frame, field via %s\n",
+              std::string(module.name()).c_str(), module.sizeText().c_str(),
+              std::string(toString(module.backend())).c_str(), module.variant().c_str(), perFrame,
+              renderer.transferMode().c_str());
   std::printf(
       "  frame time (steps + field + draw%s + glFinish; %zu warm frames): median %.3f ms, p95 %.3f "
       "ms\n",
@@ -123,7 +121,7 @@ int runHeadless(const HeadlessOptions& options) {
     nlohmann::json report = {{"module", module.name()},
                              {"backend", toString(module.backend())},
                              {"variant", module.variant()},
-                             {"world", {world.maxX - world.minX, world.maxY - world.minY}},
+                             {"world", module.sizeText()},
                              {"window", {options.width, options.height}},
                              {"steps_per_frame", perFrame},
                              {"frames", frame},

@@ -46,6 +46,12 @@ void Module::loadPreset(const nlohmann::json& preset) {
   setParams(params_.checkJson(preset["params"]));
 }
 
+std::string Module::sizeText() const {
+  const WorldBox box = world();
+  return std::to_string(long(box.maxX - box.minX)) + "x" +
+         std::to_string(long(box.maxY - box.minY));
+}
+
 KernelVariant Module::currentVariant() const {
   const auto list = variants(backend_);
   for (const auto& v : list)

@@ -101,6 +101,9 @@ class Module {
   virtual std::vector<Metric> metrics() = 0;
 
   virtual WorldBox world() const = 0;
+  // The simulated world's size for tables and reports ("4096x4096", "256x256x256"); by default
+  // the world box's.
+  virtual std::string sizeText() const;
   virtual std::vector<FieldView> fieldViews() const = 0;
   virtual int currentFieldView() const = 0;
   virtual void renderField(const FieldRequest& request, FieldImage& image) = 0;

@@ -322,6 +322,12 @@ WorldBox LbmModule::world() const {
   return {0, 0, double(p.width(spec_.grid)), double(p.height(spec_.grid))};
 }
 
+std::string LbmModule::sizeText() const {
+  const Grid& g = spec_.grid;
+  return std::to_string(g.nx) + "x" + std::to_string(g.ny) +
+         (g.nz > 1 ? "x" + std::to_string(g.nz) : std::string());
+}
+
 std::vector<FieldView> LbmModule::fieldViews() const {
   const float u = float(spec_.velocity);
   const float vorticity = float(u / flow_.length * (spec_.scene == Scene::Cavity ? 20 : 4));

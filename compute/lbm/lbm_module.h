@@ -28,6 +28,7 @@ class LbmModule final : public Module {
   std::vector<Metric> metrics() override;
 
   WorldBox world() const override;
+  std::string sizeText() const override;
   std::vector<FieldView> fieldViews() const override;
   int currentFieldView() const override;
   void renderField(const FieldRequest& request, FieldImage& image) override;
