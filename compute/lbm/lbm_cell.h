@@ -96,20 +96,23 @@ struct Neighbourhood {
 enum class Layout { SoA, AoS };
 enum class Propagation { AB, AA };
 
-// FP16 storage keeps s_i scaled by 2^15 so that small values stay normal numbers; the arithmetic
-// is FP32 either way.
+// FP16 storage keeps s_i scaled by 2^15 (kUnit) so that small values stay normal numbers; the
+// arithmetic is FP32 either way. The stream-collide works in these storage units throughout (raw
+// loads and stores, constants scaled at compile time), which saves a multiply per population;
+// as the scale is a power of two the results are the same.
 template <typename T>
 struct Codec;
 template <>
 struct Codec<float> {
-  WS_HD static float decode(float v) { return v; }
-  WS_HD static float encode(float v) { return v; }
+  static constexpr float kUnit = 1.0f;
+  WS_HD static float raw(float v) { return v; }
+  WS_HD static float fromRaw(float v) { return v; }
 };
 template <>
 struct Codec<__half> {
-  static constexpr float kScale = 32768.0f;
-  WS_HD static float decode(__half v) { return __half2float(v) * (1.0f / kScale); }
-  WS_HD static __half encode(float v) { return __float2half_rn(v * kScale); }
+  static constexpr float kUnit = 32768.0f;
+  WS_HD static float raw(__half v) { return __half2float(v); }
+  WS_HD static __half fromRaw(float v) { return __float2half_rn(v); }
 };
 
 template <typename T, int Q, Layout L>
@@ -119,8 +122,13 @@ struct Store {
   WS_HD std::size_t at(std::size_t n, int i) const {
     return L == Layout::SoA ? std::size_t(i) * cells + n : n * Q + i;
   }
-  WS_HD float load(std::size_t n, int i) const { return Codec<T>::decode(f[at(n, i)]); }
-  WS_HD void store(std::size_t n, int i, float v) const { f[at(n, i)] = Codec<T>::encode(v); }
+  static constexpr float kUnit = Codec<T>::kUnit;
+  // In storage units (kUnit for 1), for the stream-collide.
+  WS_HD float loadRaw(std::size_t n, int i) const { return Codec<T>::raw(f[at(n, i)]); }
+  WS_HD void storeRaw(std::size_t n, int i, float v) const { f[at(n, i)] = Codec<T>::fromRaw(v); }
+  // In lattice units.
+  WS_HD float load(std::size_t n, int i) const { return loadRaw(n, i) * (1.0f / kUnit); }
+  WS_HD void store(std::size_t n, int i, float v) const { storeRaw(n, i, v * kUnit); }
 };
 
 // ---- physics ----------------------------------------------------------------------------------
@@ -138,21 +146,22 @@ WS_HD float dot(int i, const float v[3]) {
 }
 
 // What a population gains when it bounces off a wall moving at `wall` and then travels along c_i
-// (Ladd; wall density taken as 1).
+// (Ladd; wall density taken as 1), in units of `unit`.
 template <typename Lat>
-WS_HD float movingWallGain(int i, std::uint8_t wallFlag, const StepParams& p) {
-  return (wallFlag & kTypeMask) == kMovingWall ? 6.0f * Lat::w(i) * dot<Lat>(i, p.wallVelocity)
-                                               : 0.0f;
+WS_HD float movingWallGain(int i, std::uint8_t wallFlag, const StepParams& p, float unit = 1.0f) {
+  return (wallFlag & kTypeMask) == kMovingWall
+             ? 6.0f * Lat::w(i) * unit * dot<Lat>(i, p.wallVelocity)
+             : 0.0f;
 }
 
 struct Moments {
   float rho, u[3];
 };
 
-// Density and velocity from populations s (pre-collision, Guo: u = (sum f c + F/2) / rho). For
-// post-collision populations pass forceSign = -1.
+// Density and velocity from populations s in units of `unit` (pre-collision, Guo:
+// u = (sum f c + F/2) / rho). For post-collision populations pass forceSign = -1.
 template <typename Lat>
-WS_HD Moments moments(const float* s, const StepParams& p, float forceSign) {
+WS_HD Moments moments(const float* s, const StepParams& p, float forceSign, float unit = 1.0f) {
   float drho = -0.0f, j[3] = {-0.0f, -0.0f, -0.0f};
   WS_UNROLL
   for (int i = 0; i < Lat::Q; ++i) {
@@ -162,9 +171,9 @@ WS_HD Moments moments(const float* s, const StepParams& p, float forceSign) {
     j[2] = addTimes(j[2], Lat::cz(i), s[i]);
   }
   Moments m;
-  m.rho = 1.0f + drho;
+  m.rho = 1.0f + drho * (1.0f / unit);
   const float inv = 1.0f / m.rho;
-  for (int a = 0; a < 3; ++a) m.u[a] = (j[a] + forceSign * 0.5f * p.force[a]) * inv;
+  for (int a = 0; a < 3; ++a) m.u[a] = (j[a] * (1.0f / unit) + forceSign * 0.5f * p.force[a]) * inv;
   return m;
 }
 
@@ -176,25 +185,26 @@ WS_HD float inletProfile(const StepParams& p, const Grid& g, int row) {
   return 4.0f * s * (h - s) / (h * h);
 }
 
-// Equilibrium populations (shifted) for density rho and velocity u.
+// Equilibrium populations (shifted) for density rho and velocity u, in units of `unit`.
 template <typename Lat>
-WS_HD void equilibrium(float rho, const float u[3], float* s) {
+WS_HD void equilibrium(float rho, const float u[3], float* s, float unit = 1.0f) {
   const float uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
   for (int i = 0; i < Lat::Q; ++i) {
     const float cu = dot<Lat>(i, u);
-    s[i] = Lat::w(i) * (rho - 1.0f + rho * (3.0f * cu + 4.5f * cu * cu - 1.5f * uu));
+    s[i] = Lat::w(i) * unit * (rho - 1.0f + rho * (3.0f * cu + 4.5f * cu * cu - 1.5f * uu));
   }
 }
 
-// The parameters with their forcing terms worked out for lattice Lat.
+// The parameters with their forcing terms worked out for lattice Lat and storage units `unit`
+// (Store::kUnit).
 template <typename Lat>
-StepParams withForceTerms(StepParams p) {
+StepParams withForceTerms(StepParams p, float unit) {
   const float fp = 1.0f - 0.5f * p.omegaPlus, fm = 1.0f - 0.5f * p.omegaMinus;
   p.forcing = {};
-  p.forcing.restUF = 3.0f * fp * Lat::w(0);
+  p.forcing.restUF = 3.0f * fp * Lat::w(0) * unit;
   for (int a = 1; a < Lat::Q; a += 2) {
     const int k = a / 2;
-    const float w = Lat::w(a), cF = dot<Lat>(a, p.force);
+    const float w = Lat::w(a) * unit, cF = dot<Lat>(a, p.force);
     p.forcing.cu[k] = 9.0f * fp * w * cF;
     p.forcing.uF[k] = 3.0f * fp * w;
     p.forcing.odd[k] = 3.0f * fm * w * cF;
@@ -202,12 +212,12 @@ StepParams withForceTerms(StepParams p) {
   return p;
 }
 
-// Relaxes s towards equilibrium in place (TRT; BGK is TRT with omegaMinus == omegaPlus). Inlet
-// and outlet cells are set to their equilibrium instead; `inletScale` scales the inlet velocity.
-// Returns status bits.
+// Relaxes s (in units of `unit`, with p.forcing worked out for it) towards equilibrium in place
+// (TRT; BGK is TRT with omegaMinus == omegaPlus). Inlet and outlet cells are set to their
+// equilibrium instead; `inletScale` scales the inlet velocity. Returns status bits.
 template <typename Lat>
-WS_HD std::uint32_t collide(float* s, int type, const StepParams& p, float inletScale = 1.0f) {
-  Moments m = moments<Lat>(s, p, 1.0f);
+WS_HD std::uint32_t collide(float* s, int type, const StepParams& p, float inletScale, float unit) {
+  Moments m = moments<Lat>(s, p, 1.0f, unit);
   const bool boundary = type == kInlet || type == kOutlet;
   if (boundary) {
     // Flow enters along +x at inlets and leaves along +x at outlets. The populations that come
@@ -215,7 +225,7 @@ WS_HD std::uint32_t collide(float* s, int type, const StepParams& p, float inlet
     // leaves free (Zou and He 1997): the inlet's density, the outlet's normal velocity.
     float still = 0, backward = 0, forward = 0;  // sums of f = w + s by the sign of c_x
     for (int i = 0; i < Lat::Q; ++i) {
-      const float f = Lat::w(i) + s[i];
+      const float f = Lat::w(i) * unit + s[i];
       if (Lat::cx(i) == 0)
         still += f;
       else if (Lat::cx(i) < 0)
@@ -225,10 +235,10 @@ WS_HD std::uint32_t collide(float* s, int type, const StepParams& p, float inlet
     }
     if (type == kInlet) {
       for (int a = 0; a < 3; ++a) m.u[a] = inletScale * p.inletVelocity[a];
-      m.rho = (still + 2.0f * backward) / (1.0f - m.u[0]);
+      m.rho = (still + 2.0f * backward) * (1.0f / unit) / (1.0f - m.u[0]);
     } else {
       m.rho = 1.0f;
-      m.u[0] = still + 2.0f * forward - 1.0f;
+      m.u[0] = (still + 2.0f * forward) * (1.0f / unit) - 1.0f;
     }
   }
   const float uu = m.u[0] * m.u[0] + m.u[1] * m.u[1] + m.u[2] * m.u[2];
@@ -236,7 +246,7 @@ WS_HD std::uint32_t collide(float* s, int type, const StepParams& p, float inlet
   if (!(m.rho > 0.0f && m.rho < 1e3f) || !(uu == uu)) status |= kStatusNonFinite;
   if (uu > kFastSpeed * kFastSpeed) status |= kStatusFast;
   if (boundary) {
-    equilibrium<Lat>(m.rho, m.u, s);
+    equilibrium<Lat>(m.rho, m.u, s, unit);
     return status;
   }
 
@@ -244,13 +254,13 @@ WS_HD std::uint32_t collide(float* s, int type, const StepParams& p, float inlet
   const float uF = m.u[0] * p.force[0] + m.u[1] * p.force[1] + m.u[2] * p.force[2];
   const float drho = m.rho - 1.0f;
   {  // rest population
-    const float eq = Lat::w(0) * (drho - 1.5f * m.rho * uu);
+    const float eq = Lat::w(0) * unit * (drho - 1.5f * m.rho * uu);
     s[0] += wp * (eq - s[0]) - uF * p.forcing.restUF;
   }
   WS_UNROLL
   for (int a = 1; a < Lat::Q; a += 2) {
     const int b = a + 1, k = a / 2;
-    const float w = Lat::w(a);
+    const float w = Lat::w(a) * unit;
     const float cu = dot<Lat>(a, m.u);
     const float eqPlus = w * (drho + m.rho * (4.5f * cu * cu - 1.5f * uu));
     const float eqMinus = w * m.rho * 3.0f * cu;
@@ -285,10 +295,10 @@ WS_HD void pullFromNeighbours(const Neighbourhood& nb, const std::uint8_t* flags
     const std::uint32_t from = nb.at(-Lat::cx(i), -Lat::cy(i), -Lat::cz(i));
     if (kWalls && isSolid(flags[from]))
       // Bounced back: what this cell sent towards the wall, reflected.
-      s[i] = src.load(nb.self(), P == Propagation::AB ? opposite(i) : i) +
-             movingWallGain<Lat>(i, flags[from], p);
+      s[i] = src.loadRaw(nb.self(), P == Propagation::AB ? opposite(i) : i) +
+             movingWallGain<Lat>(i, flags[from], p, S::kUnit);
     else
-      s[i] = src.load(from, P == Propagation::AB ? i : opposite(i));
+      s[i] = src.loadRaw(from, P == Propagation::AB ? i : opposite(i));
   }
 }
 
@@ -299,9 +309,10 @@ WS_HD void pushToNeighbours(const Neighbourhood& nb, const std::uint8_t* flags, 
   for (int i = 0; i < Lat::Q; ++i) {
     const std::uint32_t to = nb.at(Lat::cx(i), Lat::cy(i), Lat::cz(i));
     if (kWalls && isSolid(flags[to]))
-      dst.store(nb.self(), opposite(i), s[i] + movingWallGain<Lat>(opposite(i), flags[to], p));
+      dst.storeRaw(nb.self(), opposite(i),
+                   s[i] + movingWallGain<Lat>(opposite(i), flags[to], p, S::kUnit));
     else
-      dst.store(to, i, s[i]);
+      dst.storeRaw(to, i, s[i]);
   }
 }
 
@@ -317,20 +328,20 @@ WS_HD std::uint32_t streamCollide(const Grid& g, const std::uint8_t* flags, S sr
   float s[Q];
   if (P == Propagation::AA && !kOddStep) {
     WS_UNROLL
-    for (int i = 0; i < Q; ++i) s[i] = src.load(n, i);
+    for (int i = 0; i < Q; ++i) s[i] = src.loadRaw(n, i);
   } else if (nearWall) {
     pullFromNeighbours<Lat, P, true>(nb, flags, src, p, s);
   } else {
     pullFromNeighbours<Lat, P, false>(nb, flags, src, p, s);
   }
   const std::uint32_t status =
-      collide<Lat>(s, type, p, type == kInlet ? inletProfile(p, g, nb.row) : 1.0f);
+      collide<Lat>(s, type, p, type == kInlet ? inletProfile(p, g, nb.row) : 1.0f, S::kUnit);
   if (P == Propagation::AB) {
     WS_UNROLL
-    for (int i = 0; i < Q; ++i) dst.store(n, i, s[i]);
+    for (int i = 0; i < Q; ++i) dst.storeRaw(n, i, s[i]);
   } else if (!kOddStep) {
     WS_UNROLL
-    for (int i = 0; i < Q; ++i) dst.store(n, opposite(i), s[i]);
+    for (int i = 0; i < Q; ++i) dst.storeRaw(n, opposite(i), s[i]);
   } else if (nearWall) {
     pushToNeighbours<Lat, true>(nb, flags, dst, p, s);
   } else {

@@ -36,7 +36,9 @@ class CpuEngine final : public LbmEngine {
     for (std::size_t n : cells)
       for (int i = 0; i < Lat::Q; ++i) store(a_).store(n, i, 0.0f);
   }
-  void setParams(const StepParams& params) override { params_ = withForceTerms<Lat>(params); }
+  void setParams(const StepParams& params) override {
+    params_ = withForceTerms<Lat>(params, Codec<T>::kUnit);
+  }
 
   void importState(const std::vector<float>& state, std::uint64_t steps) override {
     steps_ = steps;

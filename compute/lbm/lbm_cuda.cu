@@ -154,7 +154,9 @@ class CudaEngine final : public LbmEngine {
                                                            int(cells.size()));
     WS_CUDA_CHECK(cudaGetLastError());
   }
-  void setParams(const StepParams& params) override { params_ = withForceTerms<Lat>(params); }
+  void setParams(const StepParams& params) override {
+    params_ = withForceTerms<Lat>(params, Codec<T>::kUnit);
+  }
 
   void importState(const std::vector<float>& state, std::uint64_t steps) override {
     steps_ = steps;
