@@ -72,7 +72,8 @@ WS_HD float tracerWrap(float v, int extent) {
 }
 
 // A fresh tracer at a random fluid position (up to eight tries; a tracer that finds none waits
-// out one lifetime unseen). `age` draws a random age too, so first lifetimes are staggered.
+// out one lifetime unseen). With `randomAge` it starts at a random age, so that the first
+// lifetimes are staggered.
 WS_HD Tracer spawnTracer(const TracerField& f, std::uint32_t seed, std::uint32_t index,
                          std::uint32_t generation, bool randomAge) {
   Tracer t{0, 0, 0, 0};
