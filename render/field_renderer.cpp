@@ -51,12 +51,16 @@ void FieldRenderer::resize(int width, int height) {
   WS_GL_CHECK(glBufferData(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(width) * height * sizeof(float),
                            nullptr, GL_STREAM_DRAW));
   WS_GL_CHECK(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
-  if (interopDevice_ >= 0) {
-    try {
-      interop_ = std::make_unique<CudaGlBuffer>(pixelBuffer_.get());
-    } catch (const CudaError& e) {
-      disableInterop(std::string("interop registration failed: ") + e.what());
-    }
+  interop_ = registerWithCuda(pixelBuffer_.get());
+}
+
+std::unique_ptr<CudaGlBuffer> FieldRenderer::registerWithCuda(GLuint buffer) {
+  if (interopDevice_ < 0) return nullptr;
+  try {
+    return std::make_unique<CudaGlBuffer>(buffer);
+  } catch (const CudaError& e) {
+    disableInterop(std::string("interop registration failed: ") + e.what());
+    return nullptr;
   }
 }
 
@@ -138,13 +142,7 @@ void FieldRenderer::reservePoints(std::size_t count) {
   WS_GL_CHECK(glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 3 * sizeof(float), nullptr));
   WS_GL_CHECK(glBindVertexArray(0));
   WS_GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, 0));
-  if (wantInterop) {
-    try {
-      pointInterop_ = std::make_unique<CudaGlBuffer>(pointBuffer_.get());
-    } catch (const CudaError& e) {
-      disableInterop(std::string("interop registration failed: ") + e.what());
-    }
-  }
+  pointInterop_ = registerWithCuda(pointBuffer_.get());
 }
 
 void FieldRenderer::drawPoints(Module& module, const FieldRequest& request) {

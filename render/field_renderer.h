@@ -35,6 +35,9 @@ class FieldRenderer {
   void drawPoints(Module& module, const FieldRequest& request);
   // Room for `count` points in pointBuffer_ (registered with CUDA when interop is on).
   void reservePoints(std::size_t count);
+  // The buffer registered with CUDA, or null when interop is off or registration fails (which
+  // turns interop off).
+  std::unique_ptr<CudaGlBuffer> registerWithCuda(GLuint buffer);
 
   gl::Program program_;
   gl::VertexArray vertexArray_;

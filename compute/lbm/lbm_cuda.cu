@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "compute/core/device_buffer.h"
+#include "compute/core/launch.h"
 #include "compute/lbm/lbm_cuda.h"
 
 namespace ws::lbm {
@@ -16,10 +17,6 @@ namespace ws::lbm {
 namespace {
 
 constexpr int kReduceBlock = 256;
-
-unsigned blocksFor(std::size_t items, int block) {
-  return static_cast<unsigned>((items + block - 1) / block);
-}
 
 // Threads along x, block rows along y, one block layer per z.
 struct LaunchShape {

@@ -4,17 +4,14 @@
 
 #include "compute/core/cuda_check.h"
 #include "compute/core/device_buffer.h"
+#include "compute/core/launch.h"
 #include "compute/lbm/lbm_tracers.h"
 
 namespace ws::lbm {
 
 namespace {
 
-constexpr int kBlock = 256;
-
-unsigned blocksFor(std::size_t items) {
-  return unsigned((items + kBlock - 1) / kBlock);
-}
+constexpr unsigned kBlock = 256;
 
 __global__ void seedKernel(Tracer* tracers, std::size_t count, TracerField field,
                            std::uint32_t seed) {
@@ -42,7 +39,7 @@ class CudaTracers final : public TracerSwarm {
     seed_ = seed;
     generation_ = 0;
     if (count == 0) return;
-    seedKernel<<<blocksFor(count), kBlock>>>(tracers_.data(), count, field, seed_);
+    seedKernel<<<blocksFor(count, kBlock), kBlock>>>(tracers_.data(), count, field, seed_);
     WS_CUDA_CHECK(cudaGetLastError());
   }
 
@@ -51,8 +48,8 @@ class CudaTracers final : public TracerSwarm {
     const std::size_t count = tracers_.size();
     if (count == 0) return;
     ring_.start();
-    advectKernel<<<blocksFor(count), kBlock>>>(tracers_.data(), count, field, steps, seed_,
-                                               generation_);
+    advectKernel<<<blocksFor(count, kBlock), kBlock>>>(tracers_.data(), count, field, steps, seed_,
+                                                       generation_);
     WS_CUDA_CHECK(cudaGetLastError());
     ring_.stop(double(count), double(count) * 2 * sizeof(Tracer));
   }
@@ -66,7 +63,7 @@ class CudaTracers final : public TracerSwarm {
       staging.allocate(3 * count);
       out = staging.data();
     }
-    drawKernel<<<blocksFor(count), kBlock>>>(tracers_.data(), count, planeHeight, out);
+    drawKernel<<<blocksFor(count, kBlock), kBlock>>>(tracers_.data(), count, planeHeight, out);
     WS_CUDA_CHECK(cudaGetLastError());
     if (!points.onDevice)
       WS_CUDA_CHECK(cudaMemcpy(points.data, out, staging.bytes(), cudaMemcpyDeviceToHost));

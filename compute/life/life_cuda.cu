@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compute/core/device_buffer.h"
+#include "compute/core/launch.h"
 #include "compute/life/life_cuda.h"
 #include "compute/life/life_kernels.cuh"
 
@@ -42,8 +43,7 @@ PaddedGeometry paddedGeometry(int width, int height, bool aligned) {
 }
 
 dim3 gridFor(long long x, long long y, dim3 block) {
-  return dim3(static_cast<unsigned>((x + block.x - 1) / block.x),
-              static_cast<unsigned>((y + block.y - 1) / block.y));
+  return dim3(blocksFor(x, block.x), blocksFor(y, block.y));
 }
 
 struct CellValue {
@@ -160,7 +160,7 @@ class CudaEngine final : public LifeEngine {
     if (edits_.size() < host.size()) edits_.allocate(host.size());
     WS_CUDA_CHECK(cudaMemcpy(edits_.data(), host.data(), host.size() * sizeof(DeviceCellEdit),
                              cudaMemcpyHostToDevice));
-    const int threads = 256, blocks = static_cast<int>((host.size() + threads - 1) / threads);
+    const unsigned threads = 256, blocks = blocksFor(host.size(), threads);
     if (bitLayout_)
       bitEdit<<<blocks, threads>>>(bits_[current_].data(),
                                    makeBitGeometry(width_, height_, Boundary::Dead), edits_.data(),
@@ -352,8 +352,7 @@ class CudaEngine final : public LifeEngine {
     const long long ghosts = 2LL * (width_ + 2) + 2LL * height_;
     const int threads = 256;
     if (wrap) {
-      wrapGhostsKernel<<<static_cast<unsigned>((ghosts + threads - 1) / threads), threads>>>(
-          grid, padded_);
+      wrapGhostsKernel<<<blocksFor(ghosts, threads), threads>>>(grid, padded_);
       WS_CUDA_CHECK_LAUNCH();
     } else {
       clearGhostsKernel(grid);
