@@ -98,8 +98,8 @@ enum class Propagation { AB, AA };
 
 // FP16 storage keeps s_i scaled by 2^15 (kUnit) so that small values stay normal numbers; the
 // arithmetic is FP32 either way. The stream-collide works in these storage units throughout (raw
-// loads and stores, constants scaled at compile time), which saves a multiply per population;
-// as the scale is a power of two the results are the same.
+// loads and stores, constants scaled at compile time), which saves the scaling multiply of each
+// load and store; as the scale is a power of two the results are the same.
 template <typename T>
 struct Codec;
 template <>
