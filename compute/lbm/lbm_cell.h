@@ -117,15 +117,24 @@ struct Codec<__half> {
 
 template <typename T, int Q, Layout L>
 struct Store {
-  T* f;
-  std::size_t cells;
-  WS_HD std::size_t at(std::size_t n, int i) const {
-    return L == Layout::SoA ? std::size_t(i) * cells + n : n * Q + i;
+  // SoA: where each population's array starts, so that the address of a population is one
+  // multiply-add of the 32-bit cell index onto a kernel parameter, rather than a 64-bit product
+  // i x cells worked out for each access (which made up a fifth of the FP16 kernel's
+  // instructions). AoS: the one array.
+  T* base[L == Layout::SoA ? Q : 1];
+  WS_HD Store(T* f, std::size_t cells) {
+    for (int i = 0; i < (L == Layout::SoA ? Q : 1); ++i) base[i] = f + std::size_t(i) * cells;
+  }
+  WS_HD T& at(std::size_t n, int i) const {
+    if constexpr (L == Layout::SoA)
+      return base[i][n];
+    else
+      return base[0][n * Q + i];
   }
   static constexpr float kUnit = Codec<T>::kUnit;
   // In storage units (kUnit for 1), for the stream-collide.
-  WS_HD float loadRaw(std::size_t n, int i) const { return Codec<T>::raw(f[at(n, i)]); }
-  WS_HD void storeRaw(std::size_t n, int i, float v) const { f[at(n, i)] = Codec<T>::fromRaw(v); }
+  WS_HD float loadRaw(std::size_t n, int i) const { return Codec<T>::raw(at(n, i)); }
+  WS_HD void storeRaw(std::size_t n, int i, float v) const { at(n, i) = Codec<T>::fromRaw(v); }
   // In lattice units.
   WS_HD float load(std::size_t n, int i) const { return loadRaw(n, i) * (1.0f / kUnit); }
   WS_HD void store(std::size_t n, int i, float v) const { storeRaw(n, i, v * kUnit); }
@@ -285,20 +294,30 @@ WS_HD std::uint32_t collide(float* s, int type, const StepParams& p, float inlet
 // streams of the pair at once. Each step reads and writes the same locations, so no second lattice
 // is needed. After an even step the slots are swapped (the erratum in the source's section 13.3);
 // postCollision() undoes that for whoever reads the state.
-//
-// Cells next to a wall take the bounce-back branches; all others a path without flag reads.
-template <typename Lat, Propagation P, bool kWalls, typename S>
-WS_HD void pullFromNeighbours(const Neighbourhood& nb, const std::uint8_t* flags, S src,
-                              const StepParams& p, float* s) {
+
+// The populations streaming in from the neighbours, loaded as if every neighbour were fluid. They
+// need no flag, so they leave for memory together with the cell's own flag: one round trip before
+// the collision rather than two in a row, which is what a kernel with few bytes per load (FP16)
+// waits on.
+template <typename Lat, Propagation P, typename S>
+WS_HD void pullFromNeighbours(const Neighbourhood& nb, S src, float* s) {
+  WS_UNROLL
+  for (int i = 0; i < Lat::Q; ++i)
+    s[i] = src.loadRaw(nb.at(-Lat::cx(i), -Lat::cy(i), -Lat::cz(i)),
+                       P == Propagation::AB ? i : opposite(i));
+}
+
+// For a cell next to a wall: what each wall neighbour sends instead, the population this cell sent
+// towards it, reflected (bounce-back).
+template <typename Lat, Propagation P, typename S>
+WS_HD void bounceBackFromWalls(const Neighbourhood& nb, const std::uint8_t* flags, S src,
+                               const StepParams& p, float* s) {
   WS_UNROLL
   for (int i = 0; i < Lat::Q; ++i) {
-    const std::uint32_t from = nb.at(-Lat::cx(i), -Lat::cy(i), -Lat::cz(i));
-    if (kWalls && isSolid(flags[from]))
-      // Bounced back: what this cell sent towards the wall, reflected.
+    const std::uint8_t from = flags[nb.at(-Lat::cx(i), -Lat::cy(i), -Lat::cz(i))];
+    if (isSolid(from))
       s[i] = src.loadRaw(nb.self(), P == Propagation::AB ? opposite(i) : i) +
-             movingWallGain<Lat>(i, flags[from], p, S::kUnit);
-    else
-      s[i] = src.loadRaw(from, P == Propagation::AB ? i : opposite(i));
+             movingWallGain<Lat>(i, from, p, S::kUnit);
   }
 }
 
@@ -316,38 +335,54 @@ WS_HD void pushToNeighbours(const Neighbourhood& nb, const std::uint8_t* flags, 
   }
 }
 
+// The populations a cell collides, loaded before its flag is known: its own slots (A-A even
+// steps) or those of its neighbours as if they were all fluid (corrected by bounceBackFromWalls).
 template <typename Lat, Propagation P, bool kOddStep, typename S>
-WS_HD std::uint32_t streamCollide(const Grid& g, const std::uint8_t* flags, S src, S dst,
-                                  const Neighbourhood& nb, const StepParams& p) {
-  constexpr int Q = Lat::Q;
-  const std::uint32_t n = nb.self();
-  const std::uint8_t flag = flags[n];
-  const int type = flag & kTypeMask;
-  if (type == kWall || type == kMovingWall) return 0;
-  const bool nearWall = flag & kNearWall;
-  float s[Q];
+WS_HD void loadPopulations(const Neighbourhood& nb, S src, float* s) {
   if (P == Propagation::AA && !kOddStep) {
     WS_UNROLL
-    for (int i = 0; i < Q; ++i) s[i] = src.loadRaw(n, i);
-  } else if (nearWall) {
-    pullFromNeighbours<Lat, P, true>(nb, flags, src, p, s);
+    for (int i = 0; i < Lat::Q; ++i) s[i] = src.loadRaw(nb.self(), i);
   } else {
-    pullFromNeighbours<Lat, P, false>(nb, flags, src, p, s);
+    pullFromNeighbours<Lat, P>(nb, src, s);
   }
+}
+
+// The rest of a cell's update once its populations s and flag are in: bounce-back, collision, and
+// the collided populations to this cell of the other lattice (A-B), to this cell's opposite slots
+// (A-A even steps) or to the neighbours (A-A odd steps). Walls are left alone. Returns status bits.
+template <typename Lat, Propagation P, bool kOddStep, typename S>
+WS_HD std::uint32_t finishUpdate(const Grid& g, const std::uint8_t* flags, S src, S dst,
+                                 const Neighbourhood& nb, std::uint8_t flag, const StepParams& p,
+                                 float* s) {
+  if (isSolid(flag)) return 0;  // loaded for nothing, so that fluid cells need not wait
+  const int type = flag & kTypeMask;
+  const bool nearWall = flag & kNearWall;
+  if ((P == Propagation::AB || kOddStep) && nearWall)
+    bounceBackFromWalls<Lat, P>(nb, flags, src, p, s);
   const std::uint32_t status =
       collide<Lat>(s, type, p, type == kInlet ? inletProfile(p, g, nb.row) : 1.0f, S::kUnit);
   if (P == Propagation::AB) {
     WS_UNROLL
-    for (int i = 0; i < Q; ++i) dst.storeRaw(n, i, s[i]);
+    for (int i = 0; i < Lat::Q; ++i) dst.storeRaw(nb.self(), i, s[i]);
   } else if (!kOddStep) {
     WS_UNROLL
-    for (int i = 0; i < Q; ++i) dst.storeRaw(n, opposite(i), s[i]);
+    for (int i = 0; i < Lat::Q; ++i) dst.storeRaw(nb.self(), opposite(i), s[i]);
   } else if (nearWall) {
     pushToNeighbours<Lat, true>(nb, flags, dst, p, s);
   } else {
     pushToNeighbours<Lat, false>(nb, flags, dst, p, s);
   }
   return status;
+}
+
+// One cell's update: its flag and its populations are loaded together, then finishUpdate.
+template <typename Lat, Propagation P, bool kOddStep, typename S>
+WS_HD std::uint32_t streamCollide(const Grid& g, const std::uint8_t* flags, S src, S dst,
+                                  const Neighbourhood& nb, const StepParams& p) {
+  const std::uint8_t flag = flags[nb.self()];
+  float s[Lat::Q];
+  loadPopulations<Lat, P, kOddStep>(nb, src, s);
+  return finishUpdate<Lat, P, kOddStep>(g, flags, src, dst, nb, flag, p, s);
 }
 
 // Post-collision population i of cell n at the current step, whatever the propagation and parity
