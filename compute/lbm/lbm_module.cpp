@@ -324,8 +324,9 @@ WorldBox LbmModule::world() const {
 
 std::string LbmModule::sizeText() const {
   const Grid& g = spec_.grid;
-  return std::to_string(g.nx) + "x" + std::to_string(g.ny) +
-         (g.nz > 1 ? "x" + std::to_string(g.nz) : std::string());
+  std::string text = std::to_string(g.nx) + 'x' + std::to_string(g.ny);
+  if (g.nz > 1) (text += 'x') += std::to_string(g.nz);
+  return text;
 }
 
 std::vector<FieldView> LbmModule::fieldViews() const {
