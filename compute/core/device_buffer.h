@@ -71,4 +71,32 @@ class DeviceBuffer {
   std::size_t count_ = 0;
 };
 
+// Where a kernel writes results meant for a caller's array, which is either device memory (an
+// interop-mapped GL buffer) or, when interop is unavailable, host memory. In the second case the
+// kernel writes to a scratch buffer (kept between calls) and deliver() copies it to the host.
+template <typename T>
+class DeviceOutput {
+ public:
+  // The device pointer to write `count` elements for `target` to.
+  T* prepare(T* target, std::size_t count, bool onDevice) {
+    target_ = target;
+    count_ = count;
+    onDevice_ = onDevice;
+    if (onDevice) return target;
+    if (scratch_.size() < count) scratch_.allocate(count);
+    return scratch_.data();
+  }
+  void deliver() {
+    if (!onDevice_)
+      WS_CUDA_CHECK(
+          cudaMemcpy(target_, scratch_.data(), count_ * sizeof(T), cudaMemcpyDeviceToHost));
+  }
+
+ private:
+  DeviceBuffer<T> scratch_;
+  T* target_ = nullptr;
+  std::size_t count_ = 0;
+  bool onDevice_ = true;
+};
+
 }  // namespace ws

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "compute/core/device_buffer.h"
@@ -123,6 +124,7 @@ class CudaEngine final : public LbmEngine {
     b_.release();
     flags_.release();
     moments_.release();
+    planeDone_.reset();
     grid_ = g;
     a_.allocate(g.cells() * Lat::Q);
     a_.zero();
@@ -139,11 +141,13 @@ class CudaEngine final : public LbmEngine {
 
   void setFlags(const std::vector<std::uint8_t>& flags, std::size_t first,
                 std::size_t count) override {
+    planeDone_.reset();
     std::copy_n(flags.begin() + first, count, hostFlags_.begin() + first);
     WS_CUDA_CHECK(
         cudaMemcpy(flags_.data() + first, flags.data() + first, count, cudaMemcpyHostToDevice));
   }
   void restCells(const std::vector<std::size_t>& cells) override {
+    planeDone_.reset();
     if (cells.empty()) return;
     DeviceBuffer<std::size_t> list(cells.size());
     WS_CUDA_CHECK(cudaMemcpy(list.data(), cells.data(), list.bytes(), cudaMemcpyHostToDevice));
@@ -152,10 +156,12 @@ class CudaEngine final : public LbmEngine {
     WS_CUDA_CHECK(cudaGetLastError());
   }
   void setParams(const StepParams& params) override {
+    planeDone_.reset();
     params_ = withForceTerms<Lat>(params, Codec<T>::kUnit);
   }
 
   void importState(const std::vector<float>& state, std::uint64_t steps) override {
+    planeDone_.reset();
     steps_ = steps;
     std::vector<T> raw(a_.size());
     canonicalToRaw<Lat, T, L, P>(grid_, hostFlags_.data(), params_, steps_ & 1, state, raw.data());
@@ -170,6 +176,7 @@ class CudaEngine final : public LbmEngine {
   void step(int count) override {
     if (count <= 0) return;
     injectGpuFaultIfRequested();
+    planeDone_.reset();
     stepRing_.start();
     const LaunchShape shape(grid_, block_);
     for (int c = 0; c < count; ++c) {
@@ -223,23 +230,17 @@ class CudaEngine final : public LbmEngine {
   void render(LbmView view, const Plane& plane, const FieldRequest& request,
               FieldImage& image) override {
     viewRing_.start();
-    computePlane(plane);
-    DeviceBuffer<float> staging;
-    float* pixels = image.pixels;
-    if (!image.onDevice) {
-      staging.allocate(std::size_t(image.width) * image.height);
-      pixels = staging.data();
-    }
+    const bool computed = computePlane(plane);
+    const std::size_t pixelCount = std::size_t(image.width) * image.height;
+    float* pixels = output_.prepare(image.pixels, pixelCount, image.onDevice);
     const dim3 block(32, 8);
     renderKernel<<<dim3(blocksFor(image.width, 32), blocksFor(image.height, 8)), block>>>(
         view, plane, plane.width(grid_), plane.height(grid_), request, moments_.data(), pixels);
     WS_CUDA_CHECK(cudaGetLastError());
-    const double pixelCount = double(image.width) * image.height;
-    viewRing_.stop(pixelCount,
-                   pixelCount * sizeof(float) +
-                       double(moments_.size()) * (sizeof(PlaneSample) + Lat::Q * sizeof(T)));
-    if (!image.onDevice)
-      WS_CUDA_CHECK(cudaMemcpy(image.pixels, pixels, staging.bytes(), cudaMemcpyDeviceToHost));
+    const double planeBytes =
+        double(moments_.size()) * (sizeof(PlaneSample) + (computed ? Lat::Q * sizeof(T) : 0));
+    viewRing_.stop(double(pixelCount), double(pixelCount) * sizeof(float) + planeBytes);
+    output_.deliver();
   }
 
   void pollTimings() override {
@@ -269,14 +270,19 @@ class CudaEngine final : public LbmEngine {
     return double(a_.bytes() + b_.bytes() + flags_.bytes() + moments_.bytes());
   }
 
-  // The moments of the plane shown, in moments_ (one pass over the plane's cells).
-  void computePlane(const Plane& plane) {
+  // The moments of a plane in moments_ (one pass over the plane's cells), unless they are there
+  // already: a frame's tracers and view share one pass. Returns whether it ran the pass.
+  bool computePlane(const Plane& plane) {
+    if (planeDone_ && planeDone_->axis == plane.axis && planeDone_->index == plane.index)
+      return false;
     const int w = plane.width(grid_), h = plane.height(grid_);
     if (moments_.size() != std::size_t(w) * h) moments_.allocate(std::size_t(w) * h);
     const dim3 block(32, 8);
     planeMomentsKernel<Lat, T, L, P><<<dim3(blocksFor(w, 32), blocksFor(h, 8)), block>>>(
         grid_, flags_.data(), store(a_), steps_ & 1, params_, plane, moments_.data());
     WS_CUDA_CHECK(cudaGetLastError());
+    planeDone_ = plane;
+    return true;
   }
 
   Variant variant_;
@@ -286,6 +292,8 @@ class CudaEngine final : public LbmEngine {
   DeviceBuffer<T> a_, b_;
   DeviceBuffer<std::uint8_t> flags_;
   DeviceBuffer<PlaneSample> moments_;
+  std::optional<Plane> planeDone_;  // whose moments moments_ holds for the current state
+  DeviceOutput<float> output_;
   DeviceBuffer<std::uint32_t> status_;
   DeviceBuffer<DeviceTotals> totals_;
   std::vector<std::uint8_t> hostFlags_;

@@ -57,16 +57,10 @@ class CudaTracers final : public TracerSwarm {
   void draw(int planeHeight, PointImage& points) override {
     const std::size_t count = std::min(points.count, tracers_.size());
     if (count == 0) return;
-    DeviceBuffer<float> staging;
-    float* out = points.data;
-    if (!points.onDevice) {
-      staging.allocate(3 * count);
-      out = staging.data();
-    }
+    float* out = output_.prepare(points.data, 3 * count, points.onDevice);
     drawKernel<<<blocksFor(count, kBlock), kBlock>>>(tracers_.data(), count, planeHeight, out);
     WS_CUDA_CHECK(cudaGetLastError());
-    if (!points.onDevice)
-      WS_CUDA_CHECK(cudaMemcpy(points.data, out, staging.bytes(), cudaMemcpyDeviceToHost));
+    output_.deliver();
   }
 
   std::size_t count() const override { return tracers_.size(); }
@@ -97,6 +91,7 @@ class CudaTracers final : public TracerSwarm {
 
   TimingScope& timing_;
   DeviceBuffer<Tracer> tracers_;
+  DeviceOutput<float> output_;
   std::uint32_t seed_ = 0, generation_ = 0;
   GpuTimerRing ring_;
 };

@@ -248,12 +248,8 @@ class CudaEngine final : public LifeEngine {
   }
 
   void render(LifeView view, const FieldRequest& request, FieldImage& image) override {
-    float* target = image.pixels;
     const std::size_t pixels = std::size_t(request.width) * request.height;
-    if (!image.onDevice) {
-      if (scratch_.size() < pixels) scratch_.allocate(pixels);
-      target = scratch_.data();
-    }
+    float* target = output_.prepare(image.pixels, pixels, image.onDevice);
     const dim3 block(16, 16);
     const dim3 grid = gridFor(request.width, request.height, block);
     viewRing_.start();
@@ -270,9 +266,7 @@ class CudaEngine final : public LifeEngine {
     }
     WS_CUDA_CHECK_LAUNCH();
     viewRing_.stop(double(pixels), double(pixels) * sizeof(float));
-    if (!image.onDevice)
-      WS_CUDA_CHECK(
-          cudaMemcpy(image.pixels, target, pixels * sizeof(float), cudaMemcpyDeviceToHost));
+    output_.deliver();
   }
 
   void pollTimings() override {
@@ -497,7 +491,7 @@ class CudaEngine final : public LifeEngine {
   bool trackAge_ = false;
   DeviceBuffer<std::uint8_t> ages_;
   DeviceBuffer<DeviceCellEdit> edits_;
-  DeviceBuffer<float> scratch_;
+  DeviceOutput<float> output_;  // the view's pixels
   DeviceBuffer<unsigned long long> sum_;
   DeviceBuffer<unsigned char> reduceScratch_;
 };
