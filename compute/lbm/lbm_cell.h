@@ -168,7 +168,8 @@ struct Moments {
 };
 
 // Density and velocity from populations s in units of `unit` (pre-collision, Guo:
-// u = (sum f c + F/2) / rho). For post-collision populations pass forceSign = -1.
+// u = (sum f c + F/2) / rho). For post-collision populations pass forceSign = -1; with
+// forceSign = 0 (a constant) the force costs nothing.
 template <typename Lat>
 WS_HD Moments moments(const float* s, const StepParams& p, float forceSign, float unit = 1.0f) {
   float drho = -0.0f, j[3] = {-0.0f, -0.0f, -0.0f};
@@ -182,7 +183,10 @@ WS_HD Moments moments(const float* s, const StepParams& p, float forceSign, floa
   Moments m;
   m.rho = 1.0f + drho * (1.0f / unit);
   const float inv = 1.0f / m.rho;
-  for (int a = 0; a < 3; ++a) m.u[a] = (j[a] * (1.0f / unit) + forceSign * 0.5f * p.force[a]) * inv;
+  for (int a = 0; a < 3; ++a) {
+    const float momentum = j[a] * (1.0f / unit);
+    m.u[a] = (forceSign == 0.0f ? momentum : momentum + forceSign * 0.5f * p.force[a]) * inv;
+  }
   return m;
 }
 
@@ -221,12 +225,30 @@ StepParams withForceTerms(StepParams p, float unit) {
   return p;
 }
 
+inline bool hasForce(const StepParams& p) {
+  return p.force[0] != 0.0f || p.force[1] != 0.0f || p.force[2] != 0.0f;
+}
+
+// Calls f.template operator()<kOddStep, kForce>() for a step's parity and whether a body force
+// acts: the compile-time choices a step kernel is built for.
+template <typename F>
+decltype(auto) withStepKind(bool odd, bool force, F&& f) {
+  if (odd) {
+    if (force) return f.template operator()<true, true>();
+    return f.template operator()<true, false>();
+  }
+  if (force) return f.template operator()<false, true>();
+  return f.template operator()<false, false>();
+}
+
 // Relaxes s (in units of `unit`, with p.forcing worked out for it) towards equilibrium in place
 // (TRT; BGK is TRT with omegaMinus == omegaPlus). Inlet and outlet cells are set to their
-// equilibrium instead; `inletScale` scales the inlet velocity. Returns status bits.
-template <typename Lat>
+// equilibrium instead; `inletScale` scales the inlet velocity. Returns status bits. Without a body
+// force (kForce false; the force must then be zero) the forcing terms are left out: adding zeros
+// would be exact but not free, as the compiler may not drop them by itself.
+template <typename Lat, bool kForce>
 WS_HD std::uint32_t collide(float* s, int type, const StepParams& p, float inletScale, float unit) {
-  Moments m = moments<Lat>(s, p, 1.0f, unit);
+  Moments m = moments<Lat>(s, p, kForce ? 1.0f : 0.0f, unit);
   const bool boundary = type == kInlet || type == kOutlet;
   if (boundary) {
     // Flow enters along +x at inlets and leaves along +x at outlets. The populations that come
@@ -260,11 +282,12 @@ WS_HD std::uint32_t collide(float* s, int type, const StepParams& p, float inlet
   }
 
   const float wp = p.omegaPlus, wm = p.omegaMinus;
-  const float uF = m.u[0] * p.force[0] + m.u[1] * p.force[1] + m.u[2] * p.force[2];
+  const float uF = kForce ? m.u[0] * p.force[0] + m.u[1] * p.force[1] + m.u[2] * p.force[2] : 0.0f;
   const float drho = m.rho - 1.0f;
   {  // rest population
     const float eq = Lat::w(0) * unit * (drho - 1.5f * m.rho * uu);
-    s[0] += wp * (eq - s[0]) - uF * p.forcing.restUF;
+    const float relaxed = wp * (eq - s[0]);
+    s[0] += kForce ? relaxed - uF * p.forcing.restUF : relaxed;
   }
   WS_UNROLL
   for (int a = 1; a < Lat::Q; a += 2) {
@@ -274,8 +297,11 @@ WS_HD std::uint32_t collide(float* s, int type, const StepParams& p, float inlet
     const float eqPlus = w * (drho + m.rho * (4.5f * cu * cu - 1.5f * uu));
     const float eqMinus = w * m.rho * 3.0f * cu;
     const float plus = 0.5f * (s[a] + s[b]), minus = 0.5f * (s[a] - s[b]);
-    const float newPlus = plus + wp * (eqPlus - plus) + cu * p.forcing.cu[k] - uF * p.forcing.uF[k];
-    const float newMinus = minus + wm * (eqMinus - minus) + p.forcing.odd[k];
+    float newPlus = plus + wp * (eqPlus - plus), newMinus = minus + wm * (eqMinus - minus);
+    if (kForce) {
+      newPlus = newPlus + cu * p.forcing.cu[k] - uF * p.forcing.uF[k];
+      newMinus = newMinus + p.forcing.odd[k];
+    }
     s[a] = newPlus + newMinus;
     s[b] = newPlus - newMinus;
   }
@@ -295,10 +321,8 @@ WS_HD std::uint32_t collide(float* s, int type, const StepParams& p, float inlet
 // is needed. After an even step the slots are swapped (the erratum in the source's section 13.3);
 // postCollision() undoes that for whoever reads the state.
 
-// The populations streaming in from the neighbours, loaded as if every neighbour were fluid. They
-// need no flag, so they leave for memory together with the cell's own flag: one round trip before
-// the collision rather than two in a row, which is what a kernel with few bytes per load (FP16)
-// waits on.
+// The populations streaming in from the neighbours, loaded as if every neighbour were fluid
+// (bounceBackFromWalls corrects the cells next to walls).
 template <typename Lat, Propagation P, typename S>
 WS_HD void pullFromNeighbours(const Neighbourhood& nb, S src, float* s) {
   WS_UNROLL
@@ -335,60 +359,61 @@ WS_HD void pushToNeighbours(const Neighbourhood& nb, const std::uint8_t* flags, 
   }
 }
 
-// The populations a cell collides, loaded before its flag is known: its own slots (A-A even
-// steps) or those of its neighbours as if they were all fluid (corrected by bounceBackFromWalls).
-template <typename Lat, Propagation P, bool kOddStep, typename S>
-WS_HD void loadPopulations(const Neighbourhood& nb, S src, float* s) {
-  if (P == Propagation::AA && !kOddStep) {
-    WS_UNROLL
-    for (int i = 0; i < Lat::Q; ++i) s[i] = src.loadRaw(nb.self(), i);
-  } else {
-    pullFromNeighbours<Lat, P>(nb, src, s);
-  }
+// Bounce-back and collision of a fluid, inlet or outlet cell whose populations s are in (streamed
+// in from the neighbours as if all were fluid, or its own slots in A-A even steps). Returns status
+// bits.
+template <typename Lat, Propagation P, bool kOddStep, bool kForce, typename S>
+WS_HD std::uint32_t relax(const Grid& g, const std::uint8_t* flags, S src, const Neighbourhood& nb,
+                          std::uint8_t flag, const StepParams& p, float* s) {
+  if ((P == Propagation::AB || kOddStep) && (flag & kNearWall))
+    bounceBackFromWalls<Lat, P>(nb, flags, src, p, s);
+  const int type = flag & kTypeMask;
+  return collide<Lat, kForce>(s, type, p, type == kInlet ? inletProfile(p, g, nb.row) : 1.0f,
+                              S::kUnit);
 }
 
-// The rest of a cell's update once its populations s and flag are in: bounce-back, collision, and
-// the collided populations to this cell of the other lattice (A-B), to this cell's opposite slots
-// (A-A even steps) or to the neighbours (A-A odd steps). Walls are left alone. Returns status bits.
+// Where a relaxed cell's populations go: to this cell of the other lattice (A-B), to this cell's
+// opposite slots (A-A even steps) or to the neighbours (A-A odd steps).
 template <typename Lat, Propagation P, bool kOddStep, typename S>
-WS_HD std::uint32_t finishUpdate(const Grid& g, const std::uint8_t* flags, S src, S dst,
-                                 const Neighbourhood& nb, std::uint8_t flag, const StepParams& p,
-                                 float* s) {
-  if (isSolid(flag)) return 0;  // a wall: its loads (GPU) were the price of not waiting for flags
-  const int type = flag & kTypeMask;
-  const bool nearWall = flag & kNearWall;
-  if ((P == Propagation::AB || kOddStep) && nearWall)
-    bounceBackFromWalls<Lat, P>(nb, flags, src, p, s);
-  const std::uint32_t status =
-      collide<Lat>(s, type, p, type == kInlet ? inletProfile(p, g, nb.row) : 1.0f, S::kUnit);
+WS_HD void storeRelaxed(const std::uint8_t* flags, S dst, const Neighbourhood& nb,
+                        std::uint8_t flag, const StepParams& p, const float* s) {
   if (P == Propagation::AB) {
     WS_UNROLL
     for (int i = 0; i < Lat::Q; ++i) dst.storeRaw(nb.self(), i, s[i]);
   } else if (!kOddStep) {
     WS_UNROLL
     for (int i = 0; i < Lat::Q; ++i) dst.storeRaw(nb.self(), opposite(i), s[i]);
-  } else if (nearWall) {
+  } else if (flag & kNearWall) {
     pushToNeighbours<Lat, true>(nb, flags, dst, p, s);
   } else {
     pushToNeighbours<Lat, false>(nb, flags, dst, p, s);
   }
-  return status;
 }
 
-// One cell's update: its flag and its populations are loaded together, then finishUpdate.
-template <typename Lat, Propagation P, bool kOddStep, typename S>
+// One cell's update. Its flag and its populations are loaded together (the populations need no
+// flag, so there is one round trip to memory before the collision rather than two in a row); a
+// wall then drops what it loaded and is left alone. Returns status bits.
+template <typename Lat, Propagation P, bool kOddStep, bool kForce, typename S>
 WS_HD std::uint32_t streamCollide(const Grid& g, const std::uint8_t* flags, S src, S dst,
                                   const Neighbourhood& nb, const StepParams& p) {
   const std::uint8_t flag = flags[nb.self()];
 #ifndef __CUDA_ARCH__
-  // On the GPU a wall loads like a fluid cell and drops the values. In A-A odd steps those loads
-  // read slots that fluid neighbours are writing: harmless there, but a data race in C++, so the
-  // CPU, which gains nothing from loading early, looks at the flag first.
+  // In A-A odd steps a wall's loads read slots that fluid neighbours are writing: harmless on the
+  // GPU, but a data race in C++, so the CPU, which gains nothing from loading early, looks at the
+  // flag first.
   if (isSolid(flag)) return 0;
 #endif
   float s[Lat::Q];
-  loadPopulations<Lat, P, kOddStep>(nb, src, s);
-  return finishUpdate<Lat, P, kOddStep>(g, flags, src, dst, nb, flag, p, s);
+  if (P == Propagation::AA && !kOddStep) {
+    WS_UNROLL
+    for (int i = 0; i < Lat::Q; ++i) s[i] = src.loadRaw(nb.self(), i);
+  } else {
+    pullFromNeighbours<Lat, P>(nb, src, s);
+  }
+  if (isSolid(flag)) return 0;
+  const std::uint32_t status = relax<Lat, P, kOddStep, kForce>(g, flags, src, nb, flag, p, s);
+  storeRelaxed<Lat, P, kOddStep>(flags, dst, nb, flag, p, s);
+  return status;
 }
 
 // Post-collision population i of cell n at the current step, whatever the propagation and parity

@@ -54,13 +54,14 @@ class CpuEngine final : public LbmEngine {
     std::uint32_t status = 0;
     for (int c = 0; c < count; ++c) {
       const auto src = store(a_), dst = store(P == Propagation::AB ? b_ : a_);
-      const bool odd = steps_ & 1;
-#pragma omp parallel for schedule(static) reduction(| : status)
-      for (std::size_t n = 0; n < cells; ++n) {
-        const Neighbourhood nb(grid_, n);
-        status |= odd ? streamCollide<Lat, P, true>(grid_, flags_.data(), src, dst, nb, params_)
-                      : streamCollide<Lat, P, false>(grid_, flags_.data(), src, dst, nb, params_);
-      }
+      status |= withStepKind(steps_ & 1, hasForce(params_), [&]<bool kOdd, bool kForce>() {
+        std::uint32_t bits = 0;
+#pragma omp parallel for schedule(static) reduction(| : bits)
+        for (std::size_t n = 0; n < cells; ++n)
+          bits |= streamCollide<Lat, P, kOdd, kForce>(grid_, flags_.data(), src, dst,
+                                                      Neighbourhood(grid_, n), params_);
+        return bits;
+      });
       if (P == Propagation::AB) std::swap(a_, b_);
       ++steps_;
     }

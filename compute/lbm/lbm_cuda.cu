@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 #include "compute/core/device_buffer.h"
@@ -19,24 +20,115 @@ namespace {
 
 constexpr int kReduceBlock = 256;
 
-// Threads along x, block rows along y, one block layer per z.
+// Threads along x (each taking `cellsPerThread` neighbouring cells of a row), block rows along y,
+// one block layer per z.
 struct LaunchShape {
   dim3 grid, block;
-  LaunchShape(const Grid& g, int threads) {
-    const int width = std::min(threads, (g.nx + 31) / 32 * 32);
+  LaunchShape(const Grid& g, int threads, int cellsPerThread) {
+    const int columns = (g.nx + cellsPerThread - 1) / cellsPerThread;
+    const int width = std::min(threads, (columns + 31) / 32 * 32);
     block = dim3(width, threads / width);
-    grid = dim3(blocksFor(g.nx, block.x), blocksFor(g.ny, block.y), g.nz);
+    grid = dim3(blocksFor(columns, block.x), blocksFor(g.ny, block.y), g.nz);
   }
 };
 
-template <typename Lat, typename T, Layout L, Propagation P, bool kOdd>
+template <typename Lat, typename T, Layout L, Propagation P, bool kOdd, bool kForce>
 __global__ void __launch_bounds__(1024)
     streamCollideKernel(Grid g, const std::uint8_t* __restrict__ flags, Store<T, Lat::Q, L> src,
                         Store<T, Lat::Q, L> dst, StepParams p, std::uint32_t* status) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= g.nx || y >= g.ny) return;
   const Neighbourhood nb(g, x, y, int(blockIdx.z));
-  const std::uint32_t bits = streamCollide<Lat, P, kOdd>(g, flags, src, dst, nb, p);
+  const std::uint32_t bits = streamCollide<Lat, P, kOdd, kForce>(g, flags, src, dst, nb, p);
+  if (bits) atomicOr(status, bits);
+}
+
+// ---- FP16 SoA: two cells per thread -----------------------------------------------------------
+//
+// With FP16 storage one population of one cell is 2 bytes, so a warp's access to a population
+// moves 64 bytes, and the one-cell kernel runs short of instruction issue and of memory requests
+// in flight before it runs short of bandwidth. Here a thread takes two neighbouring cells of a row
+// (x even, and x + 1): a population of the pair is one 32-bit access (__half2), 128 bytes a warp.
+// The populations that stream along x come from the cells one further left or right: the pair
+// (x - 1, x) is a funnel shift of the aligned words at x - 2 and x. Each cell is relaxed as in the
+// one-cell kernel (lbm_cell.h). A pair with a wall, or next to walls in an A-A odd step, stores
+// cell by cell; in A-A odd steps the x-streaming populations land unaligned, also cell by cell.
+// Needs an even nx, so that every row starts at an even cell.
+
+template <int Q>
+using HalfStore = Store<__half, Q, Layout::SoA>;
+
+// A pair's column and where the pairs to its left and right begin (wrapped).
+struct PairColumns {
+  std::uint32_t x, left, right;
+};
+
+// The populations of cells (x + dx, x + 1 + dx) in one row of one population's array, dx in
+// -1..1, as FP32 (storage units).
+__device__ float2 loadPair(const __half* row, const PairColumns& c, int dx) {
+  const auto word = [row](std::uint32_t column) {
+    return *reinterpret_cast<const std::uint32_t*>(row + column);
+  };
+  const std::uint32_t here = word(c.x);
+  const std::uint32_t bits = dx == 0  ? here
+                             : dx < 0 ? __funnelshift_r(word(c.left), here, 16)
+                                      : __funnelshift_r(here, word(c.right), 16);
+  __half2 pair;
+  memcpy(&pair, &bits, sizeof pair);
+  return __half22float2(pair);
+}
+
+__device__ void storePair(__half* at, float first, float second) {
+  *reinterpret_cast<__half2*>(at) = __floats2half2_rn(first, second);
+}
+
+template <typename Lat, Propagation P, bool kOdd, bool kForce>
+__global__ void __launch_bounds__(1024)
+    streamCollidePairsKernel(Grid g, const std::uint8_t* __restrict__ flags, HalfStore<Lat::Q> src,
+                             HalfStore<Lat::Q> dst, StepParams p, std::uint32_t* status) {
+  const int x = 2 * (blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= g.nx || y >= g.ny) return;
+  const Neighbourhood first(g, x, y, int(blockIdx.z)), second(g, x + 1, y, int(blockIdx.z));
+  const PairColumns columns{first.x[1], first.x[0] - 1, second.x[2]};
+  // The row of the pair at offset (dy, dz), in the array of population `slot`.
+  const auto row = [&first](__half* const* base, int slot, int dy, int dz) {
+    return base[slot] + first.y[dy + 1] + first.z[dz + 1];
+  };
+  constexpr bool kInPlace = P == Propagation::AA && !kOdd, kPush = P == Propagation::AA && kOdd;
+
+  const uchar2 flag = *reinterpret_cast<const uchar2*>(flags + first.self());
+  float s[2][Lat::Q];
+  WS_UNROLL
+  for (int i = 0; i < Lat::Q; ++i) {
+    // From this pair's slots (A-A even steps), else from the pair upstream along c_i.
+    const int d = kInPlace ? 0 : -1;
+    const float2 v =
+        loadPair(row(src.base, kPush ? opposite(i) : i, d * Lat::cy(i), d * Lat::cz(i)), columns,
+                 d * Lat::cx(i));
+    s[0][i] = v.x;
+    s[1][i] = v.y;
+  }
+  const bool solid0 = isSolid(flag.x), solid1 = isSolid(flag.y);
+  std::uint32_t bits = 0;
+  if (!solid0) bits |= relax<Lat, P, kOdd, kForce>(g, flags, src, first, flag.x, p, s[0]);
+  if (!solid1) bits |= relax<Lat, P, kOdd, kForce>(g, flags, src, second, flag.y, p, s[1]);
+  if (solid0 || solid1 || (kPush && ((flag.x | flag.y) & kNearWall))) {
+    if (!solid0) storeRelaxed<Lat, P, kOdd>(flags, dst, first, flag.x, p, s[0]);
+    if (!solid1) storeRelaxed<Lat, P, kOdd>(flags, dst, second, flag.y, p, s[1]);
+  } else {
+    WS_UNROLL
+    for (int i = 0; i < Lat::Q; ++i) {
+      if (kPush && Lat::cx(i) != 0) {  // to (x + c_x, x + 1 + c_x): not a word
+        dst.storeRaw(first.at(Lat::cx(i), Lat::cy(i), Lat::cz(i)), i, s[0][i]);
+        dst.storeRaw(second.at(Lat::cx(i), Lat::cy(i), Lat::cz(i)), i, s[1][i]);
+      } else {  // this pair's slots (A-B; A-A even: the opposite ones), or downstream along y, z
+        const int d = kPush ? 1 : 0;
+        storePair(row(dst.base, kInPlace ? opposite(i) : i, d * Lat::cy(i), d * Lat::cz(i)) + x,
+                  s[0][i], s[1][i]);
+      }
+    }
+  }
   if (bits) atomicOr(status, bits);
 }
 
@@ -178,15 +270,20 @@ class CudaEngine final : public LbmEngine {
     injectGpuFaultIfRequested();
     planeDone_.reset();
     stepRing_.start();
-    const LaunchShape shape(grid_, block_);
+    const LaunchShape shape(grid_, block_, 1), pairShape(grid_, block_, 2);
     for (int c = 0; c < count; ++c) {
       const auto src = store(a_), dst = store(P == Propagation::AB ? b_ : a_);
-      if (steps_ & 1)
-        streamCollideKernel<Lat, T, L, P, true>
+      withStepKind(steps_ & 1, hasForce(params_), [&]<bool kOdd, bool kForce>() {
+        if constexpr (kPairs && (!kOdd || kPairsInOddSteps)) {
+          if (cellsPerThread() == 2) {
+            streamCollidePairsKernel<Lat, P, kOdd, kForce><<<pairShape.grid, pairShape.block>>>(
+                grid_, flags_.data(), src, dst, params_, status_.data());
+            return;
+          }
+        }
+        streamCollideKernel<Lat, T, L, P, kOdd, kForce>
             <<<shape.grid, shape.block>>>(grid_, flags_.data(), src, dst, params_, status_.data());
-      else
-        streamCollideKernel<Lat, T, L, P, false>
-            <<<shape.grid, shape.block>>>(grid_, flags_.data(), src, dst, params_, status_.data());
+      });
       WS_CUDA_CHECK(cudaGetLastError());
       if (P == Propagation::AB) std::swap(a_, b_);
       ++steps_;
@@ -254,10 +351,13 @@ class CudaEngine final : public LbmEngine {
   void synchronize() override { WS_CUDA_CHECK(cudaDeviceSynchronize()); }
 
   std::string configuration() const override {
-    const LaunchShape shape(grid_, block_);
-    return std::string(Lat::name) + ", " + variant_.name() + ", one thread per cell, blocks of " +
-           std::to_string(shape.block.x) + "x" + std::to_string(shape.block.y) + ", grid " +
-           std::to_string(shape.grid.x) + "x" + std::to_string(shape.grid.y) + "x" +
+    const LaunchShape shape(grid_, block_, cellsPerThread());
+    return std::string(Lat::name) + ", " + variant_.name() +
+           (cellsPerThread() == 1 ? ", one thread per cell"
+            : kPairsInOddSteps    ? ", two cells per thread (__half2 pairs)"
+                                  : ", two cells per thread (__half2 pairs) in even steps") +
+           ", blocks of " + std::to_string(shape.block.x) + "x" + std::to_string(shape.block.y) +
+           ", grid " + std::to_string(shape.grid.x) + "x" + std::to_string(shape.grid.y) + "x" +
            std::to_string(shape.grid.z);
   }
 
@@ -265,6 +365,14 @@ class CudaEngine final : public LbmEngine {
   static constexpr LatticeKind lattice() {
     return Lat::Q == 9 ? LatticeKind::D2Q9 : LatticeKind::D3Q19;
   }
+  // FP16 SoA lattices of even width step two cells per thread (streamCollidePairsKernel), except
+  // in the A-A odd steps of D3Q19, which were slower that way (H200, 256^3, aa-soa-fp16: 34,600
+  // MLUPS with pairs in every step, 42,900 with pairs in even steps only; D2Q9 gains in both).
+  // Likely why: two cells' 38 populations within the 64 registers that 1024-thread blocks allow,
+  // and those steps' scattered stores.
+  static constexpr bool kPairs = std::is_same_v<T, __half> && L == Layout::SoA;
+  static constexpr bool kPairsInOddSteps = P == Propagation::AB || Lat::Q == 9;
+  int cellsPerThread() const { return kPairs && grid_.nx % 2 == 0 ? 2 : 1; }
   Store<T, Lat::Q, L> store(DeviceBuffer<T>& b) const { return {b.data(), grid_.cells()}; }
   double heldBytes() const {
     return double(a_.bytes() + b_.bytes() + flags_.bytes() + moments_.bytes());
