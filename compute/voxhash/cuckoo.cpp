@@ -1,0 +1,89 @@
+#include "compute/voxhash/cuckoo.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "compute/core/errors.h"
+
+namespace ws::voxhash {
+
+void validate(const CuckooParams& params) {
+  if (params.functions < 2 || params.functions > kMaxFunctions)
+    throw InputError("hash functions: " + std::to_string(params.functions) + " is outside 2 to 5");
+  if (!(params.sizeFactor >= 1.02 && params.sizeFactor <= 4.0))
+    throw InputError("table size factor: " + std::to_string(params.sizeFactor) +
+                     " is outside 1.02 to 4 slots per key");
+  if (!(params.chainFactor >= 1 && params.chainFactor <= 100))
+    throw InputError("chain limit factor: " + std::to_string(params.chainFactor) +
+                     " is outside 1 to 100 (moves per key are capped at c lg N)");
+  if (params.maxAttempts < 1 || params.maxAttempts > 1000)
+    throw InputError("build attempts: " + std::to_string(params.maxAttempts) +
+                     " is outside 1 to 1000");
+}
+
+std::uint32_t tableSlots(const CuckooParams& params, std::size_t keys) {
+  validate(params);
+  const double slots = std::ceil(params.sizeFactor * double(std::max<std::size_t>(keys, 1)));
+  if (slots >= double(kPrime))
+    throw InputError(std::to_string(keys) + " keys at " + std::to_string(params.sizeFactor) +
+                     " slots per key need more slots than the hash functions reach (" +
+                     std::to_string(kPrime) + ")");
+  return std::uint32_t(slots);
+}
+
+int chainLimit(const CuckooParams& params, std::size_t keys) {
+  const double lg = std::log2(double(std::max<std::size_t>(keys, 2)));
+  return std::max(1, int(std::ceil(params.chainFactor * lg)));
+}
+
+HashFunctions drawFunctions(const CuckooParams& params, std::uint32_t slots, std::uint64_t seed,
+                            int attempt) {
+  std::seed_seq sequence{std::uint32_t(seed), std::uint32_t(seed >> 32), std::uint32_t(attempt)};
+  std::mt19937 rng(sequence);
+  std::uniform_int_distribution<std::uint32_t> a(1, kPrime - 1), b(0, kPrime - 1);
+  HashFunctions f;
+  f.count = params.functions;
+  f.family = params.family;
+  f.slots = slots;
+  for (int i = 0; i < params.functions; ++i) {
+    f.a[i] = a(rng);
+    f.b[i] = b(rng);
+  }
+  return f;
+}
+
+std::string buildFailureMessage(const CuckooParams& params, std::size_t keys) {
+  return "the cuckoo table for " + std::to_string(keys) + " keys could not be built in " +
+         std::to_string(params.maxAttempts) + " attempts (" + std::to_string(params.functions) +
+         " hash functions, " + std::to_string(params.sizeFactor) + " slots per key, chains up to " +
+         std::to_string(chainLimit(params, keys)) +
+         " moves): use a larger table, more hash functions or a longer chain limit";
+}
+
+std::string checkTable(const std::vector<Entry>& slots, const HashFunctions& functions,
+                       std::size_t keys) {
+  if (slots.size() != functions.slots)
+    return "the table has " + std::to_string(slots.size()) + " slots, its functions address " +
+           std::to_string(functions.slots);
+  std::unordered_map<std::uint32_t, std::size_t> seen;
+  seen.reserve(keys);
+  for (std::size_t s = 0; s < slots.size(); ++s) {
+    const std::uint32_t key = keyOf(slots[s]);
+    if (key == kEmptyKey) continue;
+    if (!seen.emplace(key, s).second)
+      return "key " + std::to_string(key) + " is in slots " + std::to_string(seen[key]) + " and " +
+             std::to_string(s);
+    bool candidate = false;
+    for (int i = 0; i < functions.count; ++i) candidate |= functions.slot(i, key) == s;
+    if (!candidate)
+      return "key " + std::to_string(key) + " is in slot " + std::to_string(s) +
+             ", none of its candidate slots";
+  }
+  if (seen.size() != keys)
+    return std::to_string(seen.size()) + " slots are occupied for " + std::to_string(keys) +
+           " keys";
+  return "";
+}
+
+}  // namespace ws::voxhash

@@ -1,0 +1,163 @@
+#pragma once
+// Cuckoo hashing as the source's chapter 4 builds it on the GPU (Alcantara et al.): a table of
+// 64-bit slots, key in the upper and value in the lower 32 bits, so that a pair moves with one
+// atomic exchange and is found with one load. Every key has one candidate slot per hash function;
+// a key evicted from the slot of function i moves on to the slot of function i + 1. Shared by the
+// CPU and CUDA tables, so that both place and find keys the same way.
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "compute/core/hd.h"
+
+namespace ws::voxhash {
+
+using Entry = std::uint64_t;
+
+// An empty slot holds kEmptyKey (the chapter's marker); a query that misses returns kNotFound. So
+// neither may appear in the input: voxel keys have at most 30 bits, and the builds refuse them.
+constexpr std::uint32_t kEmptyKey = 0xffffffffu;
+constexpr std::uint32_t kNotFound = 0xffffffffu;
+constexpr Entry kEmptyEntry = Entry(kEmptyKey) << 32;
+
+WS_HD constexpr Entry makeEntry(std::uint32_t key, std::uint32_t value) {
+  return (Entry(key) << 32) | value;
+}
+WS_HD constexpr std::uint32_t keyOf(Entry e) {
+  return std::uint32_t(e >> 32);
+}
+WS_HD constexpr std::uint32_t valueOf(Entry e) {
+  return std::uint32_t(e);
+}
+
+constexpr int kMaxFunctions = 5;
+// Chain lengths are counted in moves (atomic exchanges) per key, 1 when its first slot was free;
+// the last bin gathers kChainBins and more.
+constexpr int kChainBins = 32;
+// The chapter's prime: h_i(k) = (a_i k + b_i) mod p mod slots. Tables hold fewer slots than p.
+constexpr std::uint32_t kPrime = 334214459u;
+
+// Multiplicative: (a k + b) mod p mod slots, the chapter's family. XOR: ((a ^ k) + b) mod p mod
+// slots, which the chapter found to spread some data sets better.
+enum class HashFamily { Multiplicative, Xor };
+
+// A table's hash functions: the constants of each, drawn afresh for every build attempt.
+struct HashFunctions {
+  int count = 4;
+  HashFamily family = HashFamily::Multiplicative;
+  std::uint32_t slots = 1;
+  std::uint32_t a[kMaxFunctions] = {}, b[kMaxFunctions] = {};
+
+  WS_HD std::uint32_t slot(int i, std::uint32_t key) const {
+    const std::uint64_t mixed = family == HashFamily::Multiplicative
+                                    ? std::uint64_t(a[i]) * key + b[i]
+                                    : std::uint64_t(a[i] ^ key) + b[i];
+    return std::uint32_t(mixed % kPrime) % slots;
+  }
+
+  // Where a key evicted from `from` goes next: the slot of the function after the first one that
+  // points at `from`, skipping functions that point there too (the chapter's listing stops at the
+  // first match, so a key whose functions coincide would use fewer slots than it has).
+  WS_HD std::uint32_t next(std::uint32_t key, std::uint32_t from) const {
+    int i = 0;
+    while (i < count - 1 && slot(i, key) != from) ++i;
+    for (int step = 1; step < count; ++step) {
+      const std::uint32_t to = slot((i + step) % count, key);
+      if (to != from) return to;
+    }
+    return from;  // every function points at one slot: the chain can only run into the limit
+  }
+};
+
+// One key's insertion (the chapter's Listing 4.1), with `exchange(slot, entry)` an atomic swap
+// that returns what the slot held: the entry goes to its first slot; whatever it evicts moves on
+// to its next slot, until a move lands in an empty slot. Returns the moves made, or
+// kChainFailed when the chain reached `limit`, or kDuplicateKey when an entry evicted another copy
+// of its own key (the input was not unique).
+constexpr int kChainFailed = -1, kDuplicateKey = -2;
+
+template <typename Exchange>
+WS_HD int insertEntry(Entry entry, const HashFunctions& f, int limit, Exchange&& exchange) {
+  std::uint32_t key = keyOf(entry), at = f.slot(0, key);
+  for (int moves = 1; moves <= limit; ++moves) {
+    const Entry evicted = exchange(at, entry);
+    const std::uint32_t evictedKey = keyOf(evicted);
+    if (evictedKey == kEmptyKey) return moves;
+    if (evictedKey == key) return kDuplicateKey;
+    entry = evicted;
+    key = evictedKey;
+    at = f.next(key, at);
+  }
+  return kChainFailed;
+}
+
+// A key's value, probing its candidate slots in order (Listing 4.2); kNotFound when absent.
+// `probes` counts the slots read.
+WS_HD std::uint32_t lookup(const Entry* table, const HashFunctions& f, std::uint32_t key,
+                           int& probes) {
+  for (int i = 0; i < f.count; ++i) {
+    const Entry e = table[f.slot(i, key)];
+    ++probes;
+    if (keyOf(e) == key) return valueOf(e);
+  }
+  return kNotFound;
+}
+
+// Whether the key in slot s sits in another of its candidate slots as well: a second copy, which
+// only a duplicate in the input can leave (each copy ends up in one of its candidate slots).
+WS_HD bool heldTwice(const Entry* table, const HashFunctions& f, std::uint32_t s) {
+  const std::uint32_t key = keyOf(table[s]);
+  if (key == kEmptyKey) return false;
+  for (int i = 0; i < f.count; ++i) {
+    const std::uint32_t t = f.slot(i, key);
+    if (t != s && keyOf(table[t]) == key) return true;
+  }
+  return false;
+}
+
+WS_HD int chainBin(int moves) {
+  return (moves < kChainBins ? moves : kChainBins) - 1;
+}
+
+// What the user chooses for a table.
+struct CuckooParams {
+  int functions = 4;         // 2 to 5
+  double sizeFactor = 1.25;  // slots per key, 1.02 to 4
+  double chainFactor = 7;    // an eviction chain ends in failure after c lg N moves
+  HashFamily family = HashFamily::Multiplicative;
+  int maxAttempts = 20;  // builds with fresh constants before giving up
+};
+
+// Throws InputError naming the parameter when one is outside its range.
+void validate(const CuckooParams& params);
+
+// The table's size and chain limit for n keys.
+std::uint32_t tableSlots(const CuckooParams& params, std::size_t keys);
+int chainLimit(const CuckooParams& params, std::size_t keys);
+
+// Fresh constants for build attempt `attempt` of a table seeded with `seed`.
+HashFunctions drawFunctions(const CuckooParams& params, std::uint32_t slots, std::uint64_t seed,
+                            int attempt);
+
+// What a build did, for the user and for the tests.
+struct BuildReport {
+  std::size_t keys = 0;
+  std::uint32_t slots = 0;
+  int attempts = 0;  // 1 when the first constants worked; restarts are attempts - 1
+  int chainLimit = 0;
+  std::vector<std::uint64_t> chainHistogram = std::vector<std::uint64_t>(kChainBins, 0);
+  std::uint32_t longestChain = 0;
+  double loadFactor() const { return slots ? double(keys) / slots : 0.0; }
+};
+
+// The build gave up: every attempt had a chain that reached the limit.
+std::string buildFailureMessage(const CuckooParams& params, std::size_t keys);
+
+// Invariants of a built table, checked on its slots: exactly `keys` occupied slots, no key twice,
+// every key in one of its candidate slots. Returns "" or what is wrong (for tests and checks).
+std::string checkTable(const std::vector<Entry>& slots, const HashFunctions& functions,
+                       std::size_t keys);
+
+}  // namespace ws::voxhash

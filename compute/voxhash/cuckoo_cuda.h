@@ -1,0 +1,46 @@
+#pragma once
+// The cuckoo table on the GPU (the source's chapter 4): one thread per key inserts with 64-bit
+// atomic exchanges (Listing 4.1), one thread per query probes the candidate slots (Listing 4.2).
+// Keys, values and the table stay in device memory; a build reads back only its status and chain
+// histogram, to decide whether to restart.
+#include <cstdint>
+#include <vector>
+
+#include "compute/core/device_buffer.h"
+#include "compute/voxhash/cuckoo.h"
+
+namespace ws::voxhash {
+
+struct DeviceBuildStatus;
+
+class CudaCuckooTable {
+ public:
+  // `block`: threads per block of the build and query kernels (the chapter uses 64, so that a
+  // long eviction chain keeps few idle threads of its block alive).
+  explicit CudaCuckooTable(int block = 64);
+  ~CudaCuckooTable();
+
+  // Builds the table for n device keys with their device values, as CpuCuckooTable::build does
+  // (same errors). With keysKnownUnique (keys deduplicated before, or drawn unique) the pass that
+  // looks for a key held twice is skipped.
+  BuildReport build(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n,
+                    const CuckooParams& params, std::uint64_t seed, bool keysKnownUnique = false);
+  // values[i] (device) becomes the value of keys[i] (device), or kNotFound.
+  void query(const std::uint32_t* keys, std::size_t n, std::uint32_t* values);
+  // The slots the queries read since the last call (one readback).
+  std::uint64_t takeProbes();
+
+  std::vector<Entry> slotsOnHost() const;
+  const Entry* slots() const { return slots_.data(); }
+  const HashFunctions& functions() const { return functions_; }
+  void setBlock(int block);
+
+ private:
+  int block_;
+  DeviceBuffer<Entry> slots_;
+  HashFunctions functions_;
+  DeviceBuffer<DeviceBuildStatus> status_;
+  DeviceBuffer<unsigned long long> probes_;
+};
+
+}  // namespace ws::voxhash

@@ -1,0 +1,123 @@
+// The cuckoo table on the CPU: every key found with its value, absent keys missed, the table's
+// invariants after every build, restarts and give-ups, duplicates and bad input refused.
+#include <gtest/gtest.h>
+
+#include "compute/core/errors.h"
+#include "compute/voxhash/cuckoo_cpu.h"
+#include "tests/cuckoo_random.h"
+#include "tests/test_support.h"
+
+namespace ws::voxhash {
+namespace {
+
+TEST(Cuckoo, EveryKeyIsFoundAndAbsentKeysMissForEveryConfiguration) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  const test::RandomKeys r = test::randomKeys(40000, seed);
+  struct Case {
+    int functions;
+    double size;
+  };
+  for (const Case c : {Case{2, 2.2}, Case{3, 1.25}, Case{4, 1.25}, Case{4, 4.0}, Case{5, 1.1}})
+    for (HashFamily family : {HashFamily::Multiplicative, HashFamily::Xor}) {
+      CuckooParams params;
+      params.functions = c.functions;
+      params.sizeFactor = c.size;
+      params.family = family;
+      const std::string what = std::to_string(c.functions) + " functions, " +
+                               std::to_string(c.size) + " slots per key, " +
+                               (family == HashFamily::Xor ? "XOR" : "multiplicative") + ", seed " +
+                               std::to_string(seed);
+      CpuCuckooTable table;
+      const BuildReport report = table.build(r.keys, r.values, params, seed);
+      EXPECT_EQ(checkTable(table.slots(), table.functions(), r.keys.size()), "") << what;
+      EXPECT_EQ(report.slots, table.slots().size());
+      std::uint64_t chains = 0;
+      for (std::uint64_t count : report.chainHistogram) chains += count;
+      EXPECT_EQ(chains, r.keys.size()) << what;  // every key counted once
+
+      std::vector<std::uint32_t> found;
+      const std::uint64_t hitProbes = table.query(r.keys, found);
+      EXPECT_EQ(found, r.values) << what;
+      EXPECT_LE(hitProbes, r.keys.size() * c.functions);
+      const std::uint64_t missProbes = table.query(r.absent, found);
+      EXPECT_EQ(std::count(found.begin(), found.end(), kNotFound), std::ptrdiff_t(found.size()))
+          << what;
+      EXPECT_EQ(missProbes, r.absent.size() * c.functions) << what;  // a miss reads every slot
+    }
+}
+
+TEST(Cuckoo, TheTableCheckSeesAKeyOutsideItsSlotsAndAKeyTwice) {
+  const test::RandomKeys r = test::randomKeys(1000, 7);
+  CpuCuckooTable table;
+  table.build(r.keys, r.values, CuckooParams{}, 7);
+  std::vector<Entry> slots = table.slots();
+  ASSERT_EQ(checkTable(slots, table.functions(), r.keys.size()), "");
+  // Move one key to an empty slot that is none of its candidates.
+  const auto occupied =
+      std::find_if(slots.begin(), slots.end(), [](Entry e) { return keyOf(e) != kEmptyKey; });
+  const std::uint32_t key = keyOf(*occupied);
+  std::size_t elsewhere = 0;
+  for (std::size_t s = 0; s < slots.size(); ++s) {
+    bool candidate = false;
+    for (int i = 0; i < table.functions().count; ++i)
+      candidate |= table.functions().slot(i, key) == s;
+    if (!candidate && keyOf(slots[s]) == kEmptyKey) {
+      elsewhere = s;
+      break;
+    }
+  }
+  std::vector<Entry> moved = slots;
+  std::swap(moved[occupied - slots.begin()], moved[elsewhere]);
+  EXPECT_NE(checkTable(moved, table.functions(), r.keys.size()).find("none of its candidate"),
+            std::string::npos);
+  std::vector<Entry> twice = slots;
+  twice[elsewhere] = *occupied;
+  EXPECT_NE(checkTable(twice, table.functions(), r.keys.size()).find("is in slots"),
+            std::string::npos);
+}
+
+TEST(Cuckoo, AHardTableRestartsWithNewConstantsAndAnImpossibleOneGivesUpClearly) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  const test::RandomKeys r = test::randomKeys(20000, seed);
+  CpuCuckooTable table;
+  test::expectRestartsAndClearGiveUps(
+      [&](const CuckooParams& params, std::uint64_t s) {
+        const BuildReport report = table.build(r.keys, r.values, params, s);
+        return std::pair(report, checkTable(table.slots(), table.functions(), r.keys.size()));
+      },
+      seed);
+  EXPECT_TRUE(table.slots().empty());  // the last build failed
+}
+
+TEST(Cuckoo, DuplicateKeysAreRefusedNeverLost) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  test::RandomKeys r = test::randomKeys(5000, seed);
+  for (int copies : {2, 9}) {  // two copies can both find a slot; nine cannot, and meet
+    std::vector<std::uint32_t> keys = r.keys, values = r.values;
+    for (int c = 1; c < copies; ++c) {
+      keys.push_back(r.keys[123]);
+      values.push_back(c);
+    }
+    CpuCuckooTable table;
+    EXPECT_THROW(table.build(keys, values, CuckooParams{}, seed), InputError) << copies;
+  }
+}
+
+TEST(Cuckoo, BadKeysAndParametersAreRefused) {
+  CpuCuckooTable table;
+  EXPECT_THROW(table.build({1, kEmptyKey}, {1, 2}, CuckooParams{}, 1), InputError);
+  EXPECT_THROW(table.build({1, 2}, {1, kNotFound}, CuckooParams{}, 1), InputError);
+  EXPECT_THROW(table.build({1, 2}, {1}, CuckooParams{}, 1), InputError);
+  for (auto change : std::vector<void (*)(CuckooParams&)>{
+           [](CuckooParams& p) { p.functions = 1; }, [](CuckooParams& p) { p.functions = 6; },
+           [](CuckooParams& p) { p.sizeFactor = 1.0; }, [](CuckooParams& p) { p.sizeFactor = 5; },
+           [](CuckooParams& p) { p.chainFactor = 0; },
+           [](CuckooParams& p) { p.maxAttempts = 0; }}) {
+    CuckooParams params;
+    change(params);
+    EXPECT_THROW(table.build({1, 2}, {1, 2}, params, 1), InputError);
+  }
+}
+
+}  // namespace
+}  // namespace ws::voxhash

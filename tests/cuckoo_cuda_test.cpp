@@ -1,0 +1,131 @@
+// The cuckoo table on the GPU against the CPU table on fresh random keys: the same lookups, the
+// table's invariants after every build, restarts, give-ups and refused input. Skips without a GPU.
+#include <gtest/gtest.h>
+
+#include "compute/core/errors.h"
+#include "compute/voxhash/cuckoo_cpu.h"
+#include "compute/voxhash/cuckoo_cuda.h"
+#include "tests/cuckoo_random.h"
+#include "tests/test_support.h"
+
+namespace ws::voxhash {
+namespace {
+
+DeviceBuffer<std::uint32_t> upload(const std::vector<std::uint32_t>& host) {
+  DeviceBuffer<std::uint32_t> device(std::max<std::size_t>(host.size(), 1));
+  WS_CUDA_CHECK(cudaMemcpy(device.data(), host.data(), host.size() * sizeof(std::uint32_t),
+                           cudaMemcpyHostToDevice));
+  return device;
+}
+
+std::vector<std::uint32_t> download(const DeviceBuffer<std::uint32_t>& device, std::size_t n) {
+  std::vector<std::uint32_t> host(n);
+  WS_CUDA_CHECK(
+      cudaMemcpy(host.data(), device.data(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+struct Lookups {
+  std::vector<std::uint32_t> hits, misses;
+  std::uint64_t hitProbes = 0, missProbes = 0;
+};
+
+Lookups queryBoth(CudaCuckooTable& table, const test::RandomKeys& r) {
+  const auto keys = upload(r.keys), absent = upload(r.absent);
+  DeviceBuffer<std::uint32_t> out(r.keys.size());
+  Lookups l;
+  table.takeProbes();
+  table.query(keys.data(), r.keys.size(), out.data());
+  l.hits = download(out, r.keys.size());
+  l.hitProbes = table.takeProbes();
+  table.query(absent.data(), r.absent.size(), out.data());
+  l.misses = download(out, r.absent.size());
+  l.missProbes = table.takeProbes();
+  return l;
+}
+
+TEST(CuckooCuda, BuildsAndLookupsMatchTheCpuOnRandomKeys) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  const test::RandomKeys r = test::randomKeys(100000, seed);
+  const auto keys = upload(r.keys), values = upload(r.values);
+  struct Case {
+    int functions;
+    double size;
+    HashFamily family;
+    int block;
+  };
+  for (const Case c :
+       {Case{2, 2.2, HashFamily::Multiplicative, 64}, Case{3, 1.25, HashFamily::Xor, 128},
+        Case{4, 1.25, HashFamily::Multiplicative, 64}, Case{4, 1.25, HashFamily::Xor, 32},
+        Case{4, 4.0, HashFamily::Multiplicative, 256}, Case{5, 1.1, HashFamily::Xor, 1024}}) {
+    CuckooParams params;
+    params.functions = c.functions;
+    params.sizeFactor = c.size;
+    params.family = c.family;
+    const std::string what = std::to_string(c.functions) + " functions, " + std::to_string(c.size) +
+                             " slots per key, block " + std::to_string(c.block) + ", seed " +
+                             std::to_string(seed);
+    CudaCuckooTable gpu(c.block);
+    const BuildReport report = gpu.build(keys.data(), values.data(), r.keys.size(), params, seed);
+    EXPECT_EQ(checkTable(gpu.slotsOnHost(), gpu.functions(), r.keys.size()), "") << what;
+    std::uint64_t chains = 0;
+    for (std::uint64_t count : report.chainHistogram) chains += count;
+    EXPECT_EQ(chains, r.keys.size()) << what;
+
+    CpuCuckooTable cpu;
+    cpu.build(r.keys, r.values, params, seed);
+    std::vector<std::uint32_t> expectedHits, expectedMisses;
+    cpu.query(r.keys, expectedHits);
+    cpu.query(r.absent, expectedMisses);
+    const Lookups l = queryBoth(gpu, r);
+    EXPECT_EQ(l.hits, expectedHits) << what;
+    EXPECT_EQ(l.misses, expectedMisses) << what;
+    EXPECT_LE(l.hitProbes, r.keys.size() * c.functions) << what;
+    EXPECT_GE(l.hitProbes, r.keys.size()) << what;
+    EXPECT_EQ(l.missProbes, r.absent.size() * c.functions) << what;
+  }
+}
+
+TEST(CuckooCuda, AHardTableRestartsAndAnImpossibleOneGivesUpClearly) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  const test::RandomKeys r = test::randomKeys(20000, seed);
+  const auto keys = upload(r.keys), values = upload(r.values);
+  CudaCuckooTable table;
+  test::expectRestartsAndClearGiveUps(
+      [&](const CuckooParams& params, std::uint64_t s) {
+        const BuildReport report =
+            table.build(keys.data(), values.data(), r.keys.size(), params, s);
+        return std::pair(report, checkTable(table.slotsOnHost(), table.functions(), r.keys.size()));
+      },
+      seed);
+  DeviceBuffer<std::uint32_t> out(1);
+  EXPECT_THROW(table.query(keys.data(), 1, out.data()), InputError);  // the last build failed
+}
+
+TEST(CuckooCuda, DuplicateAndReservedKeysAreRefused) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  const test::RandomKeys r = test::randomKeys(5000, seed);
+  for (int copies : {2, 9}) {
+    std::vector<std::uint32_t> keys = r.keys, values = r.values;
+    for (int c = 1; c < copies; ++c) {
+      keys.push_back(r.keys[77]);
+      values.push_back(c);
+    }
+    const auto k = upload(keys), v = upload(values);
+    CudaCuckooTable table;
+    EXPECT_THROW(table.build(k.data(), v.data(), keys.size(), CuckooParams{}, seed), InputError)
+        << copies << " copies, seed " << seed;
+  }
+  std::vector<std::uint32_t> keys = r.keys;
+  keys[10] = kEmptyKey;
+  const auto k = upload(keys), v = upload(r.values);
+  CudaCuckooTable table;
+  EXPECT_THROW(table.build(k.data(), v.data(), keys.size(), CuckooParams{}, seed), InputError);
+  EXPECT_THROW(CudaCuckooTable(48), InputError);
+}
+
+}  // namespace
+}  // namespace ws::voxhash
