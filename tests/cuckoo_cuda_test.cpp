@@ -33,14 +33,17 @@ struct Lookups {
 Lookups queryBoth(CudaCuckooTable& table, const test::RandomKeys& r) {
   const auto keys = upload(r.keys), absent = upload(r.absent);
   DeviceBuffer<std::uint32_t> out(r.keys.size());
+  DeviceBuffer<unsigned long long> probes(2);
+  probes.zero();
   Lookups l;
-  table.takeProbes();
-  table.query(keys.data(), r.keys.size(), out.data());
+  table.query(keys.data(), r.keys.size(), out.data(), probes.data());
   l.hits = download(out, r.keys.size());
-  l.hitProbes = table.takeProbes();
-  table.query(absent.data(), r.absent.size(), out.data());
+  table.query(absent.data(), r.absent.size(), out.data(), probes.data() + 1);
   l.misses = download(out, r.absent.size());
-  l.missProbes = table.takeProbes();
+  unsigned long long counts[2];
+  WS_CUDA_CHECK(cudaMemcpy(counts, probes.data(), sizeof counts, cudaMemcpyDeviceToHost));
+  l.hitProbes = counts[0];
+  l.missProbes = counts[1];
   return l;
 }
 
@@ -67,11 +70,14 @@ TEST(CuckooCuda, BuildsAndLookupsMatchTheCpuOnRandomKeys) {
                              " slots per key, block " + std::to_string(c.block) + ", seed " +
                              std::to_string(seed);
     CudaCuckooTable gpu(c.block);
-    const BuildReport report = gpu.build(keys.data(), values.data(), r.keys.size(), params, seed);
+    BuildReport report = gpu.build(keys.data(), values.data(), r.keys.size(), params, seed);
+    gpu.chainStatistics(report);
     EXPECT_EQ(checkTable(gpu.slotsOnHost(), gpu.functions(), r.keys.size()), "") << what;
     std::uint64_t chains = 0;
     for (std::uint64_t count : report.chainHistogram) chains += count;
     EXPECT_EQ(chains, r.keys.size()) << what;
+    EXPECT_GE(report.longestChain, 1u);
+    EXPECT_LE(report.longestChain, std::uint32_t(report.chainLimit));
 
     CpuCuckooTable cpu;
     cpu.build(r.keys, r.values, params, seed);

@@ -36,8 +36,12 @@ constexpr int kMaxFunctions = 5;
 // Chain lengths are counted in moves (atomic exchanges) per key, 1 when its first slot was free;
 // the last bin gathers kChainBins and more.
 constexpr int kChainBins = 32;
-// The chapter's prime: h_i(k) = (a_i k + b_i) mod p mod slots. Tables hold fewer slots than p.
-constexpr std::uint32_t kPrime = 334214459u;
+// h_i(k) = (a_i k + b_i) mod p mod slots, with p the largest prime below 2^32 (as CUDPP, the
+// chapter's library, has it). The chapter prints p = 334214459, but the functions only see k mod p:
+// keys k and k + p share all their candidate slots, so among 2^25 random 32-bit keys some five
+// share a residue and no table with four functions can hold them (every build failed on an H200).
+// With p = 2^32 - 5 only keys 0 to 3 and 2^32 - 5 to 2^32 - 2 pair up so.
+constexpr std::uint32_t kPrime = 4294967291u;
 
 // Multiplicative: (a k + b) mod p mod slots, the chapter's family. XOR: ((a ^ k) + b) mod p mod
 // slots, which the chapter found to spread some data sets better.

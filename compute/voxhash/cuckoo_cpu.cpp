@@ -2,6 +2,8 @@
 
 #include <atomic>
 
+#include "compute/core/device_buffer.h"
+
 #include "compute/core/errors.h"
 
 namespace ws::voxhash {
@@ -25,6 +27,8 @@ BuildReport CpuCuckooTable::build(const std::vector<std::uint32_t>& keys,
   report.keys = keys.size();
   report.slots = tableSlots(params, keys.size());
   report.chainLimit = chainLimit(params, keys.size());
+  requireHostMemory(double(report.slots) * sizeof(Entry),
+                    "a cuckoo table of " + std::to_string(report.slots) + " slots");
   std::vector<Entry> table(report.slots);
   const std::int64_t n = std::int64_t(keys.size());
   for (int attempt = 0; attempt < params.maxAttempts; ++attempt) {

@@ -1,4 +1,8 @@
+#include <cub/device/device_histogram.cuh>
+#include <cub/device/device_reduce.cuh>
+
 #include <algorithm>
+#include <numeric>
 
 #include "compute/core/errors.h"
 #include "compute/core/launch.h"
@@ -8,8 +12,7 @@ namespace ws::voxhash {
 
 // What the build kernel reports back to the host.
 struct DeviceBuildStatus {
-  unsigned failed, duplicate, invalid, longest;
-  unsigned long long histogram[kChainBins];
+  unsigned failed, duplicate, invalid;
 };
 
 namespace {
@@ -19,38 +22,27 @@ __global__ void fillKernel(Entry* table, std::uint32_t slots) {
   if (s < slots) table[s] = kEmptyEntry;
 }
 
-// One thread per key. Chain lengths go to a histogram in shared memory first, then one atomic
-// per bin and block to the global one.
+// One thread per key. Its chain length (0 when it failed) goes to moves[k], one coalesced 2-byte
+// store: the histogram is made later, and only when someone asks (chainStatistics).
 __global__ void insertKernel(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n,
-                             Entry* table, HashFunctions f, int limit, DeviceBuildStatus* status) {
-  __shared__ unsigned bins[kChainBins];
-  __shared__ unsigned longest;
-  for (int b = threadIdx.x; b < kChainBins; b += blockDim.x) bins[b] = 0;
-  if (threadIdx.x == 0) longest = 0;
-  __syncthreads();
+                             Entry* table, HashFunctions f, int limit, std::uint16_t* moves,
+                             DeviceBuildStatus* status) {
   const std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (k < n) {
-    const std::uint32_t key = keys[k], value = values[k];
-    if (key == kEmptyKey || value == kNotFound) {
-      status->invalid = 1;
-    } else {
-      auto exchange = [table](std::uint32_t at, Entry entry) {
-        return Entry(atomicExch(reinterpret_cast<unsigned long long*>(table + at),
-                                static_cast<unsigned long long>(entry)));
-      };
-      const int moves = insertEntry(makeEntry(key, value), f, limit, exchange);
-      if (moves == kChainFailed) status->failed = 1;
-      if (moves == kDuplicateKey) status->duplicate = 1;
-      if (moves > 0) {
-        atomicAdd(&bins[chainBin(moves)], 1u);
-        atomicMax(&longest, unsigned(moves));
-      }
-    }
+  if (k >= n) return;
+  const std::uint32_t key = keys[k], value = values[k];
+  int made = 0;
+  if (key == kEmptyKey || value == kNotFound) {
+    status->invalid = 1;
+  } else {
+    auto exchange = [table](std::uint32_t at, Entry entry) {
+      return Entry(atomicExch(reinterpret_cast<unsigned long long*>(table + at),
+                              static_cast<unsigned long long>(entry)));
+    };
+    made = insertEntry(makeEntry(key, value), f, limit, exchange);
+    if (made == kChainFailed) status->failed = 1;
+    if (made == kDuplicateKey) status->duplicate = 1;
   }
-  __syncthreads();
-  for (int b = threadIdx.x; b < kChainBins; b += blockDim.x)
-    if (bins[b]) atomicAdd(&status->histogram[b], (unsigned long long)bins[b]);
-  if (threadIdx.x == 0 && longest) atomicMax(&status->longest, longest);
+  moves[k] = std::uint16_t(made > 0 ? made : 0);
 }
 
 __global__ void heldTwiceKernel(const Entry* table, HashFunctions f, DeviceBuildStatus* status) {
@@ -66,14 +58,18 @@ __global__ void queryKernel(const std::uint32_t* keys, std::size_t n, const Entr
   if (k < n) values[k] = lookup(table, f, keys[k], mine);
   for (int offset = 16; offset > 0; offset /= 2)
     mine += __shfl_down_sync(0xffffffffu, mine, offset);
-  if ((threadIdx.x & 31) == 0 && mine) atomicAdd(probes, (unsigned long long)mine);
+  if (probes && (threadIdx.x & 31) == 0 && mine) atomicAdd(probes, (unsigned long long)mine);
 }
 
 }  // namespace
 
-CudaCuckooTable::CudaCuckooTable(int block) : status_(1), probes_(1) {
+CudaCuckooTable::CudaCuckooTable(int block) : status_(1), levels_(kChainBins + 1) {
   setBlock(block);
-  probes_.zero();
+  // Bins of chain lengths 1, 2, ..., kChainBins - 1, then kChainBins and longer.
+  int levels[kChainBins + 1];
+  std::iota(levels, levels + kChainBins, 1);
+  levels[kChainBins] = 1 << 16;
+  WS_CUDA_CHECK(cudaMemcpy(levels_.data(), levels, sizeof levels, cudaMemcpyHostToDevice));
 }
 CudaCuckooTable::~CudaCuckooTable() = default;
 
@@ -91,9 +87,15 @@ BuildReport CudaCuckooTable::build(const std::uint32_t* keys, const std::uint32_
   report.keys = n;
   report.slots = tableSlots(params, n);
   report.chainLimit = chainLimit(params, n);
-  requireDeviceMemory(double(report.slots) * sizeof(Entry), double(slots_.bytes()),
-                      "a cuckoo table of " + std::to_string(report.slots) + " slots");
-  if (slots_.size() != report.slots) slots_.allocate(report.slots);
+  // Memory is checked (a driver query that stalls the stream) only when it must grow or shrink.
+  if (slots_.size() != report.slots || moves_.size() < n) {
+    requireDeviceMemory(double(report.slots) * sizeof(Entry) + double(n) * sizeof(std::uint16_t),
+                        double(slots_.bytes() + moves_.bytes()),
+                        "a cuckoo table of " + std::to_string(report.slots) + " slots");
+    slots_.allocate(report.slots);
+    moves_.allocate(n);
+  }
+  keys_ = n;
   functions_ = {};
   for (int attempt = 0; attempt < params.maxAttempts; ++attempt) {
     report.attempts = attempt + 1;
@@ -101,8 +103,8 @@ BuildReport CudaCuckooTable::build(const std::uint32_t* keys, const std::uint32_
     status_.zero();
     fillKernel<<<blocksFor(report.slots, 256), 256>>>(slots_.data(), report.slots);
     if (n) {
-      insertKernel<<<blocksFor(n, block_), block_>>>(keys, values, n, slots_.data(), f,
-                                                     report.chainLimit, status_.data());
+      insertKernel<<<blocksFor(n, block_), block_>>>(
+          keys, values, n, slots_.data(), f, report.chainLimit, moves_.data(), status_.data());
     }
     if (!keysKnownUnique)
       heldTwiceKernel<<<blocksFor(report.slots, 256), 256>>>(slots_.data(), f, status_.data());
@@ -116,28 +118,41 @@ BuildReport CudaCuckooTable::build(const std::uint32_t* keys, const std::uint32_
           "the keys are not unique: a key appears more than once; deduplicate them "
           "before building the table");
     if (status.failed) continue;
-    report.chainHistogram.assign(status.histogram, status.histogram + kChainBins);
-    report.longestChain = status.longest;
     functions_ = f;
     return report;
   }
   throw InputError(buildFailureMessage(params, n));
 }
 
-void CudaCuckooTable::query(const std::uint32_t* keys, std::size_t n, std::uint32_t* values) {
+void CudaCuckooTable::query(const std::uint32_t* keys, std::size_t n, std::uint32_t* values,
+                            unsigned long long* probes) {
   if (n == 0) return;
   if (functions_.slots != slots_.size() || !slots_)
     throw InputError("the cuckoo table has not been built");
-  queryKernel<<<blocksFor(n, block_), block_>>>(keys, n, slots_.data(), functions_, values,
-                                                probes_.data());
+  queryKernel<<<blocksFor(n, block_), block_>>>(keys, n, slots_.data(), functions_, values, probes);
   WS_CUDA_CHECK(cudaGetLastError());
 }
 
-std::uint64_t CudaCuckooTable::takeProbes() {
-  unsigned long long probes = 0;
-  WS_CUDA_CHECK(cudaMemcpy(&probes, probes_.data(), sizeof probes, cudaMemcpyDeviceToHost));
-  probes_.zero();
-  return probes;
+void CudaCuckooTable::chainStatistics(BuildReport& report) {
+  if (!keys_ || functions_.slots != slots_.size()) return;
+  DeviceBuffer<unsigned> counts(kChainBins), longest(1);
+  std::size_t histogramBytes = 0, maxBytes = 0;
+  const int n = int(keys_);
+  WS_CUDA_CHECK(cub::DeviceHistogram::HistogramRange(
+      nullptr, histogramBytes, moves_.data(), counts.data(), kChainBins + 1, levels_.data(), n));
+  WS_CUDA_CHECK(cub::DeviceReduce::Max(nullptr, maxBytes, moves_.data(), longest.data(), n));
+  if (scratch_.size() < std::max(histogramBytes, maxBytes))
+    scratch_.allocate(std::max(histogramBytes, maxBytes));
+  WS_CUDA_CHECK(cub::DeviceHistogram::HistogramRange(scratch_.data(), histogramBytes, moves_.data(),
+                                                     counts.data(), kChainBins + 1, levels_.data(),
+                                                     n));
+  WS_CUDA_CHECK(
+      cub::DeviceReduce::Max(scratch_.data(), maxBytes, moves_.data(), longest.data(), n));
+  unsigned host[kChainBins], most = 0;
+  WS_CUDA_CHECK(cudaMemcpy(host, counts.data(), sizeof host, cudaMemcpyDeviceToHost));
+  WS_CUDA_CHECK(cudaMemcpy(&most, longest.data(), sizeof most, cudaMemcpyDeviceToHost));
+  report.chainHistogram.assign(host, host + kChainBins);
+  report.longestChain = most;
 }
 
 std::vector<Entry> CudaCuckooTable::slotsOnHost() const {

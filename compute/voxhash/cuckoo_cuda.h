@@ -21,26 +21,35 @@ class CudaCuckooTable {
   ~CudaCuckooTable();
 
   // Builds the table for n device keys with their device values, as CpuCuckooTable::build does
-  // (same errors). With keysKnownUnique (keys deduplicated before, or drawn unique) the pass that
-  // looks for a key held twice is skipped.
+  // (same errors), but the report's chain histogram and longest chain are left for
+  // chainStatistics. With keysKnownUnique (keys deduplicated before, or drawn unique) the pass
+  // that looks for a key held twice is skipped.
   BuildReport build(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n,
                     const CuckooParams& params, std::uint64_t seed, bool keysKnownUnique = false);
-  // values[i] (device) becomes the value of keys[i] (device), or kNotFound.
-  void query(const std::uint32_t* keys, std::size_t n, std::uint32_t* values);
-  // The slots the queries read since the last call (one readback).
-  std::uint64_t takeProbes();
+  // values[i] (device) becomes the value of keys[i] (device), or kNotFound. The slots read are
+  // added to the device counter `probes` unless it is null.
+  void query(const std::uint32_t* keys, std::size_t n, std::uint32_t* values,
+             unsigned long long* probes = nullptr);
+
+  // The last successful build's chain histogram and longest chain, into its report (CUB
+  // histogram and maximum over the keys' chain lengths, which the build keeps on the device).
+  void chainStatistics(BuildReport& report);
 
   std::vector<Entry> slotsOnHost() const;
   const Entry* slots() const { return slots_.data(); }
   const HashFunctions& functions() const { return functions_; }
   void setBlock(int block);
+  int block() const { return block_; }
 
  private:
   int block_;
   DeviceBuffer<Entry> slots_;
   HashFunctions functions_;
   DeviceBuffer<DeviceBuildStatus> status_;
-  DeviceBuffer<unsigned long long> probes_;
+  DeviceBuffer<std::uint16_t> moves_;  // per key: its chain length, 0 when it failed
+  std::size_t keys_ = 0;
+  DeviceBuffer<int> levels_;
+  DeviceBuffer<unsigned char> scratch_;
 };
 
 }  // namespace ws::voxhash
