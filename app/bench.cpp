@@ -98,6 +98,25 @@ int runBench(const BenchOptions& options) {
                   row.variant.c_str(), row.size.c_str(), row.perStepMs, row.rate / 1e6,
                   module->bytesPerWorkUnit(), row.bytesPerSecond / 1e9, row.percentOfBandwidth);
       std::fflush(stdout);
+      // The module's other timed stages (the hash lab's build and queries), each timed step by
+      // step: the median step and its rate. Scopes that did not run (the views) are left out.
+      nlohmann::json stages = nlohmann::json::array();
+      for (const auto& scope : module->timings()) {
+        const TimingStats stage = scope->stats();
+        if (scope.get() == &module->stepTiming() || stage.samples == 0 ||
+            scope->onGpu() != (backend == Backend::Cuda))
+          continue;
+        std::printf("  %-32s %12.4f %14.1f %8s %10.1f %8.1f\n", scope->name().c_str(),
+                    stage.medianMs, stage.ratePerSecond / 1e6, "", stage.bytesPerSecond / 1e9,
+                    backend == Backend::Cuda && bandwidth > 0
+                        ? 100.0 * stage.bytesPerSecond / bandwidth
+                        : 0.0);
+        stages.push_back({{"scope", scope->name()},
+                          {"ms_per_step", stage.medianMs},
+                          {"rate_per_second", stage.ratePerSecond},
+                          {"rate_unit", scope->rateUnit()},
+                          {"gb_per_second", stage.bytesPerSecond / 1e9}});
+      }
       results.push_back({{"backend", row.backend},
                          {"variant", row.variant},
                          {"size", row.size},
@@ -112,7 +131,8 @@ int runBench(const BenchOptions& options) {
                          {"rate_unit", unit},
                          {"bytes_per_unit", module->bytesPerWorkUnit()},
                          {"gb_per_second", row.bytesPerSecond / 1e9},
-                         {"percent_of_bandwidth", row.percentOfBandwidth}});
+                         {"percent_of_bandwidth", row.percentOfBandwidth},
+                         {"stages", stages}});
     }
   }
   const nlohmann::json report = {{"module", options.module},

@@ -2,6 +2,7 @@
 #include "compute/core/module.h"
 #include "compute/lbm/lbm_module.h"
 #include "compute/life/life_module.h"
+#include "compute/voxhash/voxhash_module.h"
 
 namespace ws {
 
@@ -14,6 +15,10 @@ const std::vector<ModuleEntry>& moduleRegistry() {
       {"lbm", "Lattice Boltzmann flow",
        [](Backend backend) -> std::unique_ptr<Module> {
          return std::make_unique<lbm::LbmModule>(backend);
+       }},
+      {"voxhash", "Voxel hash (cuckoo hashing lab)",
+       [](Backend backend) -> std::unique_ptr<Module> {
+         return std::make_unique<voxhash::VoxhashModule>(backend);
        }},
   };
   return entries;

@@ -1,0 +1,112 @@
+#pragma once
+// The hash lab: n random unique keys built into a cuckoo table every step, then queried with all
+// of them (hits) and with n keys that are not there (misses), on the CPU or the GPU. It measures
+// the chapter's build and retrieval rates and shows the table as an image: each slot coloured by
+// the hash function that placed its key.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "compute/core/field.h"
+#include "compute/core/timing.h"
+#include "compute/voxhash/cuckoo.h"
+
+namespace ws::voxhash {
+
+// A bijection of 32-bit integers (xor-shift-multiply rounds with odd constants), so that
+// distinct inputs give distinct keys without a set to check them against.
+WS_HD constexpr std::uint32_t mix32(std::uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+
+// Key i of the lab's 2n keys for `seed`: keys 0 to n-1 go into the table, n to 2n-1 are the
+// misses. All distinct; the one that would be kEmptyKey is replaced by a key no index reaches
+// (mix32 is a bijection, so exactly one index maps to kEmptyKey, and i = 0xffffffff, never used,
+// maps to the replacement).
+WS_HD constexpr std::uint32_t labKey(std::uint32_t i, std::uint32_t seed) {
+  const std::uint32_t key = mix32(i ^ seed);
+  return key == kEmptyKey ? mix32(0xffffffffu ^ seed) : key;
+}
+WS_HD constexpr std::uint32_t labValue(std::uint32_t i) {
+  const std::uint32_t value = mix32(~i);
+  return value == kNotFound ? 0 : value;
+}
+
+// Which function placed the key of slot s: 1 to count, or 0 for an empty slot.
+WS_HD int placedBy(const Entry* table, const HashFunctions& f, std::uint32_t s) {
+  const std::uint32_t key = keyOf(table[s]);
+  if (key == kEmptyKey) return 0;
+  for (int i = 0; i < f.count; ++i)
+    if (f.slot(i, key) == s) return i + 1;
+  return 0;
+}
+
+// The table as an image of `width` slots per row, row 0 at the top of the world. The value under
+// pixel (px, py) of the request: placedBy, or NaN outside the table.
+WS_HD float slotPixel(const Entry* table, const HashFunctions& f, int width, const FieldRequest& r,
+                      int px, int py) {
+  const double wx = r.originX + (px + 0.5) * r.worldPerPixel;
+  const double wy = r.originY + (py + 0.5) * r.worldPerPixel;
+  const int height = int((f.slots + width - 1) / width);
+  if (wx < 0 || wy < 0 || wx >= width || wy >= height) return NAN;
+  const std::uint64_t s = std::uint64_t(height - 1 - int(wy)) * width + std::uint64_t(wx);
+  return s < f.slots ? float(placedBy(table, f, std::uint32_t(s))) : NAN;
+}
+
+// The bytes each operation must move per key, for GB/s and the floor. A random access moves a
+// whole 32-byte sector; an atomic exchange reads it and writes it back. Build: the pair read, the
+// table filled with empty slots, at least one exchange. Hit: the key read, the value written, at
+// least one probe. Miss: every candidate slot probed.
+constexpr double kSectorBytes = 32;
+constexpr double buildBytesPerKey(double slotsPerKey) {
+  return 8 + 8 * slotsPerKey + 2 * kSectorBytes;
+}
+constexpr double kHitBytesPerKey = 8 + kSectorBytes;
+constexpr double missBytesPerKey(int functions) {
+  return 8 + kSectorBytes * functions;
+}
+
+struct LabTimings {
+  TimingScope *total, *build, *hits, *misses, *view;
+};
+
+// What the last step saw.
+struct LabReport {
+  BuildReport build;
+  double probesPerHit = 0, probesPerMiss = 0;
+  std::uint64_t lostKeys = 0;  // present keys the hit queries did not find (must stay 0)
+};
+
+class HashLab {
+ public:
+  virtual ~HashLab() = default;
+  // Draws the lab's keys; throws OutOfMemoryError (keeping the old ones) when they do not fit.
+  virtual void setKeys(std::size_t n, std::uint32_t seed) = 0;
+  // `count` times: builds the table (constants from firstSeed, firstSeed + 1, ...) and queries
+  // it with the hits and the misses. The total scope times the `count` steps as one sample; the
+  // stages are timed step by step.
+  virtual void step(const CuckooParams& params, std::uint64_t firstSeed, int count) = 0;
+  // The last step's, with its chain statistics.
+  virtual LabReport report() = 0;
+  // Slots per image row (the table is shown roughly square).
+  virtual int imageWidth() const = 0;
+  virtual std::uint32_t slots() const = 0;
+  virtual void render(const FieldRequest& request, FieldImage& image) = 0;
+  virtual std::string configuration() const = 0;
+  virtual void pollTimings() {}
+  virtual void drainTimings() {}
+  virtual void synchronize() {}
+};
+
+std::unique_ptr<HashLab> makeCpuHashLab(LabTimings timings);
+std::unique_ptr<HashLab> makeCudaHashLab(LabTimings timings, int block);
+
+// Slots per image row for a table of `slots`.
+int tableImageWidth(std::uint32_t slots);
+
+}  // namespace ws::voxhash

@@ -1,0 +1,101 @@
+// The hash lab on the CPU: the OpenMP cuckoo table of cuckoo_cpu.
+#include <algorithm>
+#include <cmath>
+
+#include "compute/core/device_buffer.h"
+#include "compute/voxhash/cuckoo_cpu.h"
+#include "compute/voxhash/hash_lab.h"
+
+namespace ws::voxhash {
+
+int tableImageWidth(std::uint32_t slots) {
+  return std::max(1, int(std::ceil(std::sqrt(double(slots)))));
+}
+
+namespace {
+
+class CpuHashLab final : public HashLab {
+ public:
+  explicit CpuHashLab(LabTimings timings) : timings_(timings) {}
+
+  void setKeys(std::size_t n, std::uint32_t seed) override {
+    requireHostMemory(double(n) * 4 * sizeof(std::uint32_t), std::to_string(n) + " keys");
+    keys_.resize(n);
+    values_.resize(n);
+    absent_.resize(n);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < std::int64_t(n); ++i) {
+      keys_[i] = labKey(std::uint32_t(i), seed);
+      values_[i] = labValue(std::uint32_t(i));
+      absent_[i] = labKey(std::uint32_t(n + i), seed);
+    }
+  }
+
+  void step(const CuckooParams& params, std::uint64_t firstSeed, int count) override {
+    const double n = double(keys_.size());
+    const CpuStopwatch total;
+    for (int c = 0; c < count; ++c) {
+      CpuStopwatch watch;
+      report_.build = table_.build(keys_, values_, params, firstSeed + c);
+      const double slotsPerKey = n ? report_.build.slots / n : 0;
+      timings_.build->record(watch.elapsedMs(), n, n * buildBytesPerKey(slotsPerKey));
+      watch = CpuStopwatch();
+      const std::uint64_t hitProbes = table_.query(keys_, found_);
+      timings_.hits->record(watch.elapsedMs(), n, n * kHitBytesPerKey);
+      report_.lostKeys = 0;
+      for (std::size_t i = 0; i < found_.size(); ++i) report_.lostKeys += found_[i] != values_[i];
+      watch = CpuStopwatch();
+      const std::uint64_t missProbes = table_.query(absent_, found_);
+      timings_.misses->record(watch.elapsedMs(), n, n * missBytesPerKey(params.functions));
+      report_.probesPerHit = n ? hitProbes / n : 0;
+      report_.probesPerMiss = n ? missProbes / n : 0;
+    }
+    const double slotsPerKey = n ? tableSlots(params, keys_.size()) / n : 0;
+    timings_.total->record(
+        total.elapsedMs(), n * count,
+        n * count *
+            (buildBytesPerKey(slotsPerKey) + kHitBytesPerKey + missBytesPerKey(params.functions)));
+  }
+
+  LabReport report() override {
+    return report_;
+  }
+  int imageWidth() const override {
+    return tableImageWidth(slots());
+  }
+  std::uint32_t slots() const override {
+    return std::uint32_t(table_.slots().size());
+  }
+
+  void render(const FieldRequest& request, FieldImage& image) override {
+    const CpuStopwatch watch;
+    const int width = imageWidth();
+#pragma omp parallel for schedule(static)
+    for (int py = 0; py < image.height; ++py)
+      for (int px = 0; px < image.width; ++px)
+        image.pixels[std::size_t(py) * image.width + px] =
+            table_.slots().empty()
+                ? NAN
+                : slotPixel(table_.slots().data(), table_.functions(), width, request, px, py);
+    const double pixels = double(image.width) * image.height;
+    timings_.view->record(watch.elapsedMs(), pixels, pixels * sizeof(float));
+  }
+
+  std::string configuration() const override {
+    return "OpenMP, one thread per key";
+  }
+
+ private:
+  LabTimings timings_;
+  std::vector<std::uint32_t> keys_, values_, absent_, found_;
+  CpuCuckooTable table_;
+  LabReport report_;
+};
+
+}  // namespace
+
+std::unique_ptr<HashLab> makeCpuHashLab(LabTimings timings) {
+  return std::make_unique<CpuHashLab>(timings);
+}
+
+}  // namespace ws::voxhash
