@@ -1,0 +1,43 @@
+#pragma once
+// The voxel grid both models are voxelized on: a cube of n^3 cells of one size from an origin, and
+// a voxel's packed 30-bit key (10 bits per axis), the key the cuckoo tables store. A key is never
+// 0xffffffff (the tables' empty marker) because it has 30 bits.
+#include <cmath>
+#include <cstdint>
+
+#include "compute/core/hd.h"
+
+namespace ws::voxhash {
+
+constexpr int kMaxGridSide = 1024;  // 10 bits per axis
+
+struct VoxelGrid {
+  float origin[3] = {0, 0, 0};
+  float voxel = 1;  // edge length of a cell
+  int side = 64;    // cells per axis, at most kMaxGridSide
+
+  WS_HD std::size_t cells() const { return std::size_t(side) * side * side; }
+  WS_HD std::size_t index(int x, int y, int z) const {
+    return (std::size_t(z) * side + y) * side + x;
+  }
+};
+
+WS_HD constexpr std::uint32_t packVoxel(int x, int y, int z) {
+  return std::uint32_t(x) | std::uint32_t(y) << 10 | std::uint32_t(z) << 20;
+}
+WS_HD constexpr void unpackVoxel(std::uint32_t key, int& x, int& y, int& z) {
+  x = int(key & 1023u);
+  y = int(key >> 10 & 1023u);
+  z = int(key >> 20 & 1023u);
+}
+
+// The key of the cell holding point p; false when p lies outside the grid.
+WS_HD bool voxelOf(const VoxelGrid& g, float px, float py, float pz, std::uint32_t& key) {
+  const float fx = floorf((px - g.origin[0]) / g.voxel), fy = floorf((py - g.origin[1]) / g.voxel),
+              fz = floorf((pz - g.origin[2]) / g.voxel);
+  if (!(fx >= 0 && fy >= 0 && fz >= 0 && fx < g.side && fy < g.side && fz < g.side)) return false;
+  key = packVoxel(int(fx), int(fy), int(fz));
+  return true;
+}
+
+}  // namespace ws::voxhash
