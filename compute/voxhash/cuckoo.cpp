@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <unordered_map>
 
 #include "compute/core/errors.h"

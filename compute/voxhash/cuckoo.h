@@ -6,7 +6,6 @@
 // CPU and CUDA tables, so that both place and find keys the same way.
 #include <cstddef>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 

@@ -57,8 +57,9 @@ VoxhashModule::VoxhashModule(Backend backend) : Module(backend) {
 void VoxhashModule::setSize(const std::string& text) {
   std::string keys = text;
   if (text.rfind("2^", 0) == 0) {  // "2^25"
-    int exponent = 0;
-    if (std::sscanf(text.c_str() + 2, "%d", &exponent) != 1 || exponent < 0 || exponent > 62)
+    int exponent = 0, used = 0;
+    if (std::sscanf(text.c_str() + 2, "%d%n", &exponent, &used) != 1 ||
+        std::size_t(used) + 2 != text.size() || exponent < 0 || exponent > 62)
       throw InputError("--size '" + text + "': expected a key count such as 1048576 or 2^20");
     keys = std::to_string(std::int64_t(1) << exponent);
   }
