@@ -104,25 +104,14 @@ TEST(Intersect, ContactIsTheAndOfDenseGridsAndSymmetric) {
   const auto a = sphereVoxels(14, -6, g), b = sphereVoxels(12, 7, g);
   const Intersection r = intersect(a, b, g, CuckooParams{}, 4);
   std::vector<std::uint8_t> dense(g.cells(), 0);
-  for (std::uint32_t key : a) {
-    int x, y, z;
-    unpackVoxel(key, x, y, z);
-    dense[g.index(x, y, z)] |= 1;
-  }
-  for (std::uint32_t key : b) {
-    int x, y, z;
-    unpackVoxel(key, x, y, z);
-    dense[g.index(x, y, z)] |= 2;
-  }
+  for (std::uint32_t key : a) dense[cellOf(g, key)] |= 1;
+  for (std::uint32_t key : b) dense[cellOf(g, key)] |= 2;
   const std::size_t both = std::count(dense.begin(), dense.end(), 3);
   EXPECT_GT(both, 0u);
   EXPECT_EQ(r.contact, both);
   EXPECT_EQ(std::size_t(std::count(r.classOfB.begin(), r.classOfB.end(), kContact)), both);
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    int x, y, z;
-    unpackVoxel(a[i], x, y, z);
-    EXPECT_EQ(r.classOfA[i] == kContact, dense[g.index(x, y, z)] == 3);
-  }
+  for (std::size_t i = 0; i < a.size(); ++i)
+    EXPECT_EQ(r.classOfA[i] == kContact, dense[cellOf(g, a[i])] == 3);
   EXPECT_GT(r.aInsideB, 0u);
   EXPECT_GT(r.bInsideA, 0u);
 }
@@ -133,16 +122,8 @@ TEST(Intersect, OverlappingSpheresEncloseTheLensVolume) {
   const auto a = sphereVoxels(radius, -distance / 2, g), b = sphereVoxels(radius, distance / 2, g);
   const auto outA = outsideOf(a, g), outB = outsideOf(b, g);
   std::vector<std::uint8_t> shellA(g.cells(), 0), shellB(g.cells(), 0);
-  for (std::uint32_t key : a) {
-    int x, y, z;
-    unpackVoxel(key, x, y, z);
-    shellA[g.index(x, y, z)] = 1;
-  }
-  for (std::uint32_t key : b) {
-    int x, y, z;
-    unpackVoxel(key, x, y, z);
-    shellB[g.index(x, y, z)] = 1;
-  }
+  for (std::uint32_t key : a) shellA[cellOf(g, key)] = 1;
+  for (std::uint32_t key : b) shellB[cellOf(g, key)] = 1;
   // Cells strictly inside both fills lie in the lens; cells inside or on both shells cover it.
   std::size_t strictly = 0, covering = 0;
   for (std::size_t c = 0; c < g.cells(); ++c) {

@@ -23,11 +23,7 @@ std::vector<std::uint8_t> outsideOf(const std::vector<std::uint32_t>& shell,
                                     const VoxelGrid& grid) {
   const int n = grid.side;
   std::vector<std::uint8_t> state(grid.cells(), 0);  // 0 unknown, 1 outside, 2 shell
-  for (std::uint32_t key : shell) {
-    int x, y, z;
-    unpackVoxel(key, x, y, z);
-    state[grid.index(x, y, z)] = 2;
-  }
+  for (std::uint32_t key : shell) state[cellOf(grid, key)] = 2;
   std::deque<std::size_t> queue;
   auto reach = [&](int x, int y, int z) {
     if (x < 0 || y < 0 || z < 0 || x >= n || y >= n || z >= n) return;
@@ -65,13 +61,10 @@ std::vector<std::uint8_t> classify(const std::vector<std::uint32_t>& mine,
   std::vector<std::uint32_t> found;
   otherTable.query(mine, found);
   std::vector<std::uint8_t> classes(mine.size());
-  for (std::size_t i = 0; i < mine.size(); ++i) {
-    int x, y, z;
-    unpackVoxel(mine[i], x, y, z);
-    classes[i] = found[i] != kNotFound                    ? kContact
-                 : otherOutside[grid.index(x, y, z)] == 0 ? inside
-                                                          : only;
-  }
+  for (std::size_t i = 0; i < mine.size(); ++i)
+    classes[i] = found[i] != kNotFound                      ? kContact
+                 : otherOutside[cellOf(grid, mine[i])] == 0 ? inside
+                                                            : only;
   return classes;
 }
 

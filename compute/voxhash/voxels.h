@@ -3,6 +3,7 @@
 // a voxel's packed 30-bit key (10 bits per axis), the key the cuckoo tables store. A key is never
 // 0xffffffff (the tables' empty marker) because it has 30 bits.
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 #include "compute/core/hd.h"
@@ -29,6 +30,13 @@ WS_HD constexpr void unpackVoxel(std::uint32_t key, int& x, int& y, int& z) {
   x = int(key & 1023u);
   y = int(key >> 10 & 1023u);
   z = int(key >> 20 & 1023u);
+}
+
+// The index in a dense n^3 array of the cell with key `key`.
+WS_HD std::size_t cellOf(const VoxelGrid& g, std::uint32_t key) {
+  int x, y, z;
+  unpackVoxel(key, x, y, z);
+  return g.index(x, y, z);
 }
 
 // The key of the cell holding point p; false when p lies outside the grid.
