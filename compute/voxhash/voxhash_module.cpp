@@ -1,6 +1,5 @@
 #include "compute/voxhash/voxhash_module.h"
 
-#include <cmath>
 #include <cstdio>
 
 #include "compute/core/errors.h"
