@@ -14,6 +14,20 @@
 
 namespace ws::voxhash::test {
 
+// The probes of misses, counted slot by slot on a built table: up to and including the first empty
+// candidate slot, or all of them.
+inline std::uint64_t missProbesCountedOnTheTable(const std::vector<Entry>& slots,
+                                                 const HashFunctions& f,
+                                                 const std::vector<std::uint32_t>& absent) {
+  std::uint64_t probes = 0;
+  for (std::uint32_t key : absent) {
+    int i = 0;
+    while (i < f.count && keyOf(slots[f.slot(i, key)]) != kEmptyKey) ++i;
+    probes += std::uint64_t(std::min(i + 1, f.count));
+  }
+  return probes;
+}
+
 struct RandomKeys {
   std::vector<std::uint32_t> keys, values, absent;
 };

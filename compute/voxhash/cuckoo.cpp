@@ -75,11 +75,16 @@ std::string checkTable(const std::vector<Entry>& slots, const HashFunctions& fun
     if (!seen.emplace(key, s).second)
       return "key " + std::to_string(key) + " is in slots " + std::to_string(seen[key]) + " and " +
              std::to_string(s);
-    bool candidate = false;
-    for (int i = 0; i < functions.count; ++i) candidate |= functions.slot(i, key) == s;
-    if (!candidate)
+    int function = 0;  // the first function that points at s
+    while (function < functions.count && functions.slot(function, key) != s) ++function;
+    if (function == functions.count)
       return "key " + std::to_string(key) + " is in slot " + std::to_string(s) +
              ", none of its candidate slots";
+    for (int i = 0; i < function; ++i)  // what lets a miss stop at an empty slot (lookup)
+      if (keyOf(slots[functions.slot(i, key)]) == kEmptyKey)
+        return "key " + std::to_string(key) + " is in the slot of its function " +
+               std::to_string(function) + " but the slot of its function " + std::to_string(i) +
+               " is empty";
   }
   if (seen.size() != keys)
     return std::to_string(seen.size()) + " slots are occupied for " + std::to_string(keys) +

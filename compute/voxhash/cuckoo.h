@@ -17,9 +17,11 @@ using Entry = std::uint64_t;
 
 // An empty slot holds kEmptyKey (the chapter's marker); a query that misses returns kNotFound. So
 // neither may appear in the input: voxel keys have at most 30 bits, and the builds refuse them.
+// The empty entry is all ones (the chapter's has value 0), so that a byte fill (cudaMemset) clears
+// a table.
 constexpr std::uint32_t kEmptyKey = 0xffffffffu;
 constexpr std::uint32_t kNotFound = 0xffffffffu;
-constexpr Entry kEmptyEntry = Entry(kEmptyKey) << 32;
+constexpr Entry kEmptyEntry = ~Entry(0);
 
 WS_HD constexpr Entry makeEntry(std::uint32_t key, std::uint32_t value) {
   return (Entry(key) << 32) | value;
@@ -42,8 +44,23 @@ constexpr int kChainBins = 32;
 // With p = 2^32 - 5 only keys 0 to 3 and 2^32 - 5 to 2^32 - 2 pair up so.
 constexpr std::uint32_t kPrime = 4294967291u;
 
-// Multiplicative: (a k + b) mod p mod slots, the chapter's family. XOR: ((a ^ k) + b) mod p mod
-// slots, which the chapter found to spread some data sets better.
+// x mod p without a division: 2^32 = 5 (mod p), so the high word folds into the low one, twice.
+WS_HD constexpr std::uint32_t modPrime(std::uint64_t x) {
+  x = (x >> 32) * 5 + (x & 0xffffffffu);  // below 6 * 2^32
+  x = (x >> 32) * 5 + (x & 0xffffffffu);  // below 2^32 + 25
+  return std::uint32_t(x >= kPrime ? x - kPrime : x);
+}
+
+// h in [0, 2^32) scaled to [0, slots): the high word of h * slots (a multiply where `% slots` would
+// be a division; it keeps the top bits of h, which the modulo by p mixes as well as the bottom).
+WS_HD constexpr std::uint32_t scaleTo(std::uint32_t h, std::uint32_t slots) {
+  return std::uint32_t((std::uint64_t(h) * slots) >> 32);
+}
+
+// Multiplicative: (a k + b) mod p scaled to the table (scaleTo), the chapter's family. XOR:
+// ((a ^ k) + b) mod p mod slots, which the chapter found to spread some data sets better. The XOR
+// sum moves k's bits little, so its top bits would send keys that share theirs to one slot under
+// every function; the division by the table size brings in all the bits.
 enum class HashFamily { Multiplicative, Xor };
 
 // A table's hash functions: the constants of each, drawn afresh for every build attempt.
@@ -57,19 +74,30 @@ struct HashFunctions {
     const std::uint64_t mixed = family == HashFamily::Multiplicative
                                     ? std::uint64_t(a[i]) * key + b[i]
                                     : std::uint64_t(a[i] ^ key) + b[i];
-    return std::uint32_t(mixed % kPrime) % slots;
+    return family == HashFamily::Multiplicative ? scaleTo(modPrime(mixed), slots)
+                                                : modPrime(mixed) % slots;
   }
 
   // Where a key evicted from `from` goes next: the slot of the function after the first one that
   // points at `from`, skipping functions that point there too (the chapter's listing stops at the
-  // first match, so a key whose functions coincide would use fewer slots than it has).
+  // first match, so a key whose functions coincide would use fewer slots than it has). All
+  // candidate slots are computed at once, independent of each other, and the loops unroll over
+  // kMaxFunctions so they stay in registers: on a long eviction chain every move waits for this.
   WS_HD std::uint32_t next(std::uint32_t key, std::uint32_t from) const {
-    int i = 0;
-    while (i < count - 1 && slot(i, key) != from) ++i;
-    for (int step = 1; step < count; ++step) {
-      const std::uint32_t to = slot((i + step) % count, key);
-      if (to != from) return to;
+    std::uint32_t candidate[kMaxFunctions];
+    int first = count;  // the first function that points at `from`
+    WS_UNROLL
+    for (int i = kMaxFunctions - 1; i >= 0; --i) {
+      candidate[i] = i < count ? slot(i, key) : from;
+      if (candidate[i] == from) first = i;
     }
+    // The first function after `first`, cyclically, that points elsewhere.
+    WS_UNROLL
+    for (int i = 0; i < kMaxFunctions; ++i)
+      if (i > first && candidate[i] != from) return candidate[i];
+    WS_UNROLL
+    for (int i = 0; i < kMaxFunctions; ++i)
+      if (i < first && candidate[i] != from) return candidate[i];
     return from;  // every function points at one slot: the chain can only run into the limit
   }
 };
@@ -97,13 +125,17 @@ WS_HD int insertEntry(Entry entry, const HashFunctions& f, int limit, Exchange&&
 }
 
 // A key's value, probing its candidate slots in order (Listing 4.2); kNotFound when absent.
-// `probes` counts the slots read.
+// `probes` counts the slots read. Unlike the listing, a miss stops at the first empty slot: a key
+// enters the table at its first slot and moves only to the next of its slots, and a slot once
+// filled is never empty again, so a key stored in its slot j has filled its slots 0 to j - 1. At
+// 1.25 slots per key that saves a quarter of a miss's reads.
 WS_HD std::uint32_t lookup(const Entry* table, const HashFunctions& f, std::uint32_t key,
                            int& probes) {
   for (int i = 0; i < f.count; ++i) {
     const Entry e = table[f.slot(i, key)];
     ++probes;
     if (keyOf(e) == key) return valueOf(e);
+    if (keyOf(e) == kEmptyKey) break;
   }
   return kNotFound;
 }
@@ -159,7 +191,8 @@ struct BuildReport {
 std::string buildFailureMessage(const CuckooParams& params, std::size_t keys);
 
 // Invariants of a built table, checked on its slots: exactly `keys` occupied slots, no key twice,
-// every key in one of its candidate slots. Returns "" or what is wrong (for tests and checks).
+// every key in one of its candidate slots, with the slots of its earlier functions occupied.
+// Returns "" or what is wrong (for tests and checks).
 std::string checkTable(const std::vector<Entry>& slots, const HashFunctions& functions,
                        std::size_t keys);
 

@@ -17,11 +17,6 @@ struct DeviceBuildStatus {
 
 namespace {
 
-__global__ void fillKernel(Entry* table, std::uint32_t slots) {
-  const std::size_t s = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (s < slots) table[s] = kEmptyEntry;
-}
-
 // One thread per key. Its chain length (0 when it failed) goes to moves[k], one coalesced 2-byte
 // store: the histogram is made later, and only when someone asks (chainStatistics).
 __global__ void insertKernel(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n,
@@ -101,7 +96,8 @@ BuildReport CudaCuckooTable::build(const std::uint32_t* keys, const std::uint32_
     report.attempts = attempt + 1;
     const HashFunctions f = drawFunctions(params, report.slots, seed, attempt);
     status_.zero();
-    fillKernel<<<blocksFor(report.slots, 256), 256>>>(slots_.data(), report.slots);
+    static_assert(kEmptyEntry == ~Entry(0), "the fill writes all-ones bytes");
+    WS_CUDA_CHECK(cudaMemsetAsync(slots_.data(), 0xff, slots_.bytes()));
     if (n) {
       insertKernel<<<blocksFor(n, block_), block_>>>(
           keys, values, n, slots_.data(), f, report.chainLimit, moves_.data(), status_.data());

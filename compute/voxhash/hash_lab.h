@@ -61,14 +61,17 @@ WS_HD float slotPixel(const Entry* table, const HashFunctions& f, int width, con
 // The bytes each operation must move per key, for GB/s and the floor. A random access moves a
 // whole 32-byte sector; an atomic exchange reads it and writes it back. Build: the pair read, the
 // table filled with empty slots, at least one exchange. Hit: the key read, the value written, at
-// least one probe. Miss: every candidate slot probed.
+// least one probe. Miss: the candidate slots up to the first empty one; a random slot is full with
+// the load factor's probability, so 1 + load + load^2 + ... of them on average.
 constexpr double kSectorBytes = 32;
 constexpr double buildBytesPerKey(double slotsPerKey) {
   return 8 + 8 * slotsPerKey + 2 * kSectorBytes;
 }
 constexpr double kHitBytesPerKey = 8 + kSectorBytes;
-constexpr double missBytesPerKey(int functions) {
-  return 8 + kSectorBytes * functions;
+constexpr double missBytesPerKey(int functions, double slotsPerKey) {
+  double probes = 0, full = 1;
+  for (int i = 0; i < functions; ++i, full /= slotsPerKey) probes += full;
+  return 8 + kSectorBytes * probes;
 }
 
 struct LabTimings {

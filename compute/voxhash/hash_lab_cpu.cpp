@@ -46,15 +46,16 @@ class CpuHashLab final : public HashLab {
       for (std::size_t i = 0; i < found_.size(); ++i) report_.lostKeys += found_[i] != values_[i];
       watch = CpuStopwatch();
       const std::uint64_t missProbes = table_.query(absent_, found_);
-      timings_.misses->record(watch.elapsedMs(), n, n * missBytesPerKey(params.functions));
+      timings_.misses->record(watch.elapsedMs(), n,
+                              n * missBytesPerKey(params.functions, slotsPerKey));
       report_.probesPerHit = n ? hitProbes / n : 0;
       report_.probesPerMiss = n ? missProbes / n : 0;
     }
     const double slotsPerKey = n ? tableSlots(params, keys_.size()) / n : 0;
-    timings_.total->record(
-        total.elapsedMs(), n * count,
-        n * count *
-            (buildBytesPerKey(slotsPerKey) + kHitBytesPerKey + missBytesPerKey(params.functions)));
+    timings_.total->record(total.elapsedMs(), n * count,
+                           n * count *
+                               (buildBytesPerKey(slotsPerKey) + kHitBytesPerKey +
+                                missBytesPerKey(params.functions, slotsPerKey)));
   }
 
   LabReport report() override {

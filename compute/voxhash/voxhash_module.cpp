@@ -184,7 +184,8 @@ void VoxhashModule::runAction(const std::string& action) {
 
 double VoxhashModule::bytesPerWorkUnit() const {
   const CuckooParams c = cuckooParams();
-  return buildBytesPerKey(c.sizeFactor) + kHitBytesPerKey + missBytesPerKey(c.functions);
+  return buildBytesPerKey(c.sizeFactor) + kHitBytesPerKey +
+         missBytesPerKey(c.functions, c.sizeFactor);
 }
 
 StateBlob VoxhashModule::saveState() {
