@@ -5,7 +5,9 @@
 #include <random>
 
 #include "compute/voxhash/intersect_cuda.h"
+#include "compute/voxhash/voxhash_module.h"
 #include "tests/test_support.h"
+#include "tests/voxhash_pipeline_random.h"
 
 namespace ws::voxhash {
 namespace {
@@ -37,6 +39,61 @@ TEST(VoxhashCuda, VoxelsFillsAndClassesMatchTheCpu) {
         EXPECT_EQ(gpu.classOfB, cpu.classOfB) << what;
       }
   }
+}
+
+TEST(VoxhashCuda, TheFramePipelineMatchesTheCpuForEveryLookupStructure) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  std::mt19937_64 rng(seed);
+  TimingScope scopes[14] = {{"f", "", false}, {"v", "", false}, {"b", "", false}, {"q", "", false},
+                            {"l", "", false}, {"c", "", false}, {"w", "", false}, {"f", "", true},
+                            {"v", "", true},  {"b", "", true},  {"q", "", true},  {"l", "", true},
+                            {"c", "", true},  {"w", "", true}};
+  auto cpu = makeCpuPipeline(
+      {&scopes[0], &scopes[1], &scopes[2], &scopes[3], &scopes[4], &scopes[5], &scopes[6]});
+  auto gpu = makeCudaPipeline(
+      {&scopes[7], &scopes[8], &scopes[9], &scopes[10], &scopes[11], &scopes[12], &scopes[13]}, 64);
+  const char* shapes[] = {"sphere", "torus", "torus-knot", "box"};
+  for (int side : {72, 101}) {
+    const VoxelGrid grid = sceneGrid(side);
+    const auto a = sampleShape(parseShape(shapes[rng() % 4]), kSizeA, grid.voxel / 2.6f);
+    const auto b =
+        sampleShape(parseShape(shapes[rng() % 4]), kSizeA, grid.voxel / 2.6f * kSizeA / kSizeB);
+    for (int trial = 0; trial < 2; ++trial) {
+      const FramePoses poses = test::randomPoses(rng);
+      for (LookupStructure s :
+           {LookupStructure::Cuckoo, LookupStructure::SortedArray, LookupStructure::BitGrid}) {
+        const std::string what = std::to_string(side) + "^3, structure " + std::to_string(int(s)) +
+                                 ", seed " + std::to_string(seed);
+        const test::FrameResult expected = test::runFrame(*cpu, a, b, poses, grid, s);
+        const test::FrameResult got = test::runFrame(*gpu, a, b, poses, grid, s);
+        ASSERT_EQ(got.keys, expected.keys) << what;
+        EXPECT_EQ(got.classes, expected.classes) << what;
+        EXPECT_EQ(got.report.contact, expected.report.contact) << what;
+        EXPECT_EQ(got.report.aInsideB, expected.report.aInsideB) << what;
+        EXPECT_EQ(got.report.bInsideA, expected.report.bInsideA) << what;
+        EXPECT_GT(got.report.voxels[0], 0u) << what;
+      }
+    }
+  }
+}
+
+TEST(VoxhashCuda, TheModuleDrawsTheSameVoxelsOnBothBackends) {
+  WS_REQUIRE_GPU();
+  std::vector<unsigned> words[2];
+  int i = 0;
+  for (Backend backend : {Backend::Cpu, Backend::Cuda}) {
+    VoxhashModule m(backend);
+    m.setSize("64^3");
+    m.setParam("deform", std::string("twist"));
+    m.step(17);
+    words[i].resize(2 * m.voxelCount());
+    VoxelImage image{words[i].data(), m.voxelCount(), false};
+    m.renderVoxels(image);
+    ++i;
+  }
+  EXPECT_FALSE(words[0].empty());
+  EXPECT_EQ(words[0], words[1]);
 }
 
 }  // namespace

@@ -14,7 +14,9 @@ namespace {
 
 std::unique_ptr<VoxhashModule> lab(Backend backend, std::int64_t keys) {
   auto m = std::make_unique<VoxhashModule>(backend);
-  m->setParams({{"keys", keys}, {"seed", std::int64_t(ws::test::freshSeed() % 2147483647)}});
+  m->setParams({{"workload", std::string("random keys")},
+                {"keys", keys},
+                {"seed", std::int64_t(ws::test::freshSeed() % 2147483647)}});
   return m;
 }
 
@@ -36,7 +38,7 @@ std::vector<std::size_t> slotCounts(VoxhashModule& m, int functions) {
 void expectEveryKeyPlaced(Backend backend) {
   auto m = lab(backend, 30000);
   m->step(3);
-  const LabReport r = m->report();
+  const LabReport r = m->labReport();
   EXPECT_EQ(r.lostKeys, 0u);
   EXPECT_EQ(r.build.keys, 30000u);
   EXPECT_EQ(r.build.slots, 37500u);
@@ -67,7 +69,7 @@ TEST(VoxhashModule, EveryStepsTableHoldsEveryKeyAndTheImageShowsEachSlotOnTheGpu
 TEST(VoxhashModule, RefusedChangesLeaveTheTableAsItWas) {
   auto m = lab(Backend::Cpu, 20000);
   m->step(2);
-  const LabReport before = m->report();
+  const LabReport before = m->labReport();
   const auto params = m->params().toJson();
   EXPECT_THROW(m->setParam("size_factor", 1.0), InputError);  // out of range
   EXPECT_THROW(m->setParam("functions", std::int64_t(6)), InputError);
@@ -81,7 +83,7 @@ TEST(VoxhashModule, RefusedChangesLeaveTheTableAsItWas) {
   }
   EXPECT_EQ(m->params().toJson(), params);
   EXPECT_EQ(m->stepCount(), 2u);
-  const LabReport after = m->report();
+  const LabReport after = m->labReport();
   EXPECT_EQ(after.build.slots, before.build.slots);
   EXPECT_EQ(after.lostKeys, 0u);
   EXPECT_EQ(slotCounts(*m, 4)[0], after.build.slots - after.build.keys);

@@ -30,4 +30,13 @@ struct PointImage {
   bool onDevice = false;
 };
 
+// Voxels to draw in 3-D (the voxel hash module's models): two 32-bit words per voxel, its packed
+// grid coordinates (10 bits per axis) and its class. On the CUDA backend `data` may be a device
+// pointer (an interop-mapped GL buffer).
+struct VoxelImage {
+  unsigned* data = nullptr;
+  std::size_t count = 0;
+  bool onDevice = false;
+};
+
 }  // namespace ws

@@ -3,10 +3,12 @@
 // graph clustering) behind one interface that the GUI, the headless runner, the benchmark and the
 // tests drive alike. It owns its state on one backend (CPU or CUDA) and never touches GL or ImGui:
 // it offers parameters, kernel variants, timings, and views the renderer draws.
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +39,24 @@ struct FieldView {
   std::string label;  // for the colour bar
   float minValue = 0, maxValue = 1;
   std::string colormap;  // default colour map
+};
+
+// A 3-D view of voxels on a grid (the voxel hash module's models), drawn as instanced boxes
+// coloured by class; a module that offers one is shown through it instead of its 2-D field.
+struct VoxelScene {
+  float origin[3] = {0, 0, 0};  // world position of the grid's corner cell's corner
+  float voxel = 1;              // a cell's edge length
+  float extent = 1;             // the scene's half-width around its centre, for the camera
+  std::vector<std::string> classNames;
+  std::vector<std::array<float, 3>> classColours;  // RGB in [0, 1], by class
+  unsigned visibleClasses = ~0u;                   // bit c set: class c is drawn
+};
+
+// Counts in labelled bins (the cuckoo tables' eviction chain lengths), drawn as a bar chart.
+struct Histogram {
+  std::string name;
+  std::vector<std::string> labels;
+  std::vector<float> values;
 };
 
 // A scalar the module reports each frame (population, mass, restarts); plotted over time.
@@ -111,6 +131,11 @@ class Module {
   // pointCount() of them into `points`.
   virtual std::size_t pointCount() const { return 0; }
   virtual void renderPoints(PointImage& points) { (void)points; }
+  // The 3-D voxel view, when the module shows one, and its voxels: exactly voxelCount() of them.
+  virtual std::optional<VoxelScene> voxelScene() const { return std::nullopt; }
+  virtual std::size_t voxelCount() const { return 0; }
+  virtual void renderVoxels(VoxelImage& voxels) { (void)voxels; }
+  virtual std::vector<Histogram> histograms() const { return {}; }
 
   virtual std::vector<std::string> tools() const = 0;
   // What a tool can place (Life: the shipped patterns); empty for tools that place nothing.

@@ -71,6 +71,13 @@ ParamSpec ParamSpec::choice(std::string key, std::string label, std::string valu
   return spec;
 }
 
+ParamSpec ParamSpec::boolean(std::string key, std::string label, bool value, std::string help) {
+  ParamSpec spec = integer(std::move(key), std::move(label), 0, 0, 0, std::move(help));
+  spec.type = ParamType::Bool;
+  spec.defaultValue = value;
+  return spec;
+}
+
 ParamSpec ParamSpec::text(std::string key, std::string label, std::string value, std::string help,
                           std::function<std::string(const std::string&)> validate) {
   ParamSpec spec = integer(std::move(key), std::move(label), 0, 0, 0, std::move(help));

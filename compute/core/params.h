@@ -39,6 +39,7 @@ struct ParamSpec {
                         std::string help);
   static ParamSpec choice(std::string key, std::string label, std::string value,
                           std::vector<std::string> choices, std::string help);
+  static ParamSpec boolean(std::string key, std::string label, bool value, std::string help);
   static ParamSpec text(std::string key, std::string label, std::string value, std::string help,
                         std::function<std::string(const std::string&)> validate);
 };

@@ -30,6 +30,12 @@ std::vector<std::uint32_t> voxelize(const std::vector<Point>& points, const Voxe
 // shell. Breadth-first, the reference for the GPU fill.
 std::vector<std::uint8_t> outsideOf(const std::vector<std::uint32_t>& shell, const VoxelGrid& grid);
 
+// The class a voxel of one model gets, from the lookup in the other's structure and the other's
+// outside: the rule shared by the CPU and the GPU.
+WS_HD std::uint8_t classOf(bool found, bool outsideOther, VoxelClass only, VoxelClass inside) {
+  return found ? std::uint8_t(kContact) : outsideOther ? std::uint8_t(only) : std::uint8_t(inside);
+}
+
 struct Intersection {
   std::vector<std::uint8_t> classOfA, classOfB;  // per key of A and of B, in their order
   std::size_t contact = 0, aInsideB = 0, bInsideA = 0;

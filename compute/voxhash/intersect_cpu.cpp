@@ -62,9 +62,8 @@ std::vector<std::uint8_t> classify(const std::vector<std::uint32_t>& mine,
   otherTable.query(mine, found);
   std::vector<std::uint8_t> classes(mine.size());
   for (std::size_t i = 0; i < mine.size(); ++i)
-    classes[i] = found[i] != kNotFound                      ? kContact
-                 : otherOutside[cellOf(grid, mine[i])] == 0 ? inside
-                                                            : only;
+    classes[i] =
+        classOf(found[i] != kNotFound, otherOutside[cellOf(grid, mine[i])] != 0, only, inside);
   return classes;
 }
 

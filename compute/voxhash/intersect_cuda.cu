@@ -12,14 +12,13 @@ namespace ws::voxhash {
 
 namespace {
 
-constexpr std::uint32_t kOutsideGrid = 0xffffffffu;  // sorts last; dropped after unique
-
-__global__ void voxelKeysKernel(const Point* points, std::size_t n, VoxelGrid grid,
+__global__ void voxelKeysKernel(const Point* points, std::size_t n, ModelPose pose, VoxelGrid grid,
                                 std::uint32_t* keys) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
+  const Point p = animate(points[i], pose);
   std::uint32_t key;
-  keys[i] = voxelOf(grid, points[i].x, points[i].y, points[i].z, key) ? key : kOutsideGrid;
+  keys[i] = voxelOf(grid, p.x, p.y, p.z, key) ? key : kOffGrid;
 }
 
 // States: 0 unknown, 1 outside, 2 shell. The shell first, then every unknown boundary cell.
@@ -27,9 +26,7 @@ __global__ void markShellKernel(const std::uint32_t* shell, std::size_t n, Voxel
                                 std::uint8_t* state) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  int x, y, z;
-  unpackVoxel(shell[i], x, y, z);
-  state[grid.index(x, y, z)] = 2;
+  state[cellOf(grid, shell[i])] = 2;
 }
 
 // One sweep: an unknown cell with an outside neighbour across a face (or on the grid's boundary)
@@ -57,15 +54,12 @@ __global__ void finishOutsideKernel(std::size_t cells, std::uint8_t* state) {
 }
 
 __global__ void classifyKernel(const std::uint32_t* keys, std::size_t n, const std::uint32_t* found,
-                               const std::uint8_t* otherOutside, VoxelGrid grid, std::uint8_t only,
-                               std::uint8_t inside, std::uint8_t* classes) {
+                               const std::uint8_t* otherOutside, VoxelGrid grid, VoxelClass only,
+                               VoxelClass inside, std::uint8_t* classes) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  int x, y, z;
-  unpackVoxel(keys[i], x, y, z);
-  classes[i] = found[i] != kNotFound                    ? std::uint8_t(kContact)
-               : otherOutside[grid.index(x, y, z)] == 0 ? inside
-                                                        : only;
+  if (i < n)
+    classes[i] =
+        classOf(found[i] != kNotFound, otherOutside[cellOf(grid, keys[i])] != 0, only, inside);
 }
 
 template <typename T>
@@ -85,31 +79,45 @@ std::vector<T> download(const DeviceBuffer<T>& device, std::size_t n) {
 
 }  // namespace
 
-std::size_t voxelizeCuda(const Point* points, std::size_t n, const VoxelGrid& grid,
-                         DeviceBuffer<std::uint32_t>& keys) {
+std::size_t CudaVoxelizer::run(const Point* points, std::size_t n, const ModelPose& pose,
+                               const VoxelGrid& grid, DeviceBuffer<std::uint32_t>& keys) {
   if (n == 0) return 0;
-  DeviceBuffer<std::uint32_t> raw(n), sorted(n);
-  DeviceBuffer<int> count(1);
-  voxelKeysKernel<<<blocksFor(n, 256), 256>>>(points, n, grid, raw.data());
-  WS_CUDA_CHECK(cudaGetLastError());
+  if (raw_.size() < n) {
+    requireDeviceMemory(double(n) * 3 * sizeof(std::uint32_t),
+                        double(raw_.bytes() + sorted_.bytes() + keys.bytes()),
+                        std::to_string(n) + " points' voxel keys");
+    raw_.allocate(n);
+    sorted_.allocate(n);
+    count_.allocate(1);
+  }
   if (keys.size() < n) keys.allocate(n);
+  voxelKeysKernel<<<blocksFor(n, 256), 256>>>(points, n, pose, grid, raw_.data());
+  WS_CUDA_CHECK(cudaGetLastError());
+  // Bits 0 to 30: the keys' 30 and kOffGrid's, so that points off the grid sort last.
+  constexpr int kEndBit = 31;
   std::size_t sortBytes = 0, uniqueBytes = 0;
   const int items = int(n);
-  WS_CUDA_CHECK(
-      cub::DeviceRadixSort::SortKeys(nullptr, sortBytes, raw.data(), sorted.data(), items));
-  WS_CUDA_CHECK(cub::DeviceSelect::Unique(nullptr, uniqueBytes, sorted.data(), keys.data(),
-                                          count.data(), items));
-  DeviceBuffer<unsigned char> scratch(std::max(sortBytes, uniqueBytes));
-  // All 32 bits: keys have 30, but kOutsideGrid must sort after them.
-  WS_CUDA_CHECK(
-      cub::DeviceRadixSort::SortKeys(scratch.data(), sortBytes, raw.data(), sorted.data(), items));
-  WS_CUDA_CHECK(cub::DeviceSelect::Unique(scratch.data(), uniqueBytes, sorted.data(), keys.data(),
-                                          count.data(), items));
+  WS_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, sortBytes, raw_.data(), sorted_.data(),
+                                               items, 0, kEndBit));
+  WS_CUDA_CHECK(cub::DeviceSelect::Unique(nullptr, uniqueBytes, sorted_.data(), keys.data(),
+                                          count_.data(), items));
+  if (scratch_.size() < std::max(sortBytes, uniqueBytes))
+    scratch_.allocate(std::max(sortBytes, uniqueBytes));
+  WS_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(scratch_.data(), sortBytes, raw_.data(),
+                                               sorted_.data(), items, 0, kEndBit));
+  WS_CUDA_CHECK(cub::DeviceSelect::Unique(scratch_.data(), uniqueBytes, sorted_.data(), keys.data(),
+                                          count_.data(), items));
   int unique = 0;
-  WS_CUDA_CHECK(cudaMemcpy(&unique, count.data(), sizeof unique, cudaMemcpyDeviceToHost));
+  WS_CUDA_CHECK(cudaMemcpy(&unique, count_.data(), sizeof unique, cudaMemcpyDeviceToHost));
   std::uint32_t last = 0;
   WS_CUDA_CHECK(cudaMemcpy(&last, keys.data() + unique - 1, sizeof last, cudaMemcpyDeviceToHost));
-  return std::size_t(unique) - (last == kOutsideGrid ? 1 : 0);
+  return std::size_t(unique) - (last == kOffGrid ? 1 : 0);
+}
+
+std::size_t voxelizeCuda(const Point* points, std::size_t n, const VoxelGrid& grid,
+                         DeviceBuffer<std::uint32_t>& keys) {
+  CudaVoxelizer voxelizer;
+  return voxelizer.run(points, n, ModelPose{}, grid, keys);
 }
 
 int outsideOfCuda(const std::uint32_t* shell, std::size_t n, const VoxelGrid& grid,
@@ -129,6 +137,15 @@ int outsideOfCuda(const std::uint32_t* shell, std::size_t n, const VoxelGrid& gr
   finishOutsideKernel<<<blocksFor(grid.cells(), 256), 256>>>(grid.cells(), outside.data());
   WS_CUDA_CHECK(cudaGetLastError());
   return sweeps;
+}
+
+void classifyCuda(const std::uint32_t* keys, std::size_t n, const std::uint32_t* found,
+                  const std::uint8_t* otherOutside, const VoxelGrid& grid, VoxelClass only,
+                  VoxelClass inside, std::uint8_t* classes) {
+  if (n == 0) return;
+  classifyKernel<<<blocksFor(n, 256), 256>>>(keys, n, found, otherOutside, grid, only, inside,
+                                             classes);
+  WS_CUDA_CHECK(cudaGetLastError());
 }
 
 std::vector<std::uint32_t> voxelizeOnGpu(const std::vector<Point>& points, const VoxelGrid& grid) {
@@ -172,10 +189,8 @@ Intersection intersectOnGpu(const std::vector<std::uint32_t>& a,
   auto classify = [&](Model& mine, Model& other, VoxelClass only, VoxelClass inside) {
     if (!mine.n) return std::vector<std::uint8_t>();
     other.table.query(mine.keys.data(), mine.n, mine.found.data());
-    classifyKernel<<<blocksFor(mine.n, 256), 256>>>(mine.keys.data(), mine.n, mine.found.data(),
-                                                    other.outside.data(), grid, only, inside,
-                                                    mine.classes.data());
-    WS_CUDA_CHECK(cudaGetLastError());
+    classifyCuda(mine.keys.data(), mine.n, mine.found.data(), other.outside.data(), grid, only,
+                 inside, mine.classes.data());
     return download(mine.classes, mine.n);
   };
   Intersection r;

@@ -8,8 +8,24 @@
 
 #include "compute/core/device_buffer.h"
 #include "compute/voxhash/intersect.h"
+#include "compute/voxhash/scene.h"
 
 namespace ws::voxhash {
+
+// Voxel keys sorted and deduplicated (CUB radix sort and unique), with the scratch memory kept
+// from one frame to the next.
+class CudaVoxelizer {
+ public:
+  // The sorted unique keys of the cells holding the `n` device points, moved by `pose`, into
+  // `keys` (grown as needed); returns their count. Points outside the grid are dropped.
+  std::size_t run(const Point* points, std::size_t n, const ModelPose& pose, const VoxelGrid& grid,
+                  DeviceBuffer<std::uint32_t>& keys);
+
+ private:
+  DeviceBuffer<std::uint32_t> raw_, sorted_;
+  DeviceBuffer<int> count_;
+  DeviceBuffer<unsigned char> scratch_;
+};
 
 // The sorted unique keys of the cells holding `points` (device arrays of n); returns their count.
 std::size_t voxelizeCuda(const Point* points, std::size_t n, const VoxelGrid& grid,
@@ -20,6 +36,13 @@ std::size_t voxelizeCuda(const Point* points, std::size_t n, const VoxelGrid& gr
 // the sweeps it took.
 int outsideOfCuda(const std::uint32_t* shell, std::size_t n, const VoxelGrid& grid,
                   DeviceBuffer<std::uint8_t>& outside);
+
+// classes[i] (device) becomes the class of voxel keys[i] of one model: contact where found[i] (its
+// lookup in the other model's structure) is not kNotFound, else inside or only by the other
+// model's outside (device, a byte per cell).
+void classifyCuda(const std::uint32_t* keys, std::size_t n, const std::uint32_t* found,
+                  const std::uint8_t* otherOutside, const VoxelGrid& grid, VoxelClass only,
+                  VoxelClass inside, std::uint8_t* classes);
 
 // The CPU functions' results, computed on the GPU (host vectors in and out).
 std::vector<std::uint32_t> voxelizeOnGpu(const std::vector<Point>& points, const VoxelGrid& grid);

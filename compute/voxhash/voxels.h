@@ -11,6 +11,8 @@
 namespace ws::voxhash {
 
 constexpr int kMaxGridSide = 1024;  // 10 bits per axis
+// The key of a point outside the grid, before it is dropped: above every 30-bit key.
+constexpr std::uint32_t kOffGrid = 1u << 30;
 
 struct VoxelGrid {
   float origin[3] = {0, 0, 0};

@@ -1,5 +1,6 @@
 #include "compute/voxhash/voxhash_module.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "compute/core/errors.h"
@@ -9,19 +10,97 @@ namespace ws::voxhash {
 namespace {
 
 constexpr std::int64_t kMaxKeys = std::int64_t(1) << 27;
+constexpr double kSecondsPerStep = 1.0 / 60;  // animation time of one step at speed 1
+constexpr const char* kWorkloads[] = {"intersection", "random keys"};
+
+// The view's classes, in VoxelClass order, with their visibility parameters.
+struct ClassLook {
+  const char* param;
+  const char* name;
+  std::array<float, 3> colour;
+};
+constexpr ClassLook kClasses[] = {
+    {"show_a", "A only", {0.30f, 0.55f, 0.95f}},
+    {"show_b", "B only", {0.95f, 0.65f, 0.25f}},
+    {"show_contact", "contact", {0.95f, 0.20f, 0.25f}},
+    {"show_a_in_b", "A inside B", {0.35f, 0.85f, 0.45f}},
+    {"show_b_in_a", "B inside A", {0.85f, 0.40f, 0.90f}},
+};
+
+CuckooParams cuckooParamsOf(const ParamSet& p) {
+  CuckooParams c;
+  c.functions = int(p.getInt("functions"));
+  c.sizeFactor = p.getFloat("size_factor");
+  c.chainFactor = p.getFloat("chain_factor");
+  c.family = p.getText("family") == "xor" ? HashFamily::Xor : HashFamily::Multiplicative;
+  c.maxAttempts = int(p.getInt("attempts"));
+  return c;
+}
+
+bool intersectionOf(const ParamSet& p) {
+  return p.getText("workload") == kWorkloads[0];
+}
+
+// "2^25" or "33554432"; nullopt for anything else.
+std::optional<std::int64_t> powerOrCount(const std::string& text) {
+  int used = 0;
+  if (text.rfind("2^", 0) == 0) {
+    int exponent = 0;
+    if (std::sscanf(text.c_str() + 2, "%d%n", &exponent, &used) != 1 ||
+        std::size_t(used) + 2 != text.size() || exponent < 0 || exponent > 62)
+      return std::nullopt;
+    return std::int64_t(1) << exponent;
+  }
+  long long count = 0;
+  if (std::sscanf(text.c_str(), "%lld%n", &count, &used) != 1 || std::size_t(used) != text.size())
+    return std::nullopt;
+  return count;
+}
 
 }  // namespace
 
 VoxhashModule::VoxhashModule(Backend backend) : Module(backend) {
+  const bool gpu = backend == Backend::Cuda;
   ParamSet& p = declare();
-  ParamSpec keys = ParamSpec::integer("keys", "keys", backend == Backend::Cuda ? 1 << 22 : 1 << 18,
-                                      1, double(kMaxKeys),
-                                      "random unique 32-bit keys built into the table each step");
+  p.declare(ParamSpec::choice("workload", "workload", kWorkloads[0], {kWorkloads[0], kWorkloads[1]},
+                              "two animated models intersected through hash tables every step, "
+                              "or the hash lab: random keys built into a table and queried"));
+  // The intersection scene.
+  for (const char* model : {"a", "b"})
+    p.declare(ParamSpec::choice(
+        std::string("shape_") + model, std::string("model ") + char(std::toupper(model[0])),
+        *model == 'a' ? "sphere" : "torus-knot", {"sphere", "torus", "torus-knot", "box"},
+        "the procedural shape whose surface is sampled into points"));
+  p.declare(ParamSpec::choice("path", "path", "orbit", {"orbit", "pass-through", "collide"},
+                              "B circles A through its surface, passes right through it, or A "
+                              "and B meet and part"));
+  p.declare(ParamSpec::choice("deform", "deformation", "none", {"none", "breathing", "twist"},
+                              "both models pulse in size, or twist about their axes"));
+  p.declare(ParamSpec::real("speed", "animation speed", 1, 0, 8,
+                            "scene time per step, in 60ths of a second"));
+  ParamSpec resolution =
+      ParamSpec::integer("resolution", "voxels per axis", gpu ? 256 : 64, 16, kMaxGridSide,
+                         "cells per axis of the grid over the scene; a model's voxels grow with "
+                         "its square, the flood fill's cells with its cube");
+  resolution.logScale = true;
+  p.declare(resolution);
+  p.declare(ParamSpec::real("density", "points per voxel", 2.6, 2, 6,
+                            "point spacing on the surfaces, as a fraction of the voxel edge; "
+                            "below about 2.6, twists and breathing can open gaps in a shell and "
+                            "the flood fill leaks inside"));
+  for (const ClassLook& c : kClasses)
+    p.declare(ParamSpec::boolean(c.param, std::string("show ") + c.name, true,
+                                 "draw the voxels of this class"));
+  // The hash lab.
+  ParamSpec keys = ParamSpec::integer("keys", "keys", gpu ? 1 << 22 : 1 << 18, 1, double(kMaxKeys),
+                                      "random keys: unique 32-bit keys built into the table each "
+                                      "step");
   keys.logScale = true;
   p.declare(keys);
+  // The cuckoo tables (both workloads).
   p.declare(ParamSpec::integer("functions", "hash functions", 4, 2, kMaxFunctions,
                                "candidate slots per key: more build faster and pack tighter, but "
-                               "a miss reads them all"));
+                               "a miss reads more of them"));
   p.declare(ParamSpec::real("size_factor", "table size (x keys)", 1.25, 1.02, 4.0,
                             "slots per key; the chapter's smallest practical sizes: about 2.1, "
                             "1.1, 1.03, 1.02 for 2 to 5 functions"));
@@ -29,138 +108,239 @@ VoxhashModule::VoxhashModule(Backend backend) : Module(backend) {
                             "a key's eviction chain fails after this many times lg N moves, and "
                             "the build restarts with new constants"));
   p.declare(ParamSpec::choice("family", "hash family", "multiplicative", {"multiplicative", "xor"},
-                              "(a k + b) mod p mod slots, or ((a xor k) + b) mod p mod slots"));
+                              "(a k + b) mod p, or ((a xor k) + b) mod p, scaled to the table"));
   p.declare(ParamSpec::integer("attempts", "build attempts", 20, 1, 1000,
                                "builds with fresh constants before the step gives up"));
   p.declare(ParamSpec::choice("block", "threads per block", "64",
                               {"32", "64", "128", "256", "512", "1024"},
                               "of the build and query kernels; the chapter uses 64, so that a long "
                               "eviction chain keeps few idle threads of its block alive"));
-  p.declare(ParamSpec::integer("seed", "seed", 1, 0, 2147483647, "random seed of the keys"));
+  p.declare(ParamSpec::integer("seed", "seed", 1, 0, 2147483647,
+                               "of the random keys and the hash constants"));
 
-  cpuTimings_ = {&addTiming("total (CPU)", "keys/s", false),
-                 &addTiming("build (CPU)", "keys/s", false),
-                 &addTiming("query hits (CPU)", "keys/s", false),
-                 &addTiming("query misses (CPU)", "keys/s", false),
-                 &addTiming("view (CPU)", "pixels/s", false)};
-  gpuTimings_ = {&addTiming("total (CUDA)", "keys/s", true),
-                 &addTiming("build (CUDA)", "keys/s", true),
-                 &addTiming("query hits (CUDA)", "keys/s", true),
-                 &addTiming("query misses (CUDA)", "keys/s", true),
-                 &addTiming("view (CUDA)", "pixels/s", true)};
+  labCpu_ = {&addTiming("total (CPU)", "keys/s", false), &addTiming("build (CPU)", "keys/s", false),
+             &addTiming("query hits (CPU)", "keys/s", false),
+             &addTiming("query misses (CPU)", "keys/s", false),
+             &addTiming("table view (CPU)", "pixels/s", false)};
+  labGpu_ = {&addTiming("total (CUDA)", "keys/s", true), &addTiming("build (CUDA)", "keys/s", true),
+             &addTiming("query hits (CUDA)", "keys/s", true),
+             &addTiming("query misses (CUDA)", "keys/s", true),
+             &addTiming("table view (CUDA)", "pixels/s", true)};
+  frameCpu_ = {&addTiming("frame (CPU)", "voxels/s", false),
+               &addTiming("voxelize (CPU)", "voxels/s", false),
+               &addTiming("build x2 (CPU)", "voxels/s", false),
+               &addTiming("query x2 (CPU)", "voxels/s", false),
+               &addTiming("fill x2 (CPU)", "cells/s", false),
+               &addTiming("classify (CPU)", "voxels/s", false),
+               &addTiming("voxel view (CPU)", "voxels/s", false)};
+  frameGpu_ = {&addTiming("frame (CUDA)", "voxels/s", true),
+               &addTiming("voxelize (CUDA)", "voxels/s", true),
+               &addTiming("build x2 (CUDA)", "voxels/s", true),
+               &addTiming("query x2 (CUDA)", "voxels/s", true),
+               &addTiming("fill x2 (CUDA)", "cells/s", true),
+               &addTiming("classify (CUDA)", "voxels/s", true),
+               &addTiming("voxel view (CUDA)", "voxels/s", true)};
   variant_ = defaultVariant(backend);
-  buildLab();
+  buildImplementations();
   reset();
 }
 
 void VoxhashModule::setSize(const std::string& text) {
-  std::string keys = text;
-  if (text.rfind("2^", 0) == 0) {  // "2^25"
-    int exponent = 0, used = 0;
-    if (std::sscanf(text.c_str() + 2, "%d%n", &exponent, &used) != 1 ||
-        std::size_t(used) + 2 != text.size() || exponent < 0 || exponent > 62)
-      throw InputError("--size '" + text + "': expected a key count such as 1048576 or 2^20");
-    keys = std::to_string(std::int64_t(1) << exponent);
+  // "256^3": the intersection grid; "2^25" or a count: random keys.
+  const std::size_t cube = text.find("^3");
+  if (cube != std::string::npos && cube + 2 == text.size()) {
+    setParams({{"workload", std::string(kWorkloads[0])},
+               {"resolution", params().parse("resolution", text.substr(0, cube))}});
+    return;
   }
-  setParams({{"keys", params().parse("keys", keys)}});
+  const std::optional<std::int64_t> keys = powerOrCount(text);
+  if (!keys)
+    throw InputError("--size '" + text +
+                     "': expected a grid such as 256^3 (intersection) or a key count such as "
+                     "1048576 or 2^20 (random keys)");
+  setParams({{"workload", std::string(kWorkloads[1])},
+             {"keys", params().parse("keys", std::to_string(*keys))}});
 }
 
 std::vector<KernelVariant> VoxhashModule::variants(Backend backend) const {
-  if (backend == Backend::Cuda)
-    return {{"cuckoo",
-             "cuckoo hash table (chapter 4)",
-             "One thread per key swaps its key-value pair into the slot of its first hash "
-             "function with a 64-bit atomicExch; whatever it evicts moves on to the slot of its "
-             "next function, until a swap finds an empty slot or the chain reaches its limit (then "
-             "the whole table is rebuilt with new constants). A query reads the candidate slots "
-             "in order: one 8-byte random access per probe, so a hit costs one to d reads and a "
-             "miss always d. The chapter reached 0.25 x 10^9 pairs/s on a GTX 470 (2010); random "
-             "memory access, not arithmetic, sets the pace.",
-             {"block"}}};
-  return {{"cuckoo",
-           "cuckoo hash table (chapter 4), OpenMP",
-           "The same insertion as the CUDA kernel, one OpenMP thread per key with atomic "
-           "exchanges (std::atomic_ref), and the same lookups: the reference the CUDA table is "
-           "compared with.",
-           {}}};
+  const bool gpu = backend == Backend::Cuda;
+  return {
+      {"cuckoo", gpu ? "cuckoo hash tables (chapter 4)" : "cuckoo hash tables (chapter 4), OpenMP",
+       "One thread per key swaps its key-value pair into the slot of its first hash function "
+       "with a 64-bit atomic exchange; whatever it evicts moves on to the slot of its next "
+       "function, until a swap finds an empty slot or the chain reaches its limit (then the "
+       "table is rebuilt with new constants). A lookup reads the candidate slots in order: one "
+       "random 8-byte access per probe. The chapter reached 0.25 x 10^9 pairs/s on a GTX 470 "
+       "(2010); random memory access, not arithmetic, sets the pace.",
+       gpu ? std::vector<std::string>{"block"} : std::vector<std::string>{}},
+      {"sorted",
+       "sorted array, binary search",
+       "The chapter's main rival: each model's voxels, already sorted and deduplicated, are the "
+       "structure (nothing to build), and a lookup is a binary search: about lg n dependent "
+       "random reads instead of one to four, so lookups slow down as the models grow.",
+       {}},
+      {"bitgrid",
+       "dense bit grid",
+       "One bit per cell of the whole grid: building clears it and sets a bit per voxel, a lookup "
+       "reads one bit. The fastest lookups, but memory and clearing grow with the cube of the "
+       "resolution where a table grows with the voxels: the reason to hash sparse data.",
+       {}},
+  };
 }
 
-CuckooParams VoxhashModule::cuckooParams() const {
-  CuckooParams c;
-  c.functions = int(params().getInt("functions"));
-  c.sizeFactor = params().getFloat("size_factor");
-  c.chainFactor = params().getFloat("chain_factor");
-  c.family = params().getText("family") == "xor" ? HashFamily::Xor : HashFamily::Multiplicative;
-  c.maxAttempts = int(params().getInt("attempts"));
-  return c;
+std::string VoxhashModule::configuration() const {
+  if (!intersecting()) return lab_->configuration();
+  const int side = int(params().getInt("resolution"));
+  return variant_ + " lookups, " + std::to_string(side) + "^3 grid" +
+         (backend_ == Backend::Cuda ? ", blocks of " + params().getText("block") : "");
 }
 
-void VoxhashModule::buildLab() {
-  lab_ = backend_ == Backend::Cuda
-             ? makeCudaHashLab(gpuTimings_, std::stoi(params().getText("block")))
-             : makeCpuHashLab(cpuTimings_);
+void VoxhashModule::buildImplementations() {
+  const int block = std::stoi(params().getText("block"));
+  if (backend_ == Backend::Cuda) {
+    lab_ = makeCudaHashLab(labGpu_, block);
+    pipeline_ = makeCudaPipeline(frameGpu_, block);
+  } else {
+    lab_ = makeCpuHashLab(labCpu_);
+    pipeline_ = makeCpuPipeline(frameCpu_);
+  }
+}
+
+void VoxhashModule::runFrames(const ParamSet& p, std::uint64_t first, std::uint64_t last) {
+  std::vector<FramePoses> frames;
+  for (std::uint64_t step = first; step <= last; ++step) {
+    const double time = double(step) * kSecondsPerStep * p.getFloat("speed");
+    FramePoses& f = frames.emplace_back();
+    scenePoses(parsePath(p.getText("path")), parseDeformation(p.getText("deform")), time, f.a, f.b);
+    f.seed = std::uint64_t(p.getInt("seed")) + 2 * step;  // tables A and B: seed and seed + 1
+  }
+  pipeline_->frames(frames, sceneGrid(int(p.getInt("resolution"))), parseLookupStructure(variant_),
+                    cuckooParamsOf(p));
+}
+
+void VoxhashModule::rebuild(const ParamSet& p, std::uint64_t step) {
+  validate(cuckooParamsOf(p));
+  const auto seed = std::uint32_t(p.getInt("seed"));
+  if (intersectionOf(p)) {
+    const float spacing =
+        sceneGrid(int(p.getInt("resolution"))).voxel / float(p.getFloat("density"));
+    // Both clouds are sampled at size kSizeA, B as finely as its pose's scale needs.
+    pipeline_->setClouds(
+        sampleShape(parseShape(p.getText("shape_a")), kSizeA, spacing),
+        sampleShape(parseShape(p.getText("shape_b")), kSizeA, spacing * kSizeA / kSizeB));
+    runFrames(p, step, step);
+  } else {
+    const std::size_t keys = std::size_t(p.getInt("keys"));
+    tableSlots(cuckooParamsOf(p), keys);  // throws when too many
+    lab_->setKeys(keys, seed);
+    lab_->step(cuckooParamsOf(p), seed + step, 1);
+  }
 }
 
 void VoxhashModule::reset() {
-  const std::size_t keys = std::size_t(params().getInt("keys"));
-  const auto seed = std::uint32_t(params().getInt("seed"));
-  lab_->setKeys(keys, seed);
-  lab_->step(cuckooParams(), seed, 1);  // a table to look at
-  built_ = {cuckooParams(), keys, seed};
+  rebuild(params(), 0);
+  applied_ = params();
   setStepCount(0);
   clearTimings();
 }
 
 void VoxhashModule::step(int count) {
   if (count <= 0) return;
-  // New hash constants every step, so that restarts show how often a build fails.
-  lab_->step(cuckooParams(), std::uint64_t(params().getInt("seed")) + stepCount() + 1, count);
+  if (intersecting()) {
+    runFrames(params(), stepCount() + 1, stepCount() + std::uint64_t(count));
+  } else {
+    // New hash constants every step, so that restarts show how often a build fails.
+    lab_->step(cuckooParamsOf(params()), std::uint64_t(params().getInt("seed")) + stepCount() + 1,
+               count);
+  }
   countSteps(count);
 }
 
+void VoxhashModule::synchronize() {
+  (intersecting() ? static_cast<void>(pipeline_->synchronize()) : lab_->synchronize());
+}
+
+BuildReport VoxhashModule::chainReport() const {
+  return intersecting() ? pipeline_->report().builds[0] : lab_->report().build;
+}
+
 std::vector<Metric> VoxhashModule::metrics() {
-  const LabReport r = lab_->report();
-  return {{"restarts", double(r.build.attempts > 0 ? r.build.attempts - 1 : 0)},
-          {"load factor", r.build.loadFactor()},
-          {"probes per hit", r.probesPerHit},
-          {"probes per miss", r.probesPerMiss},
-          {"longest chain", double(r.build.longestChain)},
-          {"keys lost", double(r.lostKeys)}};
+  const BuildReport build = chainReport();
+  std::vector<Metric> m = {{"restarts", double(build.attempts > 0 ? build.attempts - 1 : 0)},
+                           {"load factor", build.loadFactor()},
+                           {"longest chain", double(build.longestChain)}};
+  if (intersecting()) {
+    const FrameReport r = pipeline_->report();
+    m.insert(m.begin(), {{"voxels of A", double(r.voxels[0])},
+                         {"voxels of B", double(r.voxels[1])},
+                         {"contact voxels", double(r.contact)},
+                         {"A inside B", double(r.aInsideB)},
+                         {"B inside A", double(r.bInsideA)}});
+  } else {
+    const LabReport r = lab_->report();
+    m.push_back({"probes per hit", r.probesPerHit});
+    m.push_back({"probes per miss", r.probesPerMiss});
+    m.push_back({"keys lost", double(r.lostKeys)});
+  }
+  return m;
 }
 
 std::string VoxhashModule::notes() const {
-  const LabReport r = lab_->report();
-  std::string text = std::to_string(r.build.slots) + " slots for " + std::to_string(r.build.keys) +
-                     " keys; chains fail after " + std::to_string(r.build.chainLimit) +
-                     " moves\nchain lengths (moves: keys):";
-  // Lengths 1 to 8 one by one, the rest together (the full histogram has kChainBins bins).
-  constexpr int kShown = 8;
-  const double keys = double(std::max<std::size_t>(r.build.keys, 1));
-  std::uint64_t longer = 0;
-  for (int b = 0; b < kChainBins; ++b) {
-    if (b >= kShown) {
-      longer += r.build.chainHistogram[b];
-      continue;
-    }
-    char item[48];
-    std::snprintf(item, sizeof item, " %d: %.3g%%", b + 1,
-                  100.0 * double(r.build.chainHistogram[b]) / keys);
-    text += item;
+  const BuildReport build = chainReport();
+  std::string text;
+  if (intersecting()) {
+    const FrameReport r = pipeline_->report();
+    text = std::to_string(r.points[0]) + " + " + std::to_string(r.points[1]) + " points, " +
+           std::to_string(r.voxels[0]) + " + " + std::to_string(r.voxels[1]) + " voxels";
+    if (r.fillSweeps[0])  // the GPU fill's sweeps (the CPU fills breadth first)
+      text += "; flood fills of " + std::to_string(r.fillSweeps[0]) + " and " +
+              std::to_string(r.fillSweeps[1]) + " sweeps";
+    if (variant_ != "cuckoo") return text;
+    text += "\ntable of A: ";
   }
-  char item[48];
-  std::snprintf(item, sizeof item, " longer: %.3g%%", 100.0 * double(longer) / keys);
-  text += item;
-  if (r.lostKeys) text += "\nwarning: " + std::to_string(r.lostKeys) + " keys were not found";
+  text += std::to_string(build.slots) + " slots for " + std::to_string(build.keys) +
+          " keys; chains fail after " + std::to_string(build.chainLimit) + " moves";
+  if (!intersecting()) {
+    const LabReport r = lab_->report();
+    if (r.lostKeys) text += "\nwarning: " + std::to_string(r.lostKeys) + " keys were not found";
+  }
   return text;
 }
 
+std::vector<Histogram> VoxhashModule::histograms() const {
+  if (intersecting() && variant_ != "cuckoo") return {};
+  const BuildReport build = chainReport();
+  // Lengths 1 to 8 one by one, the rest together (the full histogram has kChainBins bins).
+  constexpr int kShown = 8;
+  Histogram h{
+      intersecting() ? "eviction chains, table of A (% of keys)" : "eviction chains (% of keys)",
+      {},
+      {}};
+  const double keys = double(std::max<std::size_t>(build.keys, 1));
+  for (int b = 0; b < kChainBins; ++b) {
+    const float share = float(100.0 * double(build.chainHistogram[b]) / keys);
+    if (b < kShown) {
+      h.labels.push_back(std::to_string(b + 1));
+      h.values.push_back(share);
+    } else if (b == kShown) {
+      h.labels.push_back(std::to_string(kShown + 1) + "+");
+      h.values.push_back(share);
+    } else {
+      h.values.back() += share;
+    }
+  }
+  return {h};
+}
+
 WorldBox VoxhashModule::world() const {
+  if (intersecting()) return {-kSceneExtent, -kSceneExtent, kSceneExtent, kSceneExtent};
   const int width = lab_->imageWidth();
   const std::uint32_t slots = std::max<std::uint32_t>(lab_->slots(), 1);
   return {0, 0, double(width), double((slots + width - 1) / width)};
 }
 
 std::string VoxhashModule::sizeText() const {
+  if (intersecting()) return std::to_string(params().getInt("resolution")) + "^3";
   return std::to_string(params().getInt("keys"));
 }
 
@@ -170,52 +350,102 @@ std::vector<FieldView> VoxhashModule::fieldViews() const {
 }
 
 void VoxhashModule::renderField(const FieldRequest& request, FieldImage& image) {
+  if (intersecting())
+    throw InputError("the intersection workload is shown in 3-D, through its voxel scene");
   lab_->render(request, image);
 }
 
+std::optional<VoxelScene> VoxhashModule::voxelScene() const {
+  if (!intersecting()) return std::nullopt;
+  const VoxelGrid grid = sceneGrid(int(params().getInt("resolution")));
+  VoxelScene scene;
+  std::copy(grid.origin, grid.origin + 3, scene.origin);
+  scene.voxel = grid.voxel;
+  scene.extent = kSceneExtent;
+  scene.visibleClasses = 0;
+  for (std::size_t c = 0; c < std::size(kClasses); ++c) {
+    scene.classNames.push_back(kClasses[c].name);
+    scene.classColours.push_back(kClasses[c].colour);
+    if (params().getBool(kClasses[c].param)) scene.visibleClasses |= 1u << c;
+  }
+  return scene;
+}
+
+std::size_t VoxhashModule::voxelCount() const {
+  return intersecting() ? pipeline_->voxelCount() : 0;
+}
+
+void VoxhashModule::renderVoxels(VoxelImage& voxels) {
+  if (intersecting()) pipeline_->renderVoxels(voxels);
+}
+
 void VoxhashModule::edit(const PointerEdit&) {
-  throw InputError("the hash lab has no tools");
+  throw InputError("the voxel hash module has no tools");
+}
+
+std::vector<std::string> VoxhashModule::actions() const {
+  return {"new constants"};
 }
 
 void VoxhashModule::runAction(const std::string& action) {
-  if (action != "new keys") throw InputError("unknown action '" + action + "'");
+  if (action != "new constants") throw InputError("unknown action '" + action + "'");
   setParams({{"seed", (params().getInt("seed") + 1) % 2147483647}});
 }
 
+void VoxhashModule::pollTimings() {
+  lab_->pollTimings();
+  pipeline_->pollTimings();
+}
+
+void VoxhashModule::drainTimings() {
+  lab_->drainTimings();
+  pipeline_->drainTimings();
+}
+
+const TimingScope& VoxhashModule::stepTiming() const {
+  const bool gpu = backend_ == Backend::Cuda;
+  if (intersecting()) return *(gpu ? frameGpu_ : frameCpu_).frame;
+  return *(gpu ? labGpu_ : labCpu_).total;
+}
+
 double VoxhashModule::bytesPerWorkUnit() const {
-  const CuckooParams c = cuckooParams();
+  const CuckooParams c = cuckooParamsOf(params());
+  if (intersecting()) return buildBytesPerKey(c.sizeFactor) + kHitBytesPerKey;
   return buildBytesPerKey(c.sizeFactor) + kHitBytesPerKey +
          missBytesPerKey(c.functions, c.sizeFactor);
 }
 
 StateBlob VoxhashModule::saveState() {
   StateBlob state;
-  state.meta = {{"steps", stepCount()}};  // the keys and tables follow from the parameters
+  state.meta = {{"steps", stepCount()}};  // the scene and tables follow from the parameters
   return state;
 }
 
 void VoxhashModule::restoreState(const StateBlob& state) {
-  reset();
-  setStepCount(state.meta.at("steps").get<std::uint64_t>());
+  const auto steps = state.meta.at("steps").get<std::uint64_t>();
+  rebuild(params(), steps);
+  applied_ = params();
+  setStepCount(steps);
+  clearTimings();
 }
 
 void VoxhashModule::applyParams(const std::vector<std::string>& changed) {
-  validate(cuckooParams());
-  tableSlots(cuckooParams(), std::size_t(params().getInt("keys")));  // throws when too many
-  if (anyOf(changed, {"block"}) && backend_ == Backend::Cuda) buildLab();
+  if (anyOf(changed, {"block"})) buildImplementations();
   try {
-    reset();
+    rebuild(params(), stepCount());
+    applied_ = params();
+    clearTimings();
   } catch (...) {
-    // Refused (no memory for the keys, or no table in all attempts): the parameters go back, and
-    // so does the table the user was looking at.
-    lab_->setKeys(built_.keys, built_.seed);
-    lab_->step(built_.params, built_.seed, 1);
+    // Refused (no memory, or no table in all attempts): the parameters go back, and so does the
+    // state the user was looking at.
+    if (anyOf(changed, {"block"})) buildImplementations();
+    rebuild(applied_, stepCount());
     throw;
   }
 }
 
 void VoxhashModule::applySelection(Backend, const StateBlob& state) {
-  buildLab();
+  buildImplementations();
   restoreState(state);
 }
 
