@@ -17,7 +17,6 @@
 #include "app/ui/imgui_gl.h"
 #include "app/ui/ui.h"
 #include "compute/core/errors.h"
-#include "render/field_renderer.h"
 #include "render/gl/gl.h"
 #include "render/gl/offscreen_target.h"
 
@@ -37,6 +36,10 @@ class ViewInput {
     const double mx = io.MousePos.x * pixelScale, my = io.MousePos.y * pixelScale;
     const int w = context.width, h = context.height;
     const bool overView = !io.WantCaptureMouse && io.MousePos.x >= 0;
+    if (lab.module().voxelScene()) {
+      orbit(lab, overView, mx, my, h);
+      return;
+    }
     context.cursorWorldX = overView ? lab.camera.worldX(mx, w) : -1;
     context.cursorWorldY = overView ? lab.camera.worldY(my, h) : -1;
 
@@ -73,6 +76,24 @@ class ViewInput {
   }
 
  private:
+  // A 3-D scene: drag to turn the camera, wheel to move closer, middle or Ctrl+drag to pan.
+  void orbit(Lab& lab, bool overView, double mx, double my, int height) {
+    ImGuiIO& io = ImGui::GetIO();
+    if (overView && io.MouseWheel != 0) lab.orbit.zoom(std::pow(1.15, io.MouseWheel));
+    const bool panning = ImGui::IsMouseDown(2) || (io.KeyCtrl && ImGui::IsMouseDown(0));
+    const bool turning = ImGui::IsMouseDown(0) && !io.KeyCtrl;
+    if ((panning || turning) && (overView || dragging_)) {
+      if (dragging_ && panning) lab.orbit.pan(mx - lastX_, my - lastY_, height);
+      if (dragging_ && turning) lab.orbit.turn(mx - lastX_, my - lastY_);
+      dragging_ = true;
+    } else {
+      dragging_ = false;
+    }
+    lastX_ = mx;
+    lastY_ = my;
+  }
+
+  bool dragging_ = false;
   bool panning_ = false, editing_ = false;
   double lastX_ = 0, lastY_ = 0, lastWorldX_ = 0, lastWorldY_ = 0;
 };
@@ -166,7 +187,7 @@ int runGui(const GuiOptions& options) {
 
   int exitCode = 0;
   {
-    render::FieldRenderer renderer;
+    SceneRenderers renderers;
     ui::ImGuiGl imgui;
     std::vector<KeyPress> keyPresses;
     glfwSetWindowUserPointer(window, &keyPresses);
@@ -198,8 +219,8 @@ int runGui(const GuiOptions& options) {
       input.handle(lab, context, winWidth > 0 ? float(fbWidth) / winWidth : 1.0f);
 
       lab.advance();
-      drawScene(lab, renderer, fbWidth, fbHeight, showUi ? int(ui::kPanelWidth) + 16 : 0);
-      context.transferMode = renderer.transferMode();
+      drawScene(lab, renderers, fbWidth, fbHeight, showUi ? int(ui::kPanelWidth) + 16 : 0);
+      context.transferMode = renderers.transferMode;
       if (showUi) ui::drawUi(lab, context);
       ImGui::Render();
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());

@@ -15,7 +15,6 @@
 #include "app/ui/imgui_gl.h"
 #include "app/ui/ui.h"
 #include "compute/core/errors.h"
-#include "render/field_renderer.h"
 #include "render/gl/egl_context.h"
 #include "render/gl/gl.h"
 #include "render/gl/offscreen_target.h"
@@ -31,7 +30,7 @@ int runHeadless(const HeadlessOptions& options) {
 
   gl::EglContext context(options.eglDevice);
   gl::OffscreenTarget target(options.width, options.height);
-  render::FieldRenderer renderer;
+  SceneRenderers renderers;
   std::optional<ui::ImGuiGl> imgui;
   if (options.withUi) {
     imgui.emplace();
@@ -56,9 +55,9 @@ int runHeadless(const HeadlessOptions& options) {
     done += steps;
     lab.advance();
     target.bind();
-    drawScene(lab, renderer, options.width, options.height,
+    drawScene(lab, renderers, options.width, options.height,
               options.withUi ? int(ui::kPanelWidth) + 16 : 0);
-    ui.transferMode = renderer.transferMode();
+    ui.transferMode = renderers.transferMode;
     if (options.withUi) {
       ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
       ImGui_ImplOpenGL3_NewFrame();
@@ -102,7 +101,7 @@ int runHeadless(const HeadlessOptions& options) {
   std::printf("  module %s, world %s, backend %s, variant %s, %d steps/frame, field via %s\n",
               std::string(module.name()).c_str(), module.sizeText().c_str(),
               std::string(toString(module.backend())).c_str(), module.variant().c_str(), perFrame,
-              renderer.transferMode().c_str());
+              renderers.transferMode.c_str());
   std::printf(
       "  frame time (steps + field + draw%s + glFinish; %zu warm frames): median %.3f ms, p95 %.3f "
       "ms\n",
@@ -127,7 +126,7 @@ int runHeadless(const HeadlessOptions& options) {
                              {"frames", frame},
                              {"renderer", context.description()},
                              {"gpu", gpuInfo().available ? gpuInfo().name : "none"},
-                             {"field_transfer", renderer.transferMode()},
+                             {"field_transfer", renderers.transferMode},
                              {"frame_ms_median", median},
                              {"frame_ms_p95", p95}};
     std::ofstream(options.reportJson) << report.dump(2) << "\n";

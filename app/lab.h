@@ -12,6 +12,7 @@
 
 #include "compute/core/module.h"
 #include "render/camera2d.h"
+#include "render/orbit_camera.h"
 
 namespace ws::app {
 
@@ -54,6 +55,7 @@ class Lab {
 
   // View.
   render::Camera2D camera;
+  render::OrbitCamera orbit;  // for modules with a 3-D voxel scene
   bool fitPending = true;
   std::string colormap;  // empty: the view's default
   bool gridLines = true;

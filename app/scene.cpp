@@ -6,24 +6,44 @@
 
 namespace ws::app {
 
-void drawScene(Lab& lab, render::FieldRenderer& renderer, int width, int height, int leftInset) {
+namespace {
+
+// Draws through `draw`; when that fails on the CUDA backend with interop on, interop itself may be
+// what failed, so the renderer carries on through host memory and draws again.
+template <typename Renderer, typename Draw>
+void drawFallingBack(Lab& lab, Renderer& renderer, Draw&& draw) {
+  if (!lab.attempt(draw) && lab.module().backend() == Backend::Cuda &&
+      renderer.interopAvailable()) {
+    renderer.disableInterop("interop failed: " + lab.errorMessage);
+    lab.attempt(draw);
+  }
+}
+
+}  // namespace
+
+void drawScene(Lab& lab, SceneRenderers& renderers, int width, int height, int leftInset) {
   glViewport(0, 0, width, height);
   glClearColor(render::kBackground[0], render::kBackground[1], render::kBackground[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  if (const std::optional<VoxelScene> scene = lab.module().voxelScene()) {
+    if (lab.fitPending) {
+      lab.orbit.fit({0, 0, 0}, scene->extent * 0.8f);
+      lab.fitPending = false;
+    }
+    drawFallingBack(lab, renderers.voxels,
+                    [&] { renderers.voxels.draw(lab.module(), *scene, lab.orbit, width, height); });
+    renderers.transferMode = renderers.voxels.transferMode();
+    return;
+  }
   if (lab.fitPending) {
     lab.camera.fit(lab.module().world(), width, height, leftInset);
     lab.fitPending = false;
   }
-  const bool drawn = lab.attempt([&] {
-    renderer.draw(lab.module(), lab.camera, width, height, lab.colormapForView(), lab.gridLines);
+  drawFallingBack(lab, renderers.field, [&] {
+    renderers.field.draw(lab.module(), lab.camera, width, height, lab.colormapForView(),
+                         lab.gridLines);
   });
-  if (!drawn && lab.module().backend() == Backend::Cuda && renderer.interopAvailable()) {
-    // Interop itself may be what failed: carry on through host memory.
-    renderer.disableInterop("interop failed: " + lab.errorMessage);
-    lab.attempt([&] {
-      renderer.draw(lab.module(), lab.camera, width, height, lab.colormapForView(), lab.gridLines);
-    });
-  }
+  renderers.transferMode = renderers.field.transferMode();
 }
 
 }  // namespace ws::app

@@ -1,12 +1,23 @@
 #pragma once
-// Drawing one frame's simulation view, shared by the GUI and the headless runner.
+// Drawing one frame's simulation view, shared by the GUI and the headless runner: a module's 2-D
+// field, or its 3-D voxel scene where it has one.
+#include <string>
+
 #include "app/lab.h"
 #include "render/field_renderer.h"
+#include "render/voxel_renderer.h"
 
 namespace ws::app {
 
+struct SceneRenderers {
+  render::FieldRenderer field;
+  render::VoxelRenderer voxels;
+  // How the last frame's view reached GL, for the status bar.
+  std::string transferMode;
+};
+
 // Clears the bound framebuffer and draws the module's current view through the lab's camera.
 // `leftInset`: pixels on the left covered by panels, kept free when the view is fitted.
-void drawScene(Lab& lab, render::FieldRenderer& renderer, int width, int height, int leftInset);
+void drawScene(Lab& lab, SceneRenderers& renderers, int width, int height, int leftInset);
 
 }  // namespace ws::app

@@ -55,13 +55,10 @@ void FieldRenderer::resize(int width, int height) {
 }
 
 std::unique_ptr<CudaGlBuffer> FieldRenderer::registerWithCuda(GLuint buffer) {
-  if (interopDevice_ < 0) return nullptr;
-  try {
-    return std::make_unique<CudaGlBuffer>(buffer);
-  } catch (const CudaError& e) {
-    disableInterop(std::string("interop registration failed: ") + e.what());
-    return nullptr;
-  }
+  std::unique_ptr<CudaGlBuffer> registered =
+      tryRegisterWithCuda(buffer, interopDevice_, interopProblem_);
+  if (interopDevice_ < 0) disableInterop(interopProblem_);  // drops the other registrations
+  return registered;
 }
 
 void FieldRenderer::uploadColormap(const std::string& name) {

@@ -1,6 +1,7 @@
 #pragma once
 // CUDA-GL interop for buffers: register a GL buffer with CUDA once, map it for each frame through a
 // scoped guard (unmapped before GL touches it again), unregister on destruction.
+#include <memory>
 #include <string>
 
 #include "render/gl/gl.h"
@@ -12,6 +13,12 @@ namespace ws::render {
 // The CUDA device that drives the current GL context, or -1 with `problem` saying why (no CUDA
 // device, or GL runs elsewhere, e.g. on Mesa's llvmpipe).
 int cudaDeviceForCurrentContext(std::string& problem);
+
+class CudaGlBuffer;
+
+// `buffer` registered with CUDA, or null when `device` is -1 (no interop) or registration fails;
+// a failure sets `device` to -1 and says why in `problem`, so the caller goes through host memory.
+std::unique_ptr<CudaGlBuffer> tryRegisterWithCuda(GLuint buffer, int& device, std::string& problem);
 
 class CudaGlBuffer {
  public:

@@ -5,11 +5,13 @@
 
 #include "compute/lbm/lbm_module.h"
 #include "compute/life/life_module.h"
+#include "compute/voxhash/voxhash_module.h"
 #include "render/colormap.h"
 #include "render/field_renderer.h"
 #include "render/gl/egl_context.h"
 #include "render/gl/gl_check.h"
 #include "render/gl/offscreen_target.h"
+#include "render/voxel_renderer.h"
 #include "tests/test_support.h"
 
 namespace ws {
@@ -184,6 +186,52 @@ TEST(Render, ZoomedOutPixelsShowTheLiveFraction) {
   life.renderField({0, 0, 4.0, 64, 64}, image);
   EXPECT_EQ(pixels[5 * 64 + 10], 1.0f);
   EXPECT_EQ(pixels[40 * 64 + 10], 0.0f);
+}
+
+// The voxel scene: pixels of A's and B's colours where the camera looks at them; hiding a class
+// takes its colour off the screen.
+void renderVoxelsAndCheck(Backend backend, bool interop) {
+  auto context = makeContext();
+  if (!context) GTEST_SKIP() << "no EGL device with OpenGL 4.3 here";
+  constexpr int kWidth = 240, kHeight = 180;
+  voxhash::VoxhashModule scene(backend);
+  scene.setSize("48^3");
+  scene.setParam("path", std::string("collide"));
+  auto countColour = [&](int cls) {
+    gl::OffscreenTarget target(kWidth, kHeight);
+    target.bind();
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    render::VoxelRenderer renderer;
+    if (!interop) renderer.disableInterop("the test asks for the host copy");
+    render::OrbitCamera camera;
+    camera.fit({0, 0, 0}, voxhash::kSceneExtent);
+    const VoxelScene view = *scene.voxelScene();
+    renderer.draw(scene, view, camera, kWidth, kHeight);
+    glFinish();
+    const auto rgba = gl::readPixels(kWidth, kHeight);
+    // Shading scales a colour by 0.35 to 1: a pixel of the class has the colour's proportions.
+    const auto& c = view.classColours[cls];
+    int matches = 0;
+    for (int y = 0; y < kHeight; ++y)
+      for (int x = 0; x < kWidth; ++x) {
+        const Rgb p = pixel(rgba, kWidth, x, y);
+        const double k = p.r / 255.0 / c[0];
+        if (p.r > 20 && std::abs(p.g / 255.0 - k * c[1]) < 0.03 &&
+            std::abs(p.b / 255.0 - k * c[2]) < 0.03)
+          ++matches;
+      }
+    return matches;
+  };
+  EXPECT_GT(countColour(voxhash::kOnlyA), 200);
+  EXPECT_GT(countColour(voxhash::kOnlyB), 100);
+  scene.setParam("show_a", false);
+  EXPECT_EQ(countColour(voxhash::kOnlyA), 0);
+  EXPECT_GT(countColour(voxhash::kOnlyB), 100);
+}
+
+TEST_P(RenderPaths, VoxelsShowTheirClassesAndHiddenOnesVanish) {
+  renderVoxelsAndCheck(GetParam().backend, GetParam().interop);
 }
 
 }  // namespace

@@ -34,7 +34,43 @@ void plot(const char* label, const std::deque<float>& series, float height) {
                    ImVec2(ImGui::GetContentRegionAvail().x, height));
 }
 
+// The voxel classes' colours, with the hidden ones greyed out.
+void drawLegend(const VoxelScene& scene) {
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (std::size_t c = 0; c < scene.classNames.size(); ++c) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const auto& rgb = scene.classColours[c];
+    draw->AddRectFilled(at, ImVec2(at.x + 12, at.y + 12),
+                        IM_COL32(int(rgb[0] * 255), int(rgb[1] * 255), int(rgb[2] * 255), 255));
+    ImGui::Dummy(ImVec2(14, 12));
+    ImGui::SameLine();
+    if (scene.visibleClasses >> c & 1u)
+      ImGui::TextUnformatted(scene.classNames[c].c_str());
+    else
+      ImGui::TextDisabled("%s (hidden)", scene.classNames[c].c_str());
+  }
+}
+
+void drawHistogram(const Histogram& h) {
+  ImGui::TextUnformatted(h.name.c_str());
+  float top = 0;
+  for (float v : h.values) top = std::max(top, v);
+  ImGui::PlotHistogram(("##" + h.name).c_str(), h.values.data(), int(h.values.size()), 0, nullptr,
+                       0.0f, top * 1.1f + 1e-6f, ImVec2(ImGui::GetContentRegionAvail().x, 60));
+  std::string labels;
+  for (std::size_t i = 0; i < h.labels.size(); ++i) {
+    char item[48];
+    std::snprintf(item, sizeof item, "%s%s: %.3g", i ? "  " : "", h.labels[i].c_str(), h.values[i]);
+    labels += item;
+  }
+  ImGui::TextWrapped("%s", labels.c_str());
+}
+
 void drawColourBar(Lab& lab) {
+  if (const std::optional<VoxelScene> scene = lab.module().voxelScene()) {
+    drawLegend(*scene);
+    return;
+  }
   const FieldView view = lab.module().fieldViews()[lab.module().currentFieldView()];
   const render::ColormapTable table = render::colormapTable(lab.colormapForView());
   ImGui::Text("%s", view.label.c_str());
@@ -116,6 +152,7 @@ void drawTimingOverlay(Lab& lab, UiContext& context) {
     if (history.empty()) continue;
     plot((scope->name() + " ms").c_str(), std::deque<float>(history.begin(), history.end()), 40);
   }
+  for (const Histogram& h : module.histograms()) drawHistogram(h);
   for (const auto& [name, series] : lab.metricHistory()) plot(name.c_str(), series, 50);
   ImGui::Separator();
   drawColourBar(lab);
