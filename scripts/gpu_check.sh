@@ -2,7 +2,8 @@
 # On the GPU machine: build, run every test (CUDA ones included), the CUDA tests under
 # compute-sanitizer (memcheck, racecheck), the benchmark and headless frame timings. Results go to
 # $OUT (logs, JSON, PNG). Usage: scripts/gpu_check.sh [build] [test] [sanitize] [bench] [frames]
-# [lbm-bench] [lbm-frames] (bench and frames are Life's).
+# [lbm-bench] [lbm-frames] [voxhash] (bench and frames are Life's; voxhash: its CUDA tests under
+# compute-sanitizer, the hash lab's and the intersection's benchmarks, a headless frame).
 set -uo pipefail
 OUT=${OUT:-/tmp/warpscope-gpu}
 BUILD=${BUILD:-/tmp/ws-build}
@@ -54,6 +55,25 @@ if has bench; then
   done
   "$BUILD/warpscope" bench --backend cpu --size 8192 --samples 5 --steps-per-sample 4 --json "$OUT/bench-cpu-8192.json" | grep -E "^cpu"
   "$BUILD/warpscope" bench --size 65536 --steps-per-sample 24 --variant bitpacked temporal --json "$OUT/bench-life-65536.json" | grep -E "^cuda"
+fi
+if has voxhash; then
+  for test in cuckoo_cuda_test voxhash_cuda_test voxhash_module_test; do
+    for tool in memcheck racecheck; do
+      WS_SANITIZER_RUN=1 compute-sanitizer --tool $tool --error-exitcode 99 \
+        "$BUILD/tests/$test" > "$OUT/sanitizer-$test-$tool.log" 2>&1
+      echo "compute-sanitizer $tool $test: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$OUT/sanitizer-$test-$tool.log" | tr '\n' ' ')"
+    done
+  done
+  for size in 2^25 2^20; do
+    "$BUILD/warpscope" bench --module voxhash --size $size --steps-per-sample 5 \
+      --json "$OUT/bench-voxhash-${size/^/p}.json" | tee "$OUT/bench-voxhash-${size/^/p}.txt"
+  done
+  for size in 256 512 1024; do
+    "$BUILD/warpscope" bench --module voxhash --size $size^3 --steps-per-sample 5 --samples 9 \
+      --json "$OUT/bench-intersection-$size.json" | tee "$OUT/bench-intersection-$size.txt"
+  done
+  "$BUILD/warpscope" --headless --module voxhash --size 256^3 --steps 120 --window 1280x720 \
+    --frames "$OUT/voxhash-frames" --frame-every 60 --with-ui | tail -3
 fi
 if has frames; then
   # The interactive budget: a 4096^2 grid, one generation per frame, full HD, with and without panels.

@@ -164,7 +164,7 @@ void VoxhashModule::setSize(const std::string& text) {
 
 std::vector<KernelVariant> VoxhashModule::variants(Backend backend) const {
   const bool gpu = backend == Backend::Cuda;
-  return {
+  std::vector<KernelVariant> all = {
       {"cuckoo", gpu ? "cuckoo hash tables (chapter 4)" : "cuckoo hash tables (chapter 4), OpenMP",
        "One thread per key swaps its key-value pair into the slot of its first hash function "
        "with a 64-bit atomic exchange; whatever it evicts moves on to the slot of its next "
@@ -186,6 +186,8 @@ std::vector<KernelVariant> VoxhashModule::variants(Backend backend) const {
        "resolution where a table grows with the voxels: the reason to hash sparse data.",
        {}},
   };
+  if (!intersecting()) all.resize(1);  // the hash lab measures the cuckoo table alone
+  return all;
 }
 
 std::string VoxhashModule::configuration() const {
@@ -430,6 +432,8 @@ void VoxhashModule::restoreState(const StateBlob& state) {
 }
 
 void VoxhashModule::applyParams(const std::vector<std::string>& changed) {
+  const std::string variant = variant_;
+  if (!intersecting()) variant_ = "cuckoo";  // the lab's only structure
   if (anyOf(changed, {"block"})) buildImplementations();
   try {
     rebuild(params(), stepCount());
@@ -438,6 +442,7 @@ void VoxhashModule::applyParams(const std::vector<std::string>& changed) {
   } catch (...) {
     // Refused (no memory, or no table in all attempts): the parameters go back, and so does the
     // state the user was looking at.
+    variant_ = variant;
     if (anyOf(changed, {"block"})) buildImplementations();
     rebuild(applied_, stepCount());
     throw;
