@@ -259,7 +259,10 @@ void VoxhashModule::step(int count) {
 }
 
 void VoxhashModule::synchronize() {
-  (intersecting() ? static_cast<void>(pipeline_->synchronize()) : lab_->synchronize());
+  if (intersecting())
+    pipeline_->synchronize();
+  else
+    lab_->synchronize();
 }
 
 BuildReport VoxhashModule::chainReport() const {
