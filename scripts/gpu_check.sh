@@ -16,6 +16,17 @@ for vendor in /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json /usr/sha
   [ -z "${__EGL_VENDOR_LIBRARY_FILENAMES:-}" ] && [ -f "$vendor" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$vendor
 done
 
+# Each named test under compute-sanitizer's memcheck and racecheck, a log per run and a summary line.
+sanitize() {
+  for test in "$@"; do
+    for tool in memcheck racecheck; do
+      WS_SANITIZER_RUN=1 compute-sanitizer --tool $tool --error-exitcode 99 \
+        "$BUILD/tests/$test" > "$OUT/sanitizer-$test-$tool.log" 2>&1
+      echo "compute-sanitizer $tool $test: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$OUT/sanitizer-$test-$tool.log" | tr '\n' ' ')"
+    done
+  done
+}
+
 if has build; then
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$OUT/gpu.txt"
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release > "$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
@@ -29,13 +40,7 @@ if has test; then
   grep -E "tests passed|Failed|\*\*\*|Skipped" "$OUT/ctest.log" | head -20
 fi
 if has sanitize; then
-  for test in life_cuda_test lbm_cuda_test; do
-    for tool in memcheck racecheck; do
-      WS_SANITIZER_RUN=1 compute-sanitizer --tool $tool --error-exitcode 99 \
-        "$BUILD/tests/$test" > "$OUT/sanitizer-$test-$tool.log" 2>&1
-      echo "compute-sanitizer $tool $test: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$OUT/sanitizer-$test-$tool.log" | tr '\n' ' ')"
-    done
-  done
+  sanitize life_cuda_test lbm_cuda_test
   compute-sanitizer --tool memcheck --error-exitcode 99 "$BUILD/tests/render_test" > "$OUT/sanitizer-render.log" 2>&1
   echo "compute-sanitizer memcheck render_test: exit $?"
 fi
@@ -57,13 +62,7 @@ if has bench; then
   "$BUILD/warpscope" bench --size 65536 --steps-per-sample 24 --variant bitpacked temporal --json "$OUT/bench-life-65536.json" | grep -E "^cuda"
 fi
 if has voxhash; then
-  for test in cuckoo_cuda_test voxhash_cuda_test voxhash_module_test; do
-    for tool in memcheck racecheck; do
-      WS_SANITIZER_RUN=1 compute-sanitizer --tool $tool --error-exitcode 99 \
-        "$BUILD/tests/$test" > "$OUT/sanitizer-$test-$tool.log" 2>&1
-      echo "compute-sanitizer $tool $test: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$OUT/sanitizer-$test-$tool.log" | tr '\n' ' ')"
-    done
-  done
+  sanitize cuckoo_cuda_test voxhash_cuda_test voxhash_module_test
   for size in 2^25 2^20; do
     "$BUILD/warpscope" bench --module voxhash --size $size --steps-per-sample 5 \
       --json "$OUT/bench-voxhash-${size/^/p}.json" | tee "$OUT/bench-voxhash-${size/^/p}.txt"
