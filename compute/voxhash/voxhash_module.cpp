@@ -435,6 +435,12 @@ void VoxhashModule::restoreState(const StateBlob& state) {
 }
 
 void VoxhashModule::applyParams(const std::vector<std::string>& changed) {
+  // Showing or hiding a class changes only what voxelScene() reports: nothing to recompute.
+  const bool viewOnly = std::all_of(changed.begin(), changed.end(), [](const std::string& key) {
+    return std::any_of(std::begin(kClasses), std::end(kClasses),
+                       [&](const ClassLook& c) { return key == c.param; });
+  });
+  if (viewOnly) return;
   const std::string variant = variant_;
   if (!intersecting()) variant_ = "cuckoo";  // the lab's only structure
   if (anyOf(changed, {"block"})) buildImplementations();
