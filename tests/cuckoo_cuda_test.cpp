@@ -11,37 +11,22 @@
 namespace ws::voxhash {
 namespace {
 
-DeviceBuffer<std::uint32_t> upload(const std::vector<std::uint32_t>& host) {
-  DeviceBuffer<std::uint32_t> device(std::max<std::size_t>(host.size(), 1));
-  WS_CUDA_CHECK(cudaMemcpy(device.data(), host.data(), host.size() * sizeof(std::uint32_t),
-                           cudaMemcpyHostToDevice));
-  return device;
-}
-
-std::vector<std::uint32_t> download(const DeviceBuffer<std::uint32_t>& device, std::size_t n) {
-  std::vector<std::uint32_t> host(n);
-  WS_CUDA_CHECK(
-      cudaMemcpy(host.data(), device.data(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
-  return host;
-}
-
 struct Lookups {
   std::vector<std::uint32_t> hits, misses;
   std::uint64_t hitProbes = 0, missProbes = 0;
 };
 
 Lookups queryBoth(CudaCuckooTable& table, const test::RandomKeys& r) {
-  const auto keys = upload(r.keys), absent = upload(r.absent);
+  const auto keys = toDevice(r.keys), absent = toDevice(r.absent);
   DeviceBuffer<std::uint32_t> out(r.keys.size());
   DeviceBuffer<unsigned long long> probes(2);
   probes.zero();
   Lookups l;
   table.query(keys.data(), r.keys.size(), out.data(), probes.data());
-  l.hits = download(out, r.keys.size());
+  l.hits = toHost(out.data(), r.keys.size());
   table.query(absent.data(), r.absent.size(), out.data(), probes.data() + 1);
-  l.misses = download(out, r.absent.size());
-  unsigned long long counts[2];
-  WS_CUDA_CHECK(cudaMemcpy(counts, probes.data(), sizeof counts, cudaMemcpyDeviceToHost));
+  l.misses = toHost(out.data(), r.absent.size());
+  const std::vector<unsigned long long> counts = toHost(probes.data(), 2);
   l.hitProbes = counts[0];
   l.missProbes = counts[1];
   return l;
@@ -51,7 +36,7 @@ TEST(CuckooCuda, BuildsAndLookupsMatchTheCpuOnRandomKeys) {
   WS_REQUIRE_GPU();
   const std::uint64_t seed = ws::test::freshSeed();
   const test::RandomKeys r = test::randomKeys(100000, seed);
-  const auto keys = upload(r.keys), values = upload(r.values);
+  const auto keys = toDevice(r.keys), values = toDevice(r.values);
   struct Case {
     int functions;
     double size;
@@ -99,7 +84,7 @@ TEST(CuckooCuda, AHardTableRestartsAndAnImpossibleOneGivesUpClearly) {
   WS_REQUIRE_GPU();
   const std::uint64_t seed = ws::test::freshSeed();
   const test::RandomKeys r = test::randomKeys(20000, seed);
-  const auto keys = upload(r.keys), values = upload(r.values);
+  const auto keys = toDevice(r.keys), values = toDevice(r.values);
   CudaCuckooTable table;
   test::expectRestartsAndClearGiveUps(
       [&](const CuckooParams& params, std::uint64_t s) {
@@ -122,14 +107,14 @@ TEST(CuckooCuda, DuplicateAndReservedKeysAreRefused) {
       keys.push_back(r.keys[77]);
       values.push_back(c);
     }
-    const auto k = upload(keys), v = upload(values);
+    const auto k = toDevice(keys), v = toDevice(values);
     CudaCuckooTable table;
     EXPECT_THROW(table.build(k.data(), v.data(), keys.size(), CuckooParams{}, seed), InputError)
         << copies << " copies, seed " << seed;
   }
   std::vector<std::uint32_t> keys = r.keys;
   keys[10] = kEmptyKey;
-  const auto k = upload(keys), v = upload(r.values);
+  const auto k = toDevice(keys), v = toDevice(r.values);
   CudaCuckooTable table;
   EXPECT_THROW(table.build(k.data(), v.data(), keys.size(), CuckooParams{}, seed), InputError);
   EXPECT_THROW(CudaCuckooTable(48), InputError);

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "compute/core/cuda_check.h"
 #include "compute/core/errors.h"
@@ -70,6 +71,22 @@ class DeviceBuffer {
   T* data_ = nullptr;
   std::size_t count_ = 0;
 };
+
+// A host array copied to a new device buffer (of at least one element, so that an empty array
+// still has an address), and the first n elements of a device buffer copied back.
+template <typename T>
+DeviceBuffer<T> toDevice(const std::vector<T>& host) {
+  DeviceBuffer<T> device(host.empty() ? 1 : host.size());
+  WS_CUDA_CHECK(
+      cudaMemcpy(device.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return device;
+}
+template <typename T>
+std::vector<T> toHost(const T* device, std::size_t n) {
+  std::vector<T> host(n);
+  WS_CUDA_CHECK(cudaMemcpy(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return host;
+}
 
 // Where a kernel writes results meant for a caller's array, which is either device memory (an
 // interop-mapped GL buffer) or, when interop is unavailable, host memory. In the second case the

@@ -82,22 +82,27 @@ BuildReport CudaCuckooTable::build(const std::uint32_t* keys, const std::uint32_
   report.keys = n;
   report.slots = tableSlots(params, n);
   report.chainLimit = chainLimit(params, n);
-  // Memory is checked (a driver query that stalls the stream) only when it must grow or shrink.
-  if (slots_.size() != report.slots || moves_.size() < n) {
-    requireDeviceMemory(double(report.slots) * sizeof(Entry) + double(n) * sizeof(std::uint16_t),
+  // Memory is allocated (and checked, a driver query that stalls the stream) only when it must
+  // grow, then with an eighth to spare: the voxel pipeline's tables change size a little every
+  // frame.
+  if (slots_.size() < report.slots || moves_.size() < n) {
+    const std::size_t slots = slots_ ? report.slots + report.slots / 8 : report.slots,
+                      keys = moves_ ? n + n / 8 : n;
+    requireDeviceMemory(double(slots) * sizeof(Entry) + double(keys) * sizeof(std::uint16_t),
                         double(slots_.bytes() + moves_.bytes()),
                         "a cuckoo table of " + std::to_string(report.slots) + " slots");
-    slots_.allocate(report.slots);
-    moves_.allocate(n);
+    slots_.allocate(slots);
+    moves_.allocate(keys);
   }
   keys_ = n;
   functions_ = {};
+  built_ = false;
   for (int attempt = 0; attempt < params.maxAttempts; ++attempt) {
     report.attempts = attempt + 1;
     const HashFunctions f = drawFunctions(params, report.slots, seed, attempt);
     status_.zero();
     static_assert(kEmptyEntry == ~Entry(0), "the fill writes all-ones bytes");
-    WS_CUDA_CHECK(cudaMemsetAsync(slots_.data(), 0xff, slots_.bytes()));
+    WS_CUDA_CHECK(cudaMemsetAsync(slots_.data(), 0xff, report.slots * sizeof(Entry)));
     if (n) {
       insertKernel<<<blocksFor(n, block_), block_>>>(
           keys, values, n, slots_.data(), f, report.chainLimit, moves_.data(), status_.data());
@@ -115,6 +120,7 @@ BuildReport CudaCuckooTable::build(const std::uint32_t* keys, const std::uint32_
           "before building the table");
     if (status.failed) continue;
     functions_ = f;
+    built_ = true;
     return report;
   }
   throw InputError(buildFailureMessage(params, n));
@@ -123,14 +129,13 @@ BuildReport CudaCuckooTable::build(const std::uint32_t* keys, const std::uint32_
 void CudaCuckooTable::query(const std::uint32_t* keys, std::size_t n, std::uint32_t* values,
                             unsigned long long* probes) {
   if (n == 0) return;
-  if (functions_.slots != slots_.size() || !slots_)
-    throw InputError("the cuckoo table has not been built");
+  if (!built_) throw InputError("the cuckoo table has not been built");
   queryKernel<<<blocksFor(n, block_), block_>>>(keys, n, slots_.data(), functions_, values, probes);
   WS_CUDA_CHECK(cudaGetLastError());
 }
 
 void CudaCuckooTable::chainStatistics(BuildReport& report) {
-  if (!keys_ || functions_.slots != slots_.size()) return;
+  if (!keys_ || !built_) return;
   DeviceBuffer<unsigned> counts(kChainBins), longest(1);
   std::size_t histogramBytes = 0, maxBytes = 0;
   const int n = int(keys_);
@@ -152,9 +157,7 @@ void CudaCuckooTable::chainStatistics(BuildReport& report) {
 }
 
 std::vector<Entry> CudaCuckooTable::slotsOnHost() const {
-  std::vector<Entry> host(slots_.size());
-  WS_CUDA_CHECK(cudaMemcpy(host.data(), slots_.data(), slots_.bytes(), cudaMemcpyDeviceToHost));
-  return host;
+  return built_ ? toHost(slots_.data(), functions_.slots) : std::vector<Entry>();
 }
 
 }  // namespace ws::voxhash

@@ -35,16 +35,18 @@ class CudaCuckooTable {
   // histogram and maximum over the keys' chain lengths, which the build keeps on the device).
   void chainStatistics(BuildReport& report);
 
+  // The built table's slots (functions().slots of them; none before a build succeeds).
   std::vector<Entry> slotsOnHost() const;
-  const Entry* slots() const { return slots_.data(); }
+  const Entry* slots() const { return built_ ? slots_.data() : nullptr; }
   const HashFunctions& functions() const { return functions_; }
   void setBlock(int block);
   int block() const { return block_; }
 
  private:
   int block_;
-  DeviceBuffer<Entry> slots_;
+  DeviceBuffer<Entry> slots_;  // at least functions_.slots, grown with room to spare
   HashFunctions functions_;
+  bool built_ = false;
   DeviceBuffer<DeviceBuildStatus> status_;
   DeviceBuffer<std::uint16_t> moves_;  // per key: its chain length, 0 when it failed
   std::size_t keys_ = 0;
