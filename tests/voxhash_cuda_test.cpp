@@ -2,8 +2,10 @@
 // shape: the same voxel keys, the same flood fill, the same classes. Skips without a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
+#include "compute/voxhash/fill_cuda.h"
 #include "compute/voxhash/intersect_cuda.h"
 #include "compute/voxhash/voxhash_module.h"
 #include "tests/test_support.h"
@@ -41,6 +43,41 @@ TEST(VoxhashCuda, VoxelsFillsAndClassesMatchTheCpu) {
   }
 }
 
+// Random walls in a random part of the grid: at these densities the outside winds through them,
+// so the fill needs many passes, each turn of a path one more.
+TEST(VoxhashCuda, TheFloodFillMatchesBreadthFirstSearchInRandomMazes) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  std::mt19937_64 rng(seed);
+  int mostPasses = 0;
+  for (int side : {40, 75}) {
+    VoxelGrid g;
+    g.side = side;
+    for (double density : {0.2, 0.45, 0.6}) {
+      std::uniform_int_distribution<int> corner(0, side / 3), extent(side / 3, 2 * side / 3);
+      const int lo[3] = {corner(rng), corner(rng), corner(rng)},
+                size[3] = {extent(rng), extent(rng), extent(rng)};
+      std::bernoulli_distribution wall(density);
+      std::vector<std::uint32_t> shell;
+      for (int z = lo[2]; z < lo[2] + size[2]; ++z)
+        for (int y = lo[1]; y < lo[1] + size[1]; ++y)
+          for (int x = lo[0]; x < lo[0] + size[0]; ++x)
+            if (wall(rng)) shell.push_back(packVoxel(x, y, z));
+      std::shuffle(shell.begin(), shell.end(), rng);  // the fill takes keys in any order
+      int passes = 0;
+      EXPECT_EQ(outsideOfOnGpu(shell, g, &passes), outsideOf(shell, g))
+          << side << "^3, wall density " << density << ", seed " << seed;
+      EXPECT_GE(passes, 3);
+      mostPasses = std::max(mostPasses, passes);
+    }
+  }
+  EXPECT_GT(mostPasses, 6) << "seed " << seed;  // the mazes did need turns
+  VoxelGrid g;
+  g.side = 8;
+  EXPECT_EQ(outsideOfOnGpu({}, g), std::vector<std::uint8_t>(g.cells(), 1));
+  EXPECT_EQ(outsideOfOnGpu({packVoxel(7, 0, 3)}, g), outsideOf({packVoxel(7, 0, 3)}, g));
+}
+
 TEST(VoxhashCuda, TheFramePipelineMatchesTheCpuForEveryLookupStructure) {
   WS_REQUIRE_GPU();
   const std::uint64_t seed = ws::test::freshSeed();
@@ -57,8 +94,8 @@ TEST(VoxhashCuda, TheFramePipelineMatchesTheCpuForEveryLookupStructure) {
   for (int side : {72, 101}) {
     const VoxelGrid grid = sceneGrid(side);
     const auto a = sampleShape(parseShape(shapes[rng() % 4]), kSizeA, grid.voxel / 2.6f);
-    const auto b =
-        sampleShape(parseShape(shapes[rng() % 4]), kSizeA, grid.voxel / 2.6f * kSizeA / kSizeB);
+    const auto b = sampleShape(parseShape(shapes[rng() % 4]), kSizeA,
+                               grid.voxel / 2.6f * kSizeA / kSizeB);
     for (int trial = 0; trial < 2; ++trial) {
       const FramePoses poses = test::randomPoses(rng);
       for (LookupStructure s :

@@ -33,8 +33,8 @@ constexpr unsigned kHiddenDuplicate = 255;
 struct FrameReport {
   std::size_t points[2] = {0, 0}, voxels[2] = {0, 0};
   std::size_t contact = 0, aInsideB = 0, bInsideA = 0;
-  BuildReport builds[2];  // cuckoo tables only
-  int fillSweeps[2] = {0, 0};
+  BuildReport builds[2];  // cuckoo tables only; the chain histogram is A's alone
+  int fillPasses = 0;     // of the GPU's flood fill, both models at once (the CPU's is a search)
 };
 
 // One frame's input: the models' poses and the seed of its hash constants.

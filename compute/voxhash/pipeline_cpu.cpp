@@ -124,7 +124,7 @@ class CpuPipeline final : public IntersectionPipeline {
     watch = CpuStopwatch();
     for (int m = 0; m < 2; ++m) next[m].outside = outsideOf(next[m].voxels, grid);
     timings_.fill->record(watch.elapsedMs(), double(grid.cells()) * 2,
-                          double(grid.cells()) * 2 * kFillBytesPerCell);
+                          double(grid.cells()) * 2 * kSearchBytesPerCell);
 
     watch = CpuStopwatch();
     const VoxelClass only[2] = {kOnlyA, kOnlyB}, inside[2] = {kAInsideB, kBInsideA};

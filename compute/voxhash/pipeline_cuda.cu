@@ -1,6 +1,6 @@
 // The intersection pipeline on the GPU. Clouds, keys, structures, fills and classes stay in
-// device memory; per frame the host reads back each model's voxel count (to size the launches
-// that follow), the table builds' status and the fill's progress.
+// device memory; per frame the host reads back the models' voxel counts and boxes (to size the
+// launches that follow, one copy for both) and each cuckoo build's status.
 #include <array>
 #include <utility>
 
@@ -72,17 +72,17 @@ __global__ void packVoxelsKernel(const std::uint32_t* keys, const std::uint8_t* 
 struct Model {
   DeviceBuffer<Point> cloud;
   std::size_t points = 0, voxels = 0;
+  VoxelBox box;
   DeviceBuffer<std::uint32_t> keys, found;
-  DeviceBuffer<std::uint8_t> outside, classes;
+  DeviceBuffer<std::uint8_t> classes;
   CudaVoxelizer voxelizer;
   CudaCuckooTable table;
   DeviceBuffer<unsigned> bits;
-  int sweeps = 0;
 };
 
 class CudaPipeline final : public IntersectionPipeline {
  public:
-  CudaPipeline(PipelineTimings timings, int block) : timings_(timings), counts_(3) {
+  CudaPipeline(PipelineTimings timings, int block) : timings_(timings), counts_(3), summaries_(2) {
     for (Model& m : models_) m.table.setBlock(block);
   }
 
@@ -114,10 +114,14 @@ class CudaPipeline final : public IntersectionPipeline {
              LookupStructure structure, const CuckooParams& params, std::uint64_t seed) {
     const ModelPose* poses[2] = {&poseA, &poseB};
     voxelizeRing_.start();
+    for (int m = 0; m < 2; ++m)
+      models_[m].voxelizer.enqueue(models_[m].cloud.data(), models_[m].points, *poses[m], grid,
+                                   models_[m].keys, summaries_.data() + m);
+    const std::vector<VoxelSummary> summaries = toHost(summaries_.data(), 2);
     for (int m = 0; m < 2; ++m) {
       Model& model = models_[m];
-      model.voxels =
-          model.voxelizer.run(model.cloud.data(), model.points, *poses[m], grid, model.keys);
+      model.voxels = summaries[m].voxels();
+      model.box = summaries[m].box;
       if (model.found.size() < model.keys.size()) {
         model.found.allocate(model.keys.size());
         model.classes.allocate(model.keys.size());
@@ -136,16 +140,18 @@ class CudaPipeline final : public IntersectionPipeline {
     queryRing_.stop(voxels, voxels * kQueryBytesPerKey);
 
     fillRing_.start();
-    for (Model& model : models_)
-      model.sweeps = outsideOfCuda(model.keys.data(), model.voxels, grid, model.outside);
-    fillRing_.stop(double(grid.cells()) * 2, double(grid.cells()) * 2 * kFillBytesPerCell);
+    const std::uint32_t* shells[2] = {models_[0].keys.data(), models_[1].keys.data()};
+    const std::size_t counts[2] = {models_[0].voxels, models_[1].voxels};
+    const VoxelBox boxes[2] = {models_[0].box, models_[1].box};
+    fill_.run(2, shells, counts, boxes);
+    const double cells = boxCells(boxes[0]) + boxCells(boxes[1]);
+    fillRing_.stop(cells, cells * kFillBytesPerCell);
 
     classifyRing_.start();
     const VoxelClass only[2] = {kOnlyA, kOnlyB}, inside[2] = {kAInsideB, kBInsideA};
     for (int m = 0; m < 2; ++m)
       classifyCuda(models_[m].keys.data(), models_[m].voxels, models_[m].found.data(),
-                   models_[1 - m].outside.data(), grid, only[m], inside[m],
-                   models_[m].classes.data());
+                   fill_.outside(1 - m), only[m], inside[m], models_[m].classes.data());
     classifyRing_.stop(voxels, voxels * kClassifyBytesPerKey);
     WS_CUDA_CHECK(cudaGetLastError());
   }
@@ -170,10 +176,11 @@ class CudaPipeline final : public IntersectionPipeline {
       for (int m = 0; m < 2; ++m) {
         report_.points[m] = models_[m].points;
         report_.voxels[m] = models_[m].voxels;
-        report_.fillSweeps[m] = models_[m].sweeps;
-        if (structure_ == LookupStructure::Cuckoo) models_[m].table.chainStatistics(builds_[m]);
         report_.builds[m] = structure_ == LookupStructure::Cuckoo ? builds_[m] : BuildReport{};
       }
+      if (structure_ == LookupStructure::Cuckoo)
+        models_[0].table.chainStatistics(report_.builds[0]);
+      report_.fillPasses = fill_.passes();
       reportDue_ = false;
     }
     return report_;
@@ -268,6 +275,8 @@ class CudaPipeline final : public IntersectionPipeline {
   std::array<Model, 2> models_;
   DeviceBuffer<std::uint32_t> ids_;
   DeviceBuffer<unsigned long long> counts_;
+  DeviceBuffer<VoxelSummary> summaries_;
+  CudaShellFill fill_;
   DeviceOutput<unsigned> output_;
   LookupStructure structure_ = LookupStructure::Cuckoo;
   BuildReport builds_[2];

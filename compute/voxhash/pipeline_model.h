@@ -10,8 +10,18 @@ namespace ws::voxhash {
 // A point read (12 bytes), its key written and read back by a radix sort of four passes (each
 // reading and writing 4 bytes).
 constexpr double kVoxelizeBytesPerPoint = 12 + 4 + 4 * 8;
-// The fill reads every cell's state at least once and writes the outside.
-constexpr double kFillBytesPerCell = 2;
+// The GPU fill's cells are its models' boxes, a bit each in two arrays: both cleared, then at
+// least three passes (x, y, z) read both and write the outside.
+constexpr double kFillBytesPerCell = (2 + 3 * 3) / 8.0;
+
+// The CPU's breadth-first search writes a byte of state per cell of the grid and reads it back.
+constexpr double kSearchBytesPerCell = 2;
+
+inline double boxCells(const VoxelBox& box) {
+  if (box.empty()) return 0;
+  return double(box.hi[0] - box.lo[0] + 1) * (box.hi[1] - box.lo[1] + 1) *
+         (box.hi[2] - box.lo[2] + 1);
+}
 // A key and its lookup result read, its class written.
 constexpr double kClassifyBytesPerKey = 4 + 4 + 1;
 

@@ -34,6 +34,27 @@ WS_HD constexpr void unpackVoxel(std::uint32_t key, int& x, int& y, int& z) {
   z = int(key >> 20 & 1023u);
 }
 
+// A box of cells, bounds included; empty while hi < lo. The voxelizer reduces the points' cells
+// to one (offGrid counts whether any point fell outside the grid, whose key then joins the voxel
+// list as one extra, last key).
+struct VoxelBox {
+  int lo[3] = {kMaxGridSide, kMaxGridSide, kMaxGridSide}, hi[3] = {-1, -1, -1};
+  int offGrid = 0;
+
+  WS_HD bool empty() const { return hi[0] < lo[0]; }
+  WS_HD static VoxelBox of(std::uint32_t key);
+  // The smallest box holding both, for a reduction.
+  WS_HD VoxelBox operator|(const VoxelBox& o) const {
+    VoxelBox u;
+    for (int a = 0; a < 3; ++a) {
+      u.lo[a] = lo[a] < o.lo[a] ? lo[a] : o.lo[a];
+      u.hi[a] = hi[a] > o.hi[a] ? hi[a] : o.hi[a];
+    }
+    u.offGrid = offGrid | o.offGrid;
+    return u;
+  }
+};
+
 // The index in a dense n^3 array of the cell with key `key`.
 WS_HD std::size_t cellOf(const VoxelGrid& g, std::uint32_t key) {
   int x, y, z;
@@ -48,6 +69,18 @@ WS_HD bool voxelOf(const VoxelGrid& g, float px, float py, float pz, std::uint32
   if (!(fx >= 0 && fy >= 0 && fz >= 0 && fx < g.side && fy < g.side && fz < g.side)) return false;
   key = packVoxel(int(fx), int(fy), int(fz));
   return true;
+}
+
+// The box of the one cell `key`, or of nothing but the off-grid mark.
+WS_HD VoxelBox VoxelBox::of(std::uint32_t key) {
+  VoxelBox b;
+  if (key == kOffGrid) {
+    b.offGrid = 1;
+  } else {
+    unpackVoxel(key, b.lo[0], b.lo[1], b.lo[2]);
+    for (int a = 0; a < 3; ++a) b.hi[a] = b.lo[a];
+  }
+  return b;
 }
 
 }  // namespace ws::voxhash

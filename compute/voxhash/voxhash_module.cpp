@@ -297,9 +297,7 @@ std::string VoxhashModule::notes() const {
     const FrameReport r = pipeline_->report();
     text = std::to_string(r.points[0]) + " + " + std::to_string(r.points[1]) + " points, " +
            std::to_string(r.voxels[0]) + " + " + std::to_string(r.voxels[1]) + " voxels";
-    if (r.fillSweeps[0])  // the GPU fill's sweeps (the CPU fills breadth first)
-      text += "; flood fills of " + std::to_string(r.fillSweeps[0]) + " and " +
-              std::to_string(r.fillSweeps[1]) + " sweeps";
+    if (r.fillPasses) text += "; flood fill in " + std::to_string(r.fillPasses) + " passes";
     if (variant_ != "cuckoo") return text;
     text += "\ntable of A: ";
   }
