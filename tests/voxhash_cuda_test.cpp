@@ -95,7 +95,7 @@ TEST(VoxhashCuda, TheFramePipelineMatchesTheCpuForEveryLookupStructure) {
     const VoxelGrid grid = sceneGrid(side);
     const auto a = sampleShape(parseShape(shapes[rng() % 4]), kSizeA, grid.voxel / 2.6f);
     const auto b = sampleShape(parseShape(shapes[rng() % 4]), kSizeA,
-                               grid.voxel / 2.6f * kSizeA / kSizeB);
+                               grid.voxel / 2.6f * kSizeA / kDefaultSizeB);
     for (int trial = 0; trial < 2; ++trial) {
       const FramePoses poses = test::randomPoses(rng);
       for (LookupStructure s :

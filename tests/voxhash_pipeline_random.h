@@ -29,7 +29,8 @@ inline FrameResult runFrame(IntersectionPipeline& pipeline, const std::vector<Po
 inline FramePoses randomPoses(std::mt19937_64& rng) {
   std::uniform_real_distribution<double> unit(-1, 1);
   FramePoses f;
-  scenePoses(Path(rng() % 3), Deformation(rng() % 3), 20 * (unit(rng) + 1), f.a, f.b);
+  scenePoses(Path(rng() % 3), Deformation(rng() % 3), 20 * (unit(rng) + 1), kDefaultSizeB, f.a,
+             f.b);
   f.seed = rng();
   return f;
 }

@@ -4,6 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
 
 #include "compute/core/errors.h"
 #include "compute/voxhash/voxhash_module.h"
@@ -84,7 +88,7 @@ TEST(VoxhashPipeline, EveryLookupStructureGivesTheSameClasses) {
   std::mt19937_64 rng(seed);
   const VoxelGrid grid = sceneGrid(80);
   const auto a = sampleShape(Shape::Torus, kSizeA, grid.voxel / 2.6f);
-  const auto b = sampleShape(Shape::TorusKnot, kSizeA, grid.voxel / 2.6f * kSizeA / kSizeB);
+  const auto b = sampleShape(Shape::TorusKnot, kSizeA, grid.voxel / 2.6f * kSizeA / kDefaultSizeB);
   auto pipeline = makeCpuPipeline(scratchTimings());
   for (int trial = 0; trial < 3; ++trial) {
     const FramePoses poses = test::randomPoses(rng);
@@ -96,6 +100,93 @@ TEST(VoxhashPipeline, EveryLookupStructureGivesTheSameClasses) {
       EXPECT_EQ(other.classes, cuckoo.classes) << "seed " << seed;
     }
   }
+}
+
+// A mesh's samples cover its surface: every point of it lies within `spacing` of one. Random
+// triangles in a plane, slivers and obtuse ones among them.
+TEST(VoxhashPipeline, MeshSamplesCoverTheSurface) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> unit(0, 1);
+  mesh::TriangleMesh m;
+  for (int t = 0; t < 6; ++t) {
+    for (int k = 0; k < 3; ++k) m.vertices.push_back({4 * unit(rng) - 2, 4 * unit(rng) - 2, 0});
+    m.triangles.push_back(
+        {std::uint32_t(3 * t), std::uint32_t(3 * t + 1), std::uint32_t(3 * t + 2)});
+  }
+  // The corners of the bounding square lie outside the mesh, so the scale is the test's to
+  // compute too: centred on the vertices' box, the farthest vertex at 1.
+  float lo[2] = {1e9f, 1e9f}, hi[2] = {-1e9f, -1e9f};
+  for (const auto& v : m.vertices)
+    for (int a = 0; a < 2; ++a) lo[a] = std::min(lo[a], v[a]), hi[a] = std::max(hi[a], v[a]);
+  const float cx = (lo[0] + hi[0]) / 2, cy = (lo[1] + hi[1]) / 2;
+  float radius = 0;
+  for (const auto& v : m.vertices) radius = std::max(radius, std::hypot(v[0] - cx, v[1] - cy));
+  const float spacing = 0.03f + 0.05f * unit(rng);
+  const std::vector<Point> samples = sampleMesh(m, 1, spacing);
+  for (const Point& p : samples) ASSERT_NEAR(p.z, 0, 1e-6);
+  for (const auto& t : m.triangles)
+    for (int trial = 0; trial < 40; ++trial) {
+      float s = unit(rng), r = unit(rng);
+      if (s + r > 1) s = 1 - s, r = 1 - r;
+      const auto &a = m.vertices[t[0]], &b = m.vertices[t[1]], &c = m.vertices[t[2]];
+      const float x = (a[0] + s * (b[0] - a[0]) + r * (c[0] - a[0]) - cx) / radius,
+                  y = (a[1] + s * (b[1] - a[1]) + r * (c[1] - a[1]) - cy) / radius;
+      float nearest = 1e9f;
+      for (const Point& p : samples) nearest = std::min(nearest, std::hypot(p.x - x, p.y - y));
+      ASSERT_LE(nearest, spacing * 1.0001f) << "at (" << x << ", " << y << "), seed " << seed;
+    }
+}
+
+// The shipped gear has a bore through it: the flood fill reaches the centre from outside, while
+// a cell within the gear's body, between its faces, stays inside. The star's centre is inside.
+TEST(VoxhashPipeline, ShippedMeshesHaveAnInsideAndAnOutside) {
+  const VoxelGrid grid = sceneGrid(64);
+  auto cellAt = [&](float x, float y, float z) {
+    std::uint32_t key = 0;
+    EXPECT_TRUE(voxelOf(grid, x, y, z, key));
+    return cellOf(grid, key);
+  };
+  const auto gear = voxelize(sampleModel("gear", kSizeA, grid.voxel / 2.6f), grid);
+  const auto gearOutside = outsideOf(gear, grid);
+  EXPECT_EQ(gearOutside[cellAt(0.01f, 0.01f, 0.01f)], 1);
+  EXPECT_EQ(gearOutside[cellAt(0.6f, 0.01f, 0.01f)], 0);
+  EXPECT_FALSE(std::binary_search(gear.begin(), gear.end(),
+                                  packVoxel(int((0.6f + 2) / grid.voxel), 32, 32)));
+  const auto star = voxelize(sampleModel("star", kSizeA, grid.voxel / 2.6f), grid);
+  EXPECT_EQ(outsideOf(star, grid)[cellAt(0.01f, 0.01f, 0.01f)], 0);
+  EXPECT_EQ(sampleModel("spring", kSizeA, grid.voxel / 2.6f).empty(), false);
+}
+
+TEST(VoxhashModule, MeshModelsLoadAndBadFilesChangeNothing) {
+  VoxhashModule m(Backend::Cpu);
+  m.setSize("48^3");
+  m.setParams({{"model_a", std::string("gear")}, {"model_b", std::string("spring")}});
+  m.step(3);
+  std::vector<std::uint32_t> before, after;
+  std::vector<std::uint8_t> classes;
+  m.frameResult(before, classes);
+  ASSERT_FALSE(before.empty());
+
+  const auto bad = std::filesystem::temp_directory_path() /
+                   ("warpscope-bad-" + std::to_string(ws::test::freshSeed()) + ".obj");
+  std::ofstream(bad) << "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n";
+  try {
+    m.setParam("model_a", bad.string());
+    ADD_FAILURE() << "a malformed mesh was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(bad.string() + ":4:7: face vertex index 9"),
+              std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove(bad);
+  EXPECT_THROW(m.setParam("model_b", std::string("no-such-model")), InputError);
+  EXPECT_THROW(m.setParam("model_b", std::string("README.md")), InputError);
+  EXPECT_EQ(m.params().getText("model_a"), "gear");
+  EXPECT_EQ(m.params().getText("model_b"), "spring");
+  m.frameResult(after, classes);
+  EXPECT_EQ(after, before);
+  EXPECT_EQ(m.stepCount(), 3u);
 }
 
 TEST(VoxhashModule, TheIntersectionWorkloadAnimatesAndShowsItsVoxels) {

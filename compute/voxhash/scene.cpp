@@ -39,13 +39,14 @@ void rotation(double angle, double x, double y, double z, float r[9]) {
 
 }  // namespace
 
-void scenePoses(Path path, Deformation deformation, double time, ModelPose& a, ModelPose& b) {
+void scenePoses(Path path, Deformation deformation, double time, float sizeB, ModelPose& a,
+                ModelPose& b) {
   a = ModelPose{};
   b = ModelPose{};
   // Both spin slowly, about different axes, so that their voxels change every frame.
   rotation(0.3 * time, 0, 1, 0, a.rotation);
   rotation(-0.5 * time, 0.6, 0, 0.8, b.rotation);
-  b.scale = kSizeB / kSizeA;  // both clouds are sampled at size kSizeA
+  b.scale = sizeB / kSizeA;
   switch (path) {
     case Path::Orbit:  // B circles A, half in and half out of its surface
       b.offset[0] = float(std::cos(0.5 * time));

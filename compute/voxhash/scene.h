@@ -20,9 +20,10 @@ enum class Deformation { None, Breathing, Twist };
 Path parsePath(const std::string& name);
 Deformation parseDeformation(const std::string& name);
 
-// The scene is the cube [-kSceneExtent, kSceneExtent]^3; model A has radius 1, model B 0.6.
+// The scene is the cube [-kSceneExtent, kSceneExtent]^3; model A has radius 1, model B 0.6 unless
+// the user chooses otherwise.
 constexpr float kSceneExtent = 2.0f;
-constexpr float kSizeA = 1.0f, kSizeB = 0.6f;
+constexpr float kSizeA = 1.0f, kDefaultSizeB = 0.6f;
 
 // The grid of `side` cells per axis over the scene cube.
 VoxelGrid sceneGrid(int side);
@@ -36,8 +37,10 @@ struct ModelPose {
   float offset[3] = {0, 0, 0};
 };
 
-// The poses of A and B `time` seconds into the animation.
-void scenePoses(Path path, Deformation deformation, double time, ModelPose& a, ModelPose& b);
+// The poses of A and B `time` seconds into the animation, B of radius sizeB (both clouds sampled
+// at radius kSizeA).
+void scenePoses(Path path, Deformation deformation, double time, float sizeB, ModelPose& a,
+                ModelPose& b);
 
 WS_HD float fusedMultiplyAdd(float a, float b, float c) {
 #ifdef __CUDA_ARCH__

@@ -1,8 +1,12 @@
 #include "compute/voxhash/shapes.h"
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <limits>
 #include <numbers>
 
+#include "compute/core/assets.h"
 #include "compute/core/errors.h"
 
 namespace ws::voxhash {
@@ -113,6 +117,121 @@ std::vector<Point> sampleShape(Shape shape, float size, float spacing, std::size
     }
   }
   return points;
+}
+
+std::vector<Point> sampleMesh(const mesh::TriangleMesh& mesh, float size, float spacing,
+                              std::size_t maxPoints) {
+  if (!(spacing > 0) || !(size > 0))
+    throw InputError("a mesh needs a positive size and point spacing");
+  Vec lo{std::numeric_limits<float>::max(), std::numeric_limits<float>::max(),
+         std::numeric_limits<float>::max()},
+      hi = lo * -1;
+  for (const auto& v : mesh.vertices) {
+    lo = {std::min(lo.x, v[0]), std::min(lo.y, v[1]), std::min(lo.z, v[2])};
+    hi = {std::max(hi.x, v[0]), std::max(hi.y, v[1]), std::max(hi.z, v[2])};
+  }
+  const Vec centre = (lo + hi) * 0.5f;
+  float radius = 0;
+  for (const auto& v : mesh.vertices)
+    radius = std::max(radius, (Vec{v[0], v[1], v[2]} - centre).length());
+  if (!(radius > 0)) throw InputError("the mesh has no extent: all its vertices coincide");
+  const float scale = size / radius;
+  auto at = [&](std::uint32_t i) {
+    const auto& v = mesh.vertices[i];
+    return (Vec{v[0], v[1], v[2]} - centre) * scale;
+  };
+  // Per triangle, a lattice spanned from its widest corner a along its two shorter edges, u and v
+  // (nu and nv steps of at most `spacing`), cut by the third edge, which is sampled as well.
+  // Steps are counted first, so that a cloud too large is refused before it is made.
+  struct Lattice {
+    Vec a, u, v;
+    std::uint32_t nu, nv, nw;
+  };
+  std::vector<Lattice> lattices(mesh.triangles.size());
+  double total = 0;
+  auto steps = [spacing](Vec edge) {
+    return std::uint32_t(std::max(1.0, std::ceil(double(edge.length()) / spacing)));
+  };
+  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+    const auto& f = mesh.triangles[t];
+    Vec corner[3] = {at(f[0]), at(f[1]), at(f[2])};
+    int widest = 0;  // the corner opposite the longest edge
+    float longest = -1;
+    for (int k = 0; k < 3; ++k) {
+      const float opposite = (corner[(k + 2) % 3] - corner[(k + 1) % 3]).length();
+      if (opposite > longest) longest = opposite, widest = k;
+    }
+    Lattice& l = lattices[t];
+    l.a = corner[widest];
+    l.u = corner[(widest + 1) % 3] - l.a;
+    l.v = corner[(widest + 2) % 3] - l.a;
+    l.nu = steps(l.u), l.nv = steps(l.v), l.nw = steps(l.v - l.u);
+    total += (double(l.nu) + 1) * (double(l.nv) + 1) / 2 + l.nu + l.nv + l.nw;
+    if (total > double(maxPoints))
+      throw InputError("a point spacing of " + std::to_string(spacing) +
+                       " on this mesh gives more than " + std::to_string(maxPoints) + " points");
+  }
+  std::vector<Point> points;
+  points.reserve(std::size_t(total));
+  auto add = [&points](Vec p) { points.push_back({p.x, p.y, p.z}); };
+  for (const Lattice& l : lattices) {
+    for (std::uint32_t i = 0; i <= l.nu; ++i)
+      for (std::uint32_t j = 0;
+           std::uint64_t(i) * l.nv + std::uint64_t(j) * l.nu <= std::uint64_t(l.nu) * l.nv; ++j)
+        add(l.a + l.u * (float(i) / l.nu) + l.v * (float(j) / l.nv));
+    for (std::uint32_t k = 1; k < l.nw; ++k) add(l.a + l.u + (l.v - l.u) * (float(k) / l.nw));
+  }
+  return points;
+}
+
+std::vector<std::string> shippedMeshes() {
+  std::vector<std::string> names;
+  for (const char* extension : {".obj", ".ply", ".off"})
+    for (const std::string& path : listAssets("meshes", extension))
+      names.push_back(std::filesystem::path(path).stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+namespace {
+
+bool isShapeName(const std::string& name) {
+  return name == "sphere" || name == "torus" || name == "torus-knot" || name == "box";
+}
+
+// The file a model name refers to: a shipped mesh by name, else the path itself.
+std::string meshPathOf(const std::string& model) {
+  for (const char* extension : {".obj", ".ply", ".off"}) {
+    const std::string shipped = assetDirectory() + "/meshes/" + model + extension;
+    if (std::filesystem::exists(shipped)) return shipped;
+  }
+  return model;
+}
+
+}  // namespace
+
+std::string checkModelName(const std::string& model) {
+  if (isShapeName(model)) return "";
+  const std::string path = meshPathOf(model);
+  if (std::filesystem::exists(path)) {
+    try {
+      mesh::meshFormatOf(path);
+      return "";
+    } catch (const InputError& e) {
+      return e.what();
+    }
+  }
+  std::string known;
+  for (const std::string& name : shippedMeshes()) known += ", " + name;
+  return "no model '" + model + "': a shape (sphere, torus, torus-knot, box" + known +
+         ") or the path of an .obj, .ply or .off file";
+}
+
+std::vector<Point> sampleModel(const std::string& model, float size, float spacing) {
+  if (isShapeName(model)) return sampleShape(parseShape(model), size, spacing);
+  if (const std::string problem = checkModelName(model); !problem.empty())
+    throw InputError(problem);
+  return sampleMesh(mesh::loadMesh(meshPathOf(model)), size, spacing);
 }
 
 std::vector<Point> placed(const std::vector<Point>& points, float scale, const float offset[3]) {

@@ -1,8 +1,11 @@
 #pragma once
-// Procedural models as point clouds on their surfaces: sphere, torus, torus knot and box, sampled
-// about `spacing` apart, so that a voxel size of at least twice the spacing gives a closed shell.
+// Models as point clouds on their surfaces: procedural shapes (sphere, torus, torus knot, box) and
+// triangle meshes, sampled about `spacing` apart, so that a voxel size of at least twice the
+// spacing gives a closed shell.
 #include <string>
 #include <vector>
+
+#include "compute/mesh/mesh_io.h"
 
 namespace ws::voxhash {
 
@@ -20,6 +23,21 @@ Shape parseShape(const std::string& name);
 // `maxPoints`.
 std::vector<Point> sampleShape(Shape shape, float size, float spacing,
                                std::size_t maxPoints = std::size_t(1) << 26);
+
+// Points on a triangle mesh's surface, spacing at most `spacing` apart along each triangle's
+// edges (a lattice per triangle), the mesh first centred on its bounding box and scaled so that
+// its farthest vertex lies `size` from the centre. Throws InputError past `maxPoints`.
+std::vector<Point> sampleMesh(const mesh::TriangleMesh& mesh, float size, float spacing,
+                              std::size_t maxPoints = std::size_t(1) << 26);
+
+// A model by name: a procedural shape (parseShape's names), a shipped mesh (assets/meshes, by
+// its name without extension) or a mesh file's path, sampled as above. Throws InputError (an
+// unknown name, an unreadable or malformed file).
+std::vector<Point> sampleModel(const std::string& model, float size, float spacing);
+// The shipped meshes' names, and whether `model` names a shape, a shipped mesh or a mesh file
+// ("" when it does, else why not), without reading the file.
+std::vector<std::string> shippedMeshes();
+std::string checkModelName(const std::string& model);
 
 // The points moved: scaled by `scale` about the origin, then shifted by `offset`.
 std::vector<Point> placed(const std::vector<Point>& points, float scale, const float offset[3]);

@@ -66,11 +66,20 @@ VoxhashModule::VoxhashModule(Backend backend) : Module(backend) {
                               "two animated models intersected through hash tables every step, "
                               "or the hash lab: random keys built into a table and queried"));
   // The intersection scene.
-  for (const char* model : {"a", "b"})
-    p.declare(ParamSpec::choice(
-        std::string("shape_") + model, std::string("model ") + char(std::toupper(model[0])),
-        *model == 'a' ? "sphere" : "torus-knot", {"sphere", "torus", "torus-knot", "box"},
-        "the procedural shape whose surface is sampled into points"));
+  for (const char* model : {"a", "b"}) {
+    ParamSpec spec = ParamSpec::text(
+        std::string("model_") + model, std::string("model ") + char(std::toupper(model[0])),
+        *model == 'a' ? "sphere" : "torus-knot",
+        "a procedural shape, a shipped mesh, or the path of an .obj, .ply or .off file; its "
+        "surface is sampled into points",
+        checkModelName);
+    for (const char* shape : {"sphere", "torus", "torus-knot", "box"})
+      spec.suggestions.emplace_back("shape", shape);
+    for (const std::string& mesh : shippedMeshes()) spec.suggestions.emplace_back("mesh", mesh);
+    p.declare(spec);
+  }
+  p.declare(ParamSpec::real("size_b", "size of B", kDefaultSizeB, 0.2, 1.2,
+                            "B's radius where A's is 1 (the scene is 4 across)"));
   p.declare(ParamSpec::choice("path", "path", "orbit", {"orbit", "pass-through", "collide"},
                               "B circles A through its surface, passes right through it, or A "
                               "and B meet and part"));
@@ -213,7 +222,8 @@ void VoxhashModule::runFrames(const ParamSet& p, std::uint64_t first, std::uint6
   for (std::uint64_t step = first; step <= last; ++step) {
     const double time = double(step) * kSecondsPerStep * p.getFloat("speed");
     FramePoses& f = frames.emplace_back();
-    scenePoses(parsePath(p.getText("path")), parseDeformation(p.getText("deform")), time, f.a, f.b);
+    scenePoses(parsePath(p.getText("path")), parseDeformation(p.getText("deform")), time,
+               float(p.getFloat("size_b")), f.a, f.b);
     f.seed = std::uint64_t(p.getInt("seed")) + 2 * step;  // tables A and B: seed and seed + 1
   }
   pipeline_->frames(frames, sceneGrid(int(p.getInt("resolution"))), parseLookupStructure(variant_),
@@ -227,9 +237,9 @@ void VoxhashModule::rebuild(const ParamSet& p, std::uint64_t step) {
     const float spacing =
         sceneGrid(int(p.getInt("resolution"))).voxel / float(p.getFloat("density"));
     // Both clouds are sampled at size kSizeA, B as finely as its pose's scale needs.
-    pipeline_->setClouds(
-        sampleShape(parseShape(p.getText("shape_a")), kSizeA, spacing),
-        sampleShape(parseShape(p.getText("shape_b")), kSizeA, spacing * kSizeA / kSizeB));
+    const float sizeB = float(p.getFloat("size_b"));
+    pipeline_->setClouds(sampleModel(p.getText("model_a"), kSizeA, spacing),
+                         sampleModel(p.getText("model_b"), kSizeA, spacing * kSizeA / sizeB));
     runFrames(p, step, step);
   } else {
     const std::size_t keys = std::size_t(p.getInt("keys"));
