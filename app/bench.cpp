@@ -42,6 +42,12 @@ Row measure(Module& module, const BenchOptions& options) {
   return row;
 }
 
+// Several lines of notes as one, for the table.
+std::string replaceNewlines(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ';');
+  return text;
+}
+
 std::string today() {
   char text[32];
   const std::time_t now = std::time(nullptr);
@@ -117,6 +123,12 @@ int runBench(const BenchOptions& options) {
                           {"rate_unit", scope->rateUnit()},
                           {"gb_per_second", stage.bytesPerSecond / 1e9}});
       }
+      // What the module reports of its last step (voxel counts, restarts), so that a figure can
+      // be read with the workload it measured.
+      nlohmann::json metrics = nlohmann::json::object();
+      for (const Metric& metric : module->metrics()) metrics[metric.name] = metric.value;
+      const std::string notes = module->notes();
+      if (!notes.empty()) std::printf("  %s\n", replaceNewlines(notes).c_str());
       results.push_back({{"backend", row.backend},
                          {"variant", row.variant},
                          {"size", row.size},
@@ -132,7 +144,9 @@ int runBench(const BenchOptions& options) {
                          {"bytes_per_unit", module->bytesPerWorkUnit()},
                          {"gb_per_second", row.bytesPerSecond / 1e9},
                          {"percent_of_bandwidth", row.percentOfBandwidth},
-                         {"stages", stages}});
+                         {"stages", stages},
+                         {"metrics", metrics},
+                         {"notes", notes}});
     }
   }
   const nlohmann::json report = {{"module", options.module},

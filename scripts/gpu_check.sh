@@ -71,8 +71,19 @@ if has voxhash; then
     "$BUILD/warpscope" bench --module voxhash --size $size^3 --steps-per-sample 5 --samples 9 \
       --json "$OUT/bench-intersection-$size.json" | tee "$OUT/bench-intersection-$size.txt"
   done
+  # The frame: two models of about a million voxels each (spheres of radius 1 at 1024^3).
+  "$BUILD/warpscope" bench --module voxhash --size 1024^3 --set voxhash.model_b=sphere \
+    --set voxhash.size_b=1 --steps-per-sample 5 --samples 9 \
+    --json "$OUT/bench-intersection-1m.json" | tee "$OUT/bench-intersection-1m.txt"
+  # Shipped meshes: the gear through the spring.
+  "$BUILD/warpscope" bench --module voxhash --size 512^3 --variant cuckoo --set voxhash.model_a=gear \
+    --set voxhash.model_b=spring --set voxhash.size_b=0.8 --steps-per-sample 5 --samples 9 \
+    --json "$OUT/bench-intersection-mesh.json" | tee "$OUT/bench-intersection-mesh.txt"
   "$BUILD/warpscope" --headless --module voxhash --size 256^3 --steps 120 --window 1280x720 \
     --frames "$OUT/voxhash-frames" --frame-every 60 --with-ui | tail -3
+  "$BUILD/warpscope" --headless --module voxhash --size 512^3 --set voxhash.model_a=gear \
+    --set voxhash.model_b=spring --set voxhash.size_b=0.8 --set voxhash.path=pass-through \
+    --steps 200 --window 1600x1000 --with-ui --screenshot "$OUT/voxhash-mesh.png" | tail -3
 fi
 if has frames; then
   # The interactive budget: a 4096^2 grid, one generation per frame, full HD, with and without panels.
