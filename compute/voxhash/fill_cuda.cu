@@ -259,8 +259,7 @@ int CudaShellFill::passes() const {
 
 std::vector<std::uint8_t> outsideOfOnGpu(const std::vector<std::uint32_t>& shell,
                                          const VoxelGrid& grid, int* passes) {
-  VoxelBox box;
-  for (std::uint32_t key : shell) box = box | VoxelBox::of(key);
+  const VoxelBox box = boxOf(shell);
   const DeviceBuffer<std::uint32_t> keys = toDevice(shell);
   CudaShellFill fill;
   const std::uint32_t* shells[] = {keys.data()};

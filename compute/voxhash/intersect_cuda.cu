@@ -117,7 +117,7 @@ Intersection intersectOnGpu(const std::vector<std::uint32_t>& a,
     m->found.allocate(std::max<std::size_t>(m->n, 1));
     m->classes.allocate(std::max<std::size_t>(m->n, 1));
     m->table.build(m->keys.data(), m->ids.data(), m->n, params, tableSeed, true);
-    for (std::uint32_t key : keys) m->box = m->box | VoxelBox::of(key);
+    m->box = boxOf(keys);
     return m;
   };
   const auto ma = load(a, seed), mb = load(b, seed + 1);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "compute/core/hd.h"
 
@@ -81,6 +82,13 @@ WS_HD VoxelBox VoxelBox::of(std::uint32_t key) {
     for (int a = 0; a < 3; ++a) b.hi[a] = b.lo[a];
   }
   return b;
+}
+
+// The box of a list of keys on the host (for tests and the host versions of the GPU steps).
+inline VoxelBox boxOf(const std::vector<std::uint32_t>& keys) {
+  VoxelBox box;
+  for (std::uint32_t key : keys) box = box | VoxelBox::of(key);
+  return box;
 }
 
 }  // namespace ws::voxhash
