@@ -42,17 +42,23 @@ TEST(CuckooCuda, BuildsAndLookupsMatchTheCpuOnRandomKeys) {
     double size;
     HashFamily family;
     int block;
+    Insertion insertion;
   };
-  for (const Case c :
-       {Case{2, 2.2, HashFamily::Multiplicative, 64}, Case{3, 1.25, HashFamily::Xor, 128},
-        Case{4, 1.25, HashFamily::Multiplicative, 64}, Case{4, 1.25, HashFamily::Xor, 32},
-        Case{4, 4.0, HashFamily::Multiplicative, 256}, Case{5, 1.1, HashFamily::Xor, 1024}}) {
+  constexpr auto kMul = HashFamily::Multiplicative, kXor = HashFamily::Xor;
+  constexpr auto kSwap = Insertion::Exchange, kLook = Insertion::Look;
+  for (const Case c : {Case{2, 2.2, kMul, 64, kSwap}, Case{3, 1.25, kXor, 128, kSwap},
+                       Case{4, 1.25, kMul, 64, kSwap}, Case{4, 1.25, kXor, 32, kSwap},
+                       Case{4, 4.0, kMul, 256, kSwap}, Case{5, 1.1, kXor, 1024, kSwap},
+                       Case{2, 2.2, kMul, 64, kLook}, Case{4, 1.25, kMul, 64, kLook},
+                       Case{4, 1.25, kXor, 128, kLook}, Case{5, 1.1, kMul, 256, kLook}}) {
     CuckooParams params;
     params.functions = c.functions;
     params.sizeFactor = c.size;
     params.family = c.family;
+    params.insertion = c.insertion;
     const std::string what = std::to_string(c.functions) + " functions, " + std::to_string(c.size) +
-                             " slots per key, block " + std::to_string(c.block) + ", seed " +
+                             " slots per key, block " + std::to_string(c.block) +
+                             (c.insertion == kLook ? ", look first" : ", exchange") + ", seed " +
                              std::to_string(seed);
     CudaCuckooTable gpu(c.block);
     BuildReport report = gpu.build(keys.data(), values.data(), r.keys.size(), params, seed);
@@ -85,16 +91,19 @@ TEST(CuckooCuda, AHardTableRestartsAndAnImpossibleOneGivesUpClearly) {
   const std::uint64_t seed = ws::test::freshSeed();
   const test::RandomKeys r = test::randomKeys(20000, seed);
   const auto keys = toDevice(r.keys), values = toDevice(r.values);
-  CudaCuckooTable table;
-  test::expectRestartsAndClearGiveUps(
-      [&](const CuckooParams& params, std::uint64_t s) {
-        const BuildReport report =
-            table.build(keys.data(), values.data(), r.keys.size(), params, s);
-        return std::pair(report, checkTable(table.slotsOnHost(), table.functions(), r.keys.size()));
-      },
-      seed);
-  DeviceBuffer<std::uint32_t> out(1);
-  EXPECT_THROW(table.query(keys.data(), 1, out.data()), InputError);  // the last build failed
+  for (Insertion insertion : {Insertion::Exchange, Insertion::Look}) {
+    CudaCuckooTable table;
+    test::expectRestartsAndClearGiveUps(
+        [&](const CuckooParams& params, std::uint64_t s) {
+          const BuildReport report =
+              table.build(keys.data(), values.data(), r.keys.size(), params, s);
+          return std::pair(report,
+                           checkTable(table.slotsOnHost(), table.functions(), r.keys.size()));
+        },
+        insertion, seed);
+    DeviceBuffer<std::uint32_t> out(1);
+    EXPECT_THROW(table.query(keys.data(), 1, out.data()), InputError);  // the last build failed
+  }
 }
 
 TEST(CuckooCuda, DuplicateAndReservedKeysAreRefused) {
@@ -108,9 +117,13 @@ TEST(CuckooCuda, DuplicateAndReservedKeysAreRefused) {
       values.push_back(c);
     }
     const auto k = toDevice(keys), v = toDevice(values);
-    CudaCuckooTable table;
-    EXPECT_THROW(table.build(k.data(), v.data(), keys.size(), CuckooParams{}, seed), InputError)
-        << copies << " copies, seed " << seed;
+    for (Insertion insertion : {Insertion::Exchange, Insertion::Look}) {
+      CuckooParams params;
+      params.insertion = insertion;
+      CudaCuckooTable table;
+      EXPECT_THROW(table.build(k.data(), v.data(), keys.size(), params, seed), InputError)
+          << copies << " copies, seed " << seed;
+    }
   }
   std::vector<std::uint32_t> keys = r.keys;
   keys[10] = kEmptyKey;

@@ -28,6 +28,16 @@ inline std::uint64_t missProbesCountedOnTheTable(const std::vector<Entry>& slots
   return probes;
 }
 
+// The mean moves per key of a build, from its chain histogram (the last bin counted at its floor).
+inline double meanChain(const BuildReport& report) {
+  double keys = 0, moves = 0;
+  for (int b = 0; b < kChainBins; ++b) {
+    keys += double(report.chainHistogram[b]);
+    moves += double(report.chainHistogram[b]) * (b + 1);
+  }
+  return keys ? moves / keys : 0;
+}
+
 struct RandomKeys {
   std::vector<std::uint32_t> keys, values, absent;
 };
@@ -52,16 +62,17 @@ inline RandomKeys randomKeys(std::size_t n, std::uint64_t seed) {
   return r;
 }
 
-// Builds hard tables (four functions in 1.15 slots per key, chains of at most 3.5 lg N moves; on
-// the CPU about three attempts in four fail) eight times, then an impossible one (two functions
-// need about 2.1 slots per key: at 1.02 every attempt fails). Every build must end in a valid
-// table or, after its attempts, in the clear error, and some must restart. `build(params, seed)`
-// builds a fresh table and returns checkTable's verdict on it.
+// Builds hard tables eight times (four functions in 1.15 slots per key, chains of at most 3.5 lg N
+// moves, or 1.5 lg N when keys look first; on the CPU most attempts fail), then an impossible one
+// (two functions need about 2.1 slots per key: at 1.02 every attempt fails). Every build must end
+// in a valid table or, after its attempts, in the clear error, and some must restart.
+// `build(params, seed)` builds a fresh table and returns checkTable's verdict on it.
 template <typename Build>
-void expectRestartsAndClearGiveUps(Build&& build, std::uint64_t seed) {
+void expectRestartsAndClearGiveUps(Build&& build, Insertion insertion, std::uint64_t seed) {
   CuckooParams hard;
+  hard.insertion = insertion;
   hard.sizeFactor = 1.15;
-  hard.chainFactor = 3.5;
+  hard.chainFactor = insertion == Insertion::Look ? 1.5 : 3.5;
   hard.maxAttempts = 40;
   int restarted = 0, gaveUp = 0;
   for (int trial = 0; trial < 8; ++trial) {
@@ -77,6 +88,7 @@ void expectRestartsAndClearGiveUps(Build&& build, std::uint64_t seed) {
   }
   EXPECT_GT(restarted + gaveUp, 0) << "no build restarted; seed " << seed;
   CuckooParams impossible;
+  impossible.insertion = insertion;
   impossible.functions = 2;
   impossible.sizeFactor = 1.02;
   impossible.maxAttempts = 3;

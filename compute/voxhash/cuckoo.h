@@ -34,8 +34,9 @@ WS_HD constexpr std::uint32_t valueOf(Entry e) {
 }
 
 constexpr int kMaxFunctions = 5;
-// Chain lengths are counted in moves (atomic exchanges) per key, 1 when its first slot was free;
-// the last bin gathers kChainBins and more.
+// Chain lengths are counted in moves per key: the atomic operations it took on the table
+// (exchanges, and claims of empty slots when keys look first), 1 when its first try landed; the
+// last bin gathers kChainBins and more.
 constexpr int kChainBins = 32;
 // h_i(k) = (a_i k + b_i) mod p mod slots, with p the largest prime below 2^32 (as CUDPP, the
 // chapter's library, has it). The chapter prints p = 334214459, but the functions only see k mod p:
@@ -102,26 +103,55 @@ struct HashFunctions {
   }
 };
 
-// One key's insertion (the chapter's Listing 4.1), with `exchange(slot, entry)` an atomic swap
-// that returns what the slot held: the entry goes to its first slot; whatever it evicts moves on
-// to its next slot, until a move lands in an empty slot. Returns the moves made, or
-// kChainFailed when the chain reached `limit`, or kDuplicateKey when an entry evicted another copy
-// of its own key (the input was not unique).
+// How a key enters the table.
+// - Exchange, the chapter's Listing 4.1: the entry is swapped into its first slot; whatever it
+//   evicts moves on to its next slot, until a move lands in an empty slot. One atomic exchange
+//   per move, and a move into an occupied slot always evicts.
+// - Look: a key (new or evicted) first reads its candidate slots in order and claims the first
+//   empty one with a compare-and-swap; it evicts, as above, only when all are occupied. A read
+//   is cheaper than an exchange (which must write), and keys settle in earlier slots, where
+//   lookups find them sooner; the chains are less than half as long.
+// Both keep what lets a miss stop at the first empty candidate slot (lookup): a key sits in its
+// slot j only when it has seen its slots 0 to j - 1 occupied, and an occupied slot never empties.
+enum class Insertion { Exchange, Look };
+
+// One key's insertion. `slots` is the table: slots.exchange(s, e) atomically swaps e into slot s
+// and returns what it held; slots.load(s) reads slot s; slots.claim(s, e) puts e into slot s if it
+// is empty, atomically, and says whether it did. Returns the moves made (exchanges and claims), or
+// kChainFailed when they would pass `limit`, or kDuplicateKey when the entry met another copy of
+// its own key (the input was not unique).
 constexpr int kChainFailed = -1, kDuplicateKey = -2;
 
-template <typename Exchange>
-WS_HD int insertEntry(Entry entry, const HashFunctions& f, int limit, Exchange&& exchange) {
-  std::uint32_t key = keyOf(entry), at = f.slot(0, key);
-  for (int moves = 1; moves <= limit; ++moves) {
-    const Entry evicted = exchange(at, entry);
+template <typename Slots>
+WS_HD int insertEntry(Entry entry, const HashFunctions& f, Insertion insertion, int limit,
+                      Slots&& slots) {
+  constexpr std::uint32_t kNowhere = 0xffffffffu;  // a new key was evicted from no slot
+  std::uint32_t key = keyOf(entry), from = kNowhere, at = f.slot(0, key);
+  int moves = 0;
+  for (;;) {
+    if (insertion == Insertion::Look) {
+      WS_UNROLL
+      for (int i = 0; i < kMaxFunctions; ++i) {
+        if (i >= f.count) break;
+        const std::uint32_t s = f.slot(i, key);
+        if (s == from) continue;  // occupied by the key that evicted this one
+        const std::uint32_t seen = keyOf(slots.load(s));
+        if (seen == key) return kDuplicateKey;
+        if (seen != kEmptyKey) continue;
+        if (++moves > limit) return kChainFailed;
+        if (slots.claim(s, entry)) return moves;  // else another key took it: look on
+      }
+    }
+    if (++moves > limit) return kChainFailed;
+    const Entry evicted = slots.exchange(at, entry);
     const std::uint32_t evictedKey = keyOf(evicted);
     if (evictedKey == kEmptyKey) return moves;
     if (evictedKey == key) return kDuplicateKey;
     entry = evicted;
     key = evictedKey;
+    from = at;
     at = f.next(key, at);
   }
-  return kChainFailed;
 }
 
 // A key's value, probing its candidate slots in order (Listing 4.2); kNotFound when absent.
@@ -162,6 +192,7 @@ struct CuckooParams {
   double sizeFactor = 1.25;  // slots per key, 1.02 to 4
   double chainFactor = 7;    // an eviction chain ends in failure after c lg N moves
   HashFamily family = HashFamily::Multiplicative;
+  Insertion insertion = Insertion::Exchange;
   int maxAttempts = 20;  // builds with fresh constants before giving up
 };
 

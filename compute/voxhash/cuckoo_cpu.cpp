@@ -18,6 +18,26 @@ void checkInput(const std::vector<std::uint32_t>& keys, const std::vector<std::u
                        "empty slots and misses");
 }
 
+namespace {
+
+// The table's slots as insertEntry uses them, shared by the OpenMP threads.
+struct AtomicSlots {
+  Entry* table;
+  Entry exchange(std::uint32_t s, Entry e) const {
+    return std::atomic_ref<Entry>(table[s]).exchange(e, std::memory_order_relaxed);
+  }
+  Entry load(std::uint32_t s) const {
+    return std::atomic_ref<Entry>(table[s]).load(std::memory_order_relaxed);
+  }
+  bool claim(std::uint32_t s, Entry e) const {
+    Entry empty = kEmptyEntry;
+    return std::atomic_ref<Entry>(table[s]).compare_exchange_strong(empty, e,
+                                                                    std::memory_order_relaxed);
+  }
+};
+
+}  // namespace
+
 BuildReport CpuCuckooTable::build(const std::vector<std::uint32_t>& keys,
                                   const std::vector<std::uint32_t>& values,
                                   const CuckooParams& params, std::uint64_t seed) {
@@ -35,9 +55,7 @@ BuildReport CpuCuckooTable::build(const std::vector<std::uint32_t>& keys,
     report.attempts = attempt + 1;
     const HashFunctions f = drawFunctions(params, report.slots, seed, attempt);
     std::fill(table.begin(), table.end(), kEmptyEntry);
-    auto exchange = [&table](std::uint32_t at, Entry entry) {
-      return std::atomic_ref<Entry>(table[at]).exchange(entry, std::memory_order_relaxed);
-    };
+    AtomicSlots slots{table.data()};
     bool failed = false, duplicate = false;
     std::vector<std::uint64_t> histogram(kChainBins, 0);
     std::uint32_t longest = 0;
@@ -47,8 +65,8 @@ BuildReport CpuCuckooTable::build(const std::vector<std::uint32_t>& keys,
       std::uint32_t myLongest = 0;
 #pragma omp for schedule(static) reduction(|| : failed, duplicate)
       for (std::int64_t k = 0; k < n; ++k) {
-        const int moves =
-            insertEntry(makeEntry(keys[k], values[k]), f, report.chainLimit, exchange);
+        const int moves = insertEntry(makeEntry(keys[k], values[k]), f, params.insertion,
+                                      report.chainLimit, slots);
         failed = failed || moves == kChainFailed;
         duplicate = duplicate || moves == kDuplicateKey;
         if (moves > 0) {

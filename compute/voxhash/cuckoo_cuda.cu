@@ -17,8 +17,27 @@ struct DeviceBuildStatus {
 
 namespace {
 
+// The table's slots as insertEntry uses them. Loads go to the L2 (__ldcg), where the atomics are
+// done: a copy of a slot in this SM's L1 could be stale, and show a key that has since moved on.
+struct DeviceSlots {
+  Entry* table;
+  __device__ Entry exchange(std::uint32_t s, Entry e) const {
+    return atomicExch(reinterpret_cast<unsigned long long*>(table + s),
+                      static_cast<unsigned long long>(e));
+  }
+  __device__ Entry load(std::uint32_t s) const {
+    return __ldcg(reinterpret_cast<const unsigned long long*>(table + s));
+  }
+  __device__ bool claim(std::uint32_t s, Entry e) const {
+    return atomicCAS(reinterpret_cast<unsigned long long*>(table + s), kEmptyEntry,
+                     static_cast<unsigned long long>(e)) == kEmptyEntry;
+  }
+};
+
 // One thread per key. Its chain length (0 when it failed) goes to moves[k], one coalesced 2-byte
-// store: the histogram is made later, and only when someone asks (chainStatistics).
+// store: the histogram is made later, and only when someone asks (chainStatistics). One kernel
+// per insertion, so that the chapter's carries no code of the other.
+template <Insertion insertion>
 __global__ void insertKernel(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n,
                              Entry* table, HashFunctions f, int limit, std::uint16_t* moves,
                              DeviceBuildStatus* status) {
@@ -29,11 +48,7 @@ __global__ void insertKernel(const std::uint32_t* keys, const std::uint32_t* val
   if (key == kEmptyKey || value == kNotFound) {
     status->invalid = 1;
   } else {
-    auto exchange = [table](std::uint32_t at, Entry entry) {
-      return Entry(atomicExch(reinterpret_cast<unsigned long long*>(table + at),
-                              static_cast<unsigned long long>(entry)));
-    };
-    made = insertEntry(makeEntry(key, value), f, limit, exchange);
+    made = insertEntry(makeEntry(key, value), f, insertion, limit, DeviceSlots{table});
     if (made == kChainFailed) status->failed = 1;
     if (made == kDuplicateKey) status->duplicate = 1;
   }
@@ -58,7 +73,7 @@ __global__ void queryKernel(const std::uint32_t* keys, std::size_t n, const Entr
 
 }  // namespace
 
-CudaCuckooTable::CudaCuckooTable(int block) : status_(1), levels_(kChainBins + 1) {
+CudaCuckooTable::CudaCuckooTable(int block) : levels_(kChainBins + 1) {
   setBlock(block);
   // Bins of chain lengths 1, 2, ..., kChainBins - 1, then kChainBins and longer.
   int levels[kChainBins + 1];
@@ -100,18 +115,20 @@ BuildReport CudaCuckooTable::build(const std::uint32_t* keys, const std::uint32_
   for (int attempt = 0; attempt < params.maxAttempts; ++attempt) {
     report.attempts = attempt + 1;
     const HashFunctions f = drawFunctions(params, report.slots, seed, attempt);
-    status_.zero();
+    status_.host() = {};  // no kernel is running: the last attempt was waited for
     static_assert(kEmptyEntry == ~Entry(0), "the fill writes all-ones bytes");
     WS_CUDA_CHECK(cudaMemsetAsync(slots_.data(), 0xff, report.slots * sizeof(Entry)));
     if (n) {
-      insertKernel<<<blocksFor(n, block_), block_>>>(
-          keys, values, n, slots_.data(), f, report.chainLimit, moves_.data(), status_.data());
+      auto* insert = params.insertion == Insertion::Look ? insertKernel<Insertion::Look>
+                                                         : insertKernel<Insertion::Exchange>;
+      insert<<<blocksFor(n, block_), block_>>>(keys, values, n, slots_.data(), f, report.chainLimit,
+                                               moves_.data(), status_.device());
     }
     if (!keysKnownUnique)
-      heldTwiceKernel<<<blocksFor(report.slots, 256), 256>>>(slots_.data(), f, status_.data());
+      heldTwiceKernel<<<blocksFor(report.slots, 256), 256>>>(slots_.data(), f, status_.device());
     WS_CUDA_CHECK(cudaGetLastError());
-    DeviceBuildStatus status;
-    WS_CUDA_CHECK(cudaMemcpy(&status, status_.data(), sizeof status, cudaMemcpyDeviceToHost));
+    WS_CUDA_CHECK(cudaStreamSynchronize(0));
+    const DeviceBuildStatus status = status_.host();
     if (status.invalid)
       throw InputError("a key or value is 0xffffffff, which marks empty slots and misses");
     if (status.duplicate)

@@ -1,8 +1,8 @@
 #pragma once
 // The cuckoo table on the GPU (the source's chapter 4): one thread per key inserts with 64-bit
-// atomic exchanges (Listing 4.1), one thread per query probes the candidate slots (Listing 4.2).
-// Keys, values and the table stay in device memory; a build reads back only its status and chain
-// histogram, to decide whether to restart.
+// atomic exchanges (Listing 4.1; or looks first, see Insertion), one thread per query probes the
+// candidate slots (Listing 4.2). Keys, values and the table stay in device memory; a build reads
+// only its status, which the kernels write into mapped host memory, to decide whether to restart.
 #include <cstdint>
 #include <vector>
 
@@ -47,8 +47,8 @@ class CudaCuckooTable {
   DeviceBuffer<Entry> slots_;  // at least functions_.slots, grown with room to spare
   HashFunctions functions_;
   bool built_ = false;
-  DeviceBuffer<DeviceBuildStatus> status_;
-  DeviceBuffer<std::uint16_t> moves_;  // per key: its chain length, 0 when it failed
+  MappedHostValue<DeviceBuildStatus> status_;  // written by the kernels, read after a sync
+  DeviceBuffer<std::uint16_t> moves_;          // per key: its chain length, 0 when it failed
   std::size_t keys_ = 0;
   DeviceBuffer<int> levels_;
   DeviceBuffer<unsigned char> scratch_;
