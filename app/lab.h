@@ -57,7 +57,8 @@ class Lab {
   render::Camera2D camera;
   render::OrbitCamera orbit;  // for modules with a 3-D voxel scene
   bool fitPending = true;
-  std::string colormap;  // empty: the view's default
+  bool showedVoxels = false;  // the last frame was a voxel scene: a switch to a 2-D view refits
+  std::string colormap;       // empty: the view's default
   bool gridLines = true;
   std::string tool = "draw";
   std::string toolItem = "glider";

@@ -25,7 +25,10 @@ void drawScene(Lab& lab, SceneRenderers& renderers, int width, int height, int l
   glViewport(0, 0, width, height);
   glClearColor(render::kBackground[0], render::kBackground[1], render::kBackground[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  if (const std::optional<VoxelScene> scene = lab.module().voxelScene()) {
+  const std::optional<VoxelScene> scene = lab.module().voxelScene();
+  if (lab.showedVoxels && !scene) lab.fitPending = true;  // the module changed its view
+  lab.showedVoxels = scene.has_value();
+  if (scene) {
     if (lab.fitPending) {
       lab.orbit.fit({0, 0, 0}, scene->extent * 0.8f);
       lab.fitPending = false;

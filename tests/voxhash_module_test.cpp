@@ -1,6 +1,7 @@
-// The voxel hash module's hash lab through the module contract, on the CPU and (where present) the
-// GPU: every step's table holds every key, the table image shows one pixel per slot, and refused
-// changes leave the table as it was.
+// The voxel hash module's hash tables through the module contract, on the CPU and (where present)
+// the GPU: every step's table holds every key whichever way keys enter, the table image shows one
+// pixel per slot (the lab's table, and each model's in the intersection), and refused changes
+// leave the table as it was.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -35,8 +36,10 @@ std::vector<std::size_t> slotCounts(VoxhashModule& m, int functions) {
   return counts;
 }
 
-void expectEveryKeyPlaced(Backend backend) {
+void expectEveryKeyPlaced(Backend backend, const std::string& insertion) {
+  SCOPED_TRACE("insertion " + insertion);
   auto m = lab(backend, 30000);
+  m->setParam("insertion", insertion);
   m->step(3);
   const LabReport r = m->labReport();
   EXPECT_EQ(r.lostKeys, 0u);
@@ -58,12 +61,54 @@ void expectEveryKeyPlaced(Backend backend) {
 }
 
 TEST(VoxhashModule, EveryStepsTableHoldsEveryKeyAndTheImageShowsEachSlot) {
-  expectEveryKeyPlaced(Backend::Cpu);
+  for (const char* insertion : {"exchange", "look"}) expectEveryKeyPlaced(Backend::Cpu, insertion);
 }
 
 TEST(VoxhashModule, EveryStepsTableHoldsEveryKeyAndTheImageShowsEachSlotOnTheGpu) {
   WS_REQUIRE_GPU();
-  expectEveryKeyPlaced(Backend::Cuda);
+  for (const char* insertion : {"exchange", "look"}) expectEveryKeyPlaced(Backend::Cuda, insertion);
+}
+
+// The intersection's view of A's or B's table: one occupied slot per voxel of that model, the
+// 3-D scene gone while a table is shown; no table at all when the frame used another structure.
+void expectTablesShownPerModel(Backend backend) {
+  VoxhashModule m(backend);
+  m.setSize("64^3");
+  m.step(2);
+  const FrameReport report = m.frameReport();
+  for (int model = 0; model < 2; ++model) {
+    SCOPED_TRACE(model == 0 ? "table of A" : "table of B");
+    m.setParam("view", std::string(model == 0 ? "table-a" : "table-b"));
+    EXPECT_FALSE(m.voxelScene());
+    const std::vector<std::size_t> counts = slotCounts(m, 4);
+    std::size_t placed = 0, slots = counts[0];
+    for (int i = 1; i <= 4; ++i) placed += counts[i];
+    slots += placed;
+    EXPECT_EQ(placed, report.voxels[model]);
+    EXPECT_EQ(slots, report.builds[model].slots);
+    EXPECT_GT(counts[1], counts[4]);  // the first function places more than the last
+  }
+  m.setParam("view", std::string("voxels"));
+  EXPECT_TRUE(m.voxelScene());
+  std::vector<float> pixel(1);
+  FieldImage image{pixel.data(), 1, 1, false};
+  EXPECT_THROW(m.renderField(FieldRequest{}, image), InputError);  // the voxels are 3-D
+
+  m.select(backend, "sorted");
+  m.setParam("view", std::string("table-a"));
+  FieldRequest request;
+  request.width = request.height = 1;
+  m.renderField(request, image);
+  EXPECT_TRUE(std::isnan(pixel[0]));  // no table to show
+}
+
+TEST(VoxhashModule, TheIntersectionShowsEachModelsTable) {
+  expectTablesShownPerModel(Backend::Cpu);
+}
+
+TEST(VoxhashModule, TheIntersectionShowsEachModelsTableOnTheGpu) {
+  WS_REQUIRE_GPU();
+  expectTablesShownPerModel(Backend::Cuda);
 }
 
 TEST(VoxhashModule, RefusedChangesLeaveTheTableAsItWas) {

@@ -3,6 +3,7 @@
 // of them (hits) and with n keys that are not there (misses), on the CPU or the GPU. It measures
 // the chapter's build and retrieval rates and shows the table as an image: each slot coloured by
 // the hash function that placed its key.
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -59,10 +60,11 @@ WS_HD float slotPixel(const Entry* table, const HashFunctions& f, int width, con
 }
 
 // The bytes each operation must move per key, for GB/s and the floor. A random access moves a
-// whole 32-byte sector; an atomic exchange reads it and writes it back. Build: the pair read, the
-// table filled with empty slots, at least one exchange. Hit: the key read, the value written, at
-// least one probe. Miss: the candidate slots up to the first empty one; a random slot is full with
-// the load factor's probability, so 1 + load + load^2 + ... of them on average.
+// whole 32-byte sector; an atomic exchange or compare-and-swap reads it and writes it back. Build:
+// the pair read, the table filled with empty slots, at least one atomic on a slot. Hit: the key
+// read, the value written, at least one probe. Miss: the candidate slots up to the first empty one;
+// a random slot is full with the load factor's probability, so 1 + load + load^2 + ... of them on
+// average.
 constexpr double kSectorBytes = 32;
 constexpr double buildBytesPerKey(double slotsPerKey) {
   return 8 + 8 * slotsPerKey + 2 * kSectorBytes;
@@ -111,5 +113,13 @@ std::unique_ptr<HashLab> makeCudaHashLab(LabTimings timings, int block);
 
 // Slots per image row for a table of `slots`.
 int tableImageWidth(std::uint32_t slots);
+
+// A table of f.slots slots drawn as an image of tableImageWidth(f.slots) slots per row: each
+// pixel's slotPixel, or NaN everywhere when there is no table (slots null). On the host into
+// image.pixels, or on the GPU from a device table into the device array `pixels` of image's size.
+void renderTableOnHost(const Entry* slots, const HashFunctions& f, const FieldRequest& request,
+                       FieldImage& image);
+void renderTableOnDevice(const Entry* slots, const HashFunctions& f, const FieldRequest& request,
+                         const FieldImage& image, float* pixels);
 
 }  // namespace ws::voxhash

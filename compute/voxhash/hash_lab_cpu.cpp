@@ -12,6 +12,16 @@ int tableImageWidth(std::uint32_t slots) {
   return std::max(1, int(std::ceil(std::sqrt(double(slots)))));
 }
 
+void renderTableOnHost(const Entry* slots, const HashFunctions& f, const FieldRequest& request,
+                       FieldImage& image) {
+  const int width = tableImageWidth(f.slots);
+#pragma omp parallel for schedule(static)
+  for (int py = 0; py < image.height; ++py)
+    for (int px = 0; px < image.width; ++px)
+      image.pixels[std::size_t(py) * image.width + px] =
+          slots ? slotPixel(slots, f, width, request, px, py) : NAN;
+}
+
 namespace {
 
 class CpuHashLab final : public HashLab {
@@ -70,14 +80,8 @@ class CpuHashLab final : public HashLab {
 
   void render(const FieldRequest& request, FieldImage& image) override {
     const CpuStopwatch watch;
-    const int width = imageWidth();
-#pragma omp parallel for schedule(static)
-    for (int py = 0; py < image.height; ++py)
-      for (int px = 0; px < image.width; ++px)
-        image.pixels[std::size_t(py) * image.width + px] =
-            table_.slots().empty()
-                ? NAN
-                : slotPixel(table_.slots().data(), table_.functions(), width, request, px, py);
+    renderTableOnHost(table_.slots().empty() ? nullptr : table_.slots().data(), table_.functions(),
+                      request, image);
     const double pixels = double(image.width) * image.height;
     timings_.view->record(watch.elapsedMs(), pixels, pixels * sizeof(float));
   }

@@ -37,6 +37,23 @@ __global__ void renderKernel(const Entry* table, HashFunctions f, int width, Fie
   pixels[std::size_t(py) * request.width + px] = slotPixel(table, f, width, request, px, py);
 }
 
+}  // namespace
+
+void renderTableOnDevice(const Entry* slots, const HashFunctions& f, const FieldRequest& request,
+                         const FieldImage& image, float* pixels) {
+  if (slots) {
+    const dim3 block(32, 8);
+    renderKernel<<<dim3(blocksFor(image.width, 32), blocksFor(image.height, 8)), block>>>(
+        slots, f, tableImageWidth(f.slots), request, pixels);
+  } else {  // all NaN: no table
+    WS_CUDA_CHECK(
+        cudaMemset(pixels, 0xff, std::size_t(image.width) * image.height * sizeof(float)));
+  }
+  WS_CUDA_CHECK(cudaGetLastError());
+}
+
+namespace {
+
 class CudaHashLab final : public HashLab {
  public:
   CudaHashLab(LabTimings timings, int block) : timings_(timings), table_(block), counts_(3) {}
@@ -104,14 +121,7 @@ class CudaHashLab final : public HashLab {
     const std::size_t pixels = std::size_t(image.width) * image.height;
     float* out = output_.prepare(image.pixels, pixels, image.onDevice);
     viewRing_.start();
-    if (slots()) {
-      const dim3 block(32, 8);
-      renderKernel<<<dim3(blocksFor(image.width, 32), blocksFor(image.height, 8)), block>>>(
-          table_.slots(), table_.functions(), imageWidth(), request, out);
-    } else {
-      WS_CUDA_CHECK(cudaMemset(out, 0xff, pixels * sizeof(float)));  // all NaN: no table yet
-    }
-    WS_CUDA_CHECK(cudaGetLastError());
+    renderTableOnDevice(table_.slots(), table_.functions(), request, image, out);
     viewRing_.stop(double(pixels), double(pixels) * sizeof(float));
     output_.deliver();
   }

@@ -56,6 +56,10 @@ class IntersectionPipeline {
   // A's voxels, then B's.
   virtual std::size_t voxelCount() const = 0;
   virtual void renderVoxels(VoxelImage& image) = 0;
+  // Model m's cuckoo table of the last frame as the hash lab draws it (renderTableOnHost), and
+  // its slots; 0 slots and an empty image when the frame used another structure.
+  virtual std::uint32_t tableSlots(int model) const = 0;
+  virtual void renderTable(int model, const FieldRequest& request, FieldImage& image) = 0;
   // The last frame's voxel keys and classes, A's then B's, on the host (for tests).
   virtual void result(std::vector<std::uint32_t>& keys, std::vector<std::uint8_t>& classes) = 0;
   virtual void pollTimings() {}

@@ -5,6 +5,7 @@
 
 #include "compute/core/errors.h"
 #include "compute/voxhash/cuckoo_cpu.h"
+#include "compute/voxhash/hash_lab.h"
 #include "compute/voxhash/pipeline.h"
 #include "compute/voxhash/pipeline_model.h"
 
@@ -27,6 +28,7 @@ class CpuVoxelSet {
              LookupStructure structure, const CuckooParams& params, std::uint64_t seed,
              BuildReport& report) {
     structure_ = structure;
+    table_ = CpuCuckooTable();
     grid_ = grid;
     voxels_ = &voxels;
     if (structure == LookupStructure::Cuckoo) {
@@ -41,6 +43,9 @@ class CpuVoxelSet {
       }
     }  // the sorted array is the voxel list itself
   }
+
+  // The cuckoo table (empty for the other structures), for the view.
+  CpuCuckooTable& table() { return table_; }
 
   void query(const std::vector<std::uint32_t>& keys, std::vector<std::uint32_t>& found) const {
     switch (structure_) {
@@ -147,6 +152,7 @@ class CpuPipeline final : public IntersectionPipeline {
     for (int m = 0; m < 2; ++m) {
       models_[m].voxels = std::move(next[m].voxels);
       models_[m].classes = std::move(next[m].classes);
+      models_[m].table = std::move(next[m].set.table());
     }
     report_ = report;
   }
@@ -168,6 +174,18 @@ class CpuPipeline final : public IntersectionPipeline {
     timings_.view->record(watch.elapsedMs(), double(at), double(at) * 13);
   }
 
+  std::uint32_t tableSlots(int model) const override {
+    return std::uint32_t(models_[model].table.slots().size());
+  }
+  void renderTable(int model, const FieldRequest& request, FieldImage& image) override {
+    CpuStopwatch watch;
+    const CpuCuckooTable& table = models_[model].table;
+    renderTableOnHost(table.slots().empty() ? nullptr : table.slots().data(), table.functions(),
+                      request, image);
+    const double pixels = double(image.width) * image.height;
+    timings_.view->record(watch.elapsedMs(), pixels, pixels * sizeof(float));
+  }
+
   void result(std::vector<std::uint32_t>& keys, std::vector<std::uint8_t>& classes) override {
     keys = models_[0].voxels;
     keys.insert(keys.end(), models_[1].voxels.begin(), models_[1].voxels.end());
@@ -186,6 +204,7 @@ class CpuPipeline final : public IntersectionPipeline {
   struct Shown {
     std::vector<std::uint32_t> voxels;
     std::vector<std::uint8_t> classes;
+    CpuCuckooTable table;
   } models_[2];
   FrameReport report_;
 };

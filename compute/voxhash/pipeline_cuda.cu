@@ -6,6 +6,7 @@
 
 #include "compute/core/launch.h"
 #include "compute/voxhash/cuckoo_cuda.h"
+#include "compute/voxhash/hash_lab.h"
 #include "compute/voxhash/intersect_cuda.h"
 #include "compute/voxhash/pipeline.h"
 #include "compute/voxhash/pipeline_model.h"
@@ -204,6 +205,22 @@ class CudaPipeline final : public IntersectionPipeline {
     output_.deliver();
   }
 
+  std::uint32_t tableSlots(int model) const override {
+    const CudaCuckooTable& table = models_[model].table;
+    return structure_ == LookupStructure::Cuckoo && table.slots() ? table.functions().slots : 0;
+  }
+  void renderTable(int model, const FieldRequest& request, FieldImage& image) override {
+    float* out =
+        tableOutput_.prepare(image.pixels, std::size_t(image.width) * image.height, image.onDevice);
+    const CudaCuckooTable& table = models_[model].table;
+    viewRing_.start();
+    renderTableOnDevice(tableSlots(model) ? table.slots() : nullptr, table.functions(), request,
+                        image, out);
+    const double pixels = double(image.width) * image.height;
+    viewRing_.stop(pixels, pixels * sizeof(float));
+    tableOutput_.deliver();
+  }
+
   void result(std::vector<std::uint32_t>& keys, std::vector<std::uint8_t>& classes) override {
     keys.clear();
     classes.clear();
@@ -278,6 +295,7 @@ class CudaPipeline final : public IntersectionPipeline {
   DeviceBuffer<VoxelSummary> summaries_;
   CudaShellFill fill_;
   DeviceOutput<unsigned> output_;
+  DeviceOutput<float> tableOutput_;
   LookupStructure structure_ = LookupStructure::Cuckoo;
   BuildReport builds_[2];
   FrameReport report_;

@@ -12,6 +12,7 @@ namespace {
 constexpr std::int64_t kMaxKeys = std::int64_t(1) << 27;
 constexpr double kSecondsPerStep = 1.0 / 60;  // animation time of one step at speed 1
 constexpr const char* kWorkloads[] = {"intersection", "random keys"};
+constexpr const char* kViews[] = {"voxels", "table-a", "table-b"};
 
 // The view's classes, in VoxelClass order, with their visibility parameters.
 struct ClassLook {
@@ -101,6 +102,9 @@ VoxhashModule::VoxhashModule(Backend backend) : Module(backend) {
   for (const ClassLook& c : kClasses)
     p.declare(ParamSpec::boolean(c.param, std::string("show ") + c.name, true,
                                  "draw the voxels of this class"));
+  p.declare(ParamSpec::choice("view", "view", kViews[0], {kViews[0], kViews[1], kViews[2]},
+                              "the voxels in 3-D, or the cuckoo table of A or of B as an image: "
+                              "each slot coloured by the hash function that placed its key"));
   // The hash lab.
   ParamSpec keys = ParamSpec::integer("keys", "keys", gpu ? 1 << 22 : 1 << 18, 1, double(kMaxKeys),
                                       "random keys: unique 32-bit keys built into the table each "
@@ -354,10 +358,18 @@ std::vector<Histogram> VoxhashModule::histograms() const {
   return {h};
 }
 
+int VoxhashModule::shownTable() const {
+  const std::string view = params().getText("view");
+  return !intersecting() ? -1 : view == kViews[1] ? 0 : view == kViews[2] ? 1 : -1;
+}
+
 WorldBox VoxhashModule::world() const {
-  if (intersecting()) return {-kSceneExtent, -kSceneExtent, kSceneExtent, kSceneExtent};
-  const int width = lab_->imageWidth();
-  const std::uint32_t slots = std::max<std::uint32_t>(lab_->slots(), 1);
+  const int table = shownTable();
+  if (intersecting() && table < 0)
+    return {-kSceneExtent, -kSceneExtent, kSceneExtent, kSceneExtent};
+  const std::uint32_t slots =
+      std::max<std::uint32_t>(table < 0 ? lab_->slots() : pipeline_->tableSlots(table), 1);
+  const int width = tableImageWidth(slots);
   return {0, 0, double(width), double((slots + width - 1) / width)};
 }
 
@@ -372,13 +384,14 @@ std::vector<FieldView> VoxhashModule::fieldViews() const {
 }
 
 void VoxhashModule::renderField(const FieldRequest& request, FieldImage& image) {
-  if (intersecting())
-    throw InputError("the intersection workload is shown in 3-D, through its voxel scene");
-  lab_->render(request, image);
+  if (!intersecting()) return lab_->render(request, image);
+  if (shownTable() < 0)
+    throw InputError("the intersection's voxels are shown in 3-D, through its voxel scene");
+  pipeline_->renderTable(shownTable(), request, image);
 }
 
 std::optional<VoxelScene> VoxhashModule::voxelScene() const {
-  if (!intersecting()) return std::nullopt;
+  if (!intersecting() || shownTable() >= 0) return std::nullopt;
   const VoxelGrid grid = sceneGrid(int(params().getInt("resolution")));
   VoxelScene scene;
   std::copy(grid.origin, grid.origin + 3, scene.origin);
@@ -452,10 +465,10 @@ void VoxhashModule::restoreState(const StateBlob& state) {
 }
 
 void VoxhashModule::applyParams(const std::vector<std::string>& changed) {
-  // Showing or hiding a class changes only what voxelScene() reports: nothing to recompute.
+  // Showing or hiding a class, or another view, changes only what is drawn: nothing to recompute.
   const bool viewOnly = std::all_of(changed.begin(), changed.end(), [](const std::string& key) {
-    return std::any_of(std::begin(kClasses), std::end(kClasses),
-                       [&](const ClassLook& c) { return key == c.param; });
+    return key == "view" || std::any_of(std::begin(kClasses), std::end(kClasses),
+                                        [&](const ClassLook& c) { return key == c.param; });
   });
   if (viewOnly) return;
   const std::string variant = variant_;

@@ -74,6 +74,8 @@ class VoxhashModule final : public Module {
   void runFrames(const ParamSet& p, std::uint64_t first, std::uint64_t last);
   // The cuckoo tables' chain statistics of the last step (the lab's, or model A's).
   BuildReport chainReport() const;
+  // The model whose cuckoo table the intersection's view shows (0 for A, 1 for B), or -1.
+  int shownTable() const;
 
   std::unique_ptr<HashLab> lab_;
   std::unique_ptr<IntersectionPipeline> pipeline_;
