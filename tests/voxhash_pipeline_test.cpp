@@ -158,6 +158,28 @@ TEST(VoxhashPipeline, ShippedMeshesHaveAnInsideAndAnOutside) {
   EXPECT_EQ(sampleModel("spring", kSizeA, grid.voxel / 2.6f).empty(), false);
 }
 
+// A mesh file sampled again gives the same cloud; changed on disk, it is read again: another
+// mesh gives another cloud, and a file broken since is refused rather than served from before.
+TEST(VoxhashPipeline, AMeshFileChangedOnDiskIsReadAgain) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("warpscope-mesh-" + std::to_string(ws::test::freshSeed()) + ".obj");
+  std::ofstream(path) << "v 1 1 1\nv 1 -1 -1\nv -1 1 -1\nv -1 -1 1\n"
+                         "f 1 2 3\nf 1 4 2\nf 1 3 4\nf 2 4 3\n";
+  const std::vector<Point> tetrahedron = sampleModel(path.string(), 1, 0.05f);
+  ASSERT_FALSE(tetrahedron.empty());
+  EXPECT_EQ(sampleModel(path.string(), 1, 0.05f), tetrahedron);
+  EXPECT_NE(sampleModel(path.string(), 1, 0.1f), tetrahedron);  // another spacing
+  std::ofstream(path) << "v 1 0 0\nv -1 0 0\nv 0 1 0\nv 0 -1 0\nv 0 0 1\nv 0 0 -1\n"
+                         "f 1 3 5\nf 3 2 5\nf 2 4 5\nf 4 1 5\nf 3 1 6\nf 2 3 6\nf 4 2 6\n"
+                         "f 1 4 6\n";
+  const std::vector<Point> octahedron = sampleModel(path.string(), 1, 0.05f);
+  EXPECT_NE(octahedron, tetrahedron);
+  EXPECT_EQ(octahedron, sampleMesh(mesh::loadMesh(path.string()), 1, 0.05f));
+  std::ofstream(path) << "v 0 0 0\nf 1 2 3\n";
+  EXPECT_THROW(sampleModel(path.string(), 1, 0.05f), InputError);
+  std::filesystem::remove(path);
+}
+
 TEST(VoxhashModule, MeshModelsLoadAndBadFilesChangeNothing) {
   VoxhashModule m(Backend::Cpu);
   m.setSize("48^3");

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <list>
+#include <mutex>
 #include <numbers>
 
 #include "compute/core/assets.h"
@@ -227,11 +229,52 @@ std::string checkModelName(const std::string& model) {
          ") or the path of an .obj, .ply or .off file";
 }
 
+namespace {
+
+// A cloud sampled from a mesh file, and what it was sampled from.
+struct SampledMesh {
+  std::string path;
+  std::uintmax_t bytes;
+  std::filesystem::file_time_type changed;
+  float size, spacing;
+  std::vector<Point> points;
+
+  bool sameAs(const SampledMesh& o) const {
+    return path == o.path && bytes == o.bytes && changed == o.changed && size == o.size &&
+           spacing == o.spacing;
+  }
+};
+
+// The most recently used first; two models, and a spare for switching one back and forth.
+constexpr std::size_t kCachedMeshes = 3;
+std::mutex cacheLock;
+std::list<SampledMesh> cache;
+
+}  // namespace
+
 std::vector<Point> sampleModel(const std::string& model, float size, float spacing) {
   if (isShapeName(model)) return sampleShape(parseShape(model), size, spacing);
   if (const std::string problem = checkModelName(model); !problem.empty())
     throw InputError(problem);
-  return sampleMesh(mesh::loadMesh(meshPathOf(model)), size, spacing);
+  const std::string path = meshPathOf(model);
+  std::error_code error;  // a file that cannot be looked at is read, and refused there
+  SampledMesh wanted{path,
+                     std::filesystem::file_size(path, error),
+                     std::filesystem::last_write_time(path, error),
+                     size,
+                     spacing,
+                     {}};
+  const std::lock_guard<std::mutex> hold(cacheLock);
+  for (auto at = cache.begin(); at != cache.end(); ++at) {
+    if (at->sameAs(wanted)) {
+      cache.splice(cache.begin(), cache, at);
+      return at->points;
+    }
+  }
+  wanted.points = sampleMesh(mesh::loadMesh(path), size, spacing);
+  cache.push_front(wanted);
+  if (cache.size() > kCachedMeshes) cache.pop_back();
+  return wanted.points;
 }
 
 std::vector<Point> placed(const std::vector<Point>& points, float scale, const float offset[3]) {

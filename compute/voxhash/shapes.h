@@ -11,6 +11,7 @@ namespace ws::voxhash {
 
 struct Point {
   float x, y, z;
+  bool operator==(const Point&) const = default;
 };
 
 enum class Shape { Sphere, Torus, TorusKnot, Box };
@@ -32,7 +33,9 @@ std::vector<Point> sampleMesh(const mesh::TriangleMesh& mesh, float size, float 
 
 // A model by name: a procedural shape (parseShape's names), a shipped mesh (assets/meshes, by
 // its name without extension) or a mesh file's path, sampled as above. Throws InputError (an
-// unknown name, an unreadable or malformed file).
+// unknown name, an unreadable or malformed file). The last few clouds sampled from mesh files are
+// kept, each with its file's size and time of change: asked again for one of them (a parameter
+// change that leaves the models as they were), it is not read and sampled again.
 std::vector<Point> sampleModel(const std::string& model, float size, float spacing);
 // The shipped meshes' names, and whether `model` names a shape, a shipped mesh or a mesh file
 // ("" when it does, else why not), without reading the file.
