@@ -3,7 +3,8 @@
 # compute-sanitizer (memcheck, racecheck), the benchmark and headless frame timings. Results go to
 # $OUT (logs, JSON, PNG). Usage: scripts/gpu_check.sh [build] [test] [sanitize] [bench] [frames]
 # [lbm-bench] [lbm-frames] [voxhash] (bench and frames are Life's; voxhash: its CUDA tests under
-# compute-sanitizer, the hash lab's and the intersection's benchmarks, a headless frame).
+# compute-sanitizer, the hash lab's benchmarks for both insertions and the intersection's, headless
+# frames of the voxels and of a table).
 set -uo pipefail
 OUT=${OUT:-/tmp/warpscope-gpu}
 BUILD=${BUILD:-/tmp/ws-build}
@@ -64,8 +65,11 @@ fi
 if has voxhash; then
   sanitize cuckoo_cuda_test voxhash_cuda_test voxhash_module_test
   for size in 2^25 2^20; do
-    "$BUILD/warpscope" bench --module voxhash --size $size --steps-per-sample 5 \
-      --json "$OUT/bench-voxhash-${size/^/p}.json" | tee "$OUT/bench-voxhash-${size/^/p}.txt"
+    for insertion in exchange look; do
+      "$BUILD/warpscope" bench --module voxhash --size $size --steps-per-sample 5 \
+        --set voxhash.insertion=$insertion --json "$OUT/bench-voxhash-${size/^/p}-$insertion.json" |
+        tee "$OUT/bench-voxhash-${size/^/p}-$insertion.txt"
+    done
   done
   for size in 256 512 1024; do
     "$BUILD/warpscope" bench --module voxhash --size $size^3 --steps-per-sample 5 --samples 9 \
@@ -81,6 +85,8 @@ if has voxhash; then
     --json "$OUT/bench-intersection-mesh.json" | tee "$OUT/bench-intersection-mesh.txt"
   "$BUILD/warpscope" --headless --module voxhash --size 256^3 --steps 120 --window 1280x720 \
     --frames "$OUT/voxhash-frames" --frame-every 60 --with-ui | tail -3
+  "$BUILD/warpscope" --headless --module voxhash --size 1024^3 --set voxhash.view=table-a \
+    --steps 30 --window 1280x720 --with-ui --screenshot "$OUT/voxhash-table.png" | tail -3
   "$BUILD/warpscope" --headless --module voxhash --size 512^3 --set voxhash.model_a=gear \
     --set voxhash.model_b=spring --set voxhash.size_b=0.8 --set voxhash.path=pass-through \
     --steps 200 --window 1600x1000 --with-ui --screenshot "$OUT/voxhash-mesh.png" | tail -3
