@@ -90,7 +90,8 @@ std::vector<T> toHost(const T* device, std::size_t n) {
 
 // One T in pinned host memory that kernels write directly (mapped, zero-copy). After the stream
 // is synchronized the host reads it with no copy: a status flag that decides what to launch next
-// costs one synchronization instead of a copy and a synchronization (15 against 7 us on an H200).
+// costs a wait for the stream (about 6 us on an H200) instead of a clear, a copy back and the wait
+// (about 13 us).
 template <typename T>
 class MappedHostValue {
  public:
