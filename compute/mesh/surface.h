@@ -1,0 +1,44 @@
+#pragma once
+// The optimizer's mesh on the CPU: positions that move, corners and connectivity that never do,
+// and the steps of a sweep (one colour class at a time, its vertices in parallel).
+#include <cstdint>
+#include <vector>
+
+#include "compute/mesh/colouring.h"
+#include "compute/mesh/mesh_io.h"
+#include "compute/mesh/optimize.h"
+#include "compute/mesh/topology.h"
+
+namespace ws::mesh {
+
+struct SurfaceMesh {
+  std::vector<Vec3> positions;
+  std::vector<std::uint32_t> corners;  // three per triangle
+  Topology topology;
+
+  explicit SurfaceMesh(const TriangleMesh& mesh);
+  MeshView view();
+  std::size_t triangles() const { return corners.size() / 3; }
+  // The smallest and the mean of the triangles' smallest angles, in degrees.
+  float minAngleDegrees() const;
+  float meanMinAngleDegrees() const;
+};
+
+// Vertices that must not move: those Topology pins (boundary and non-manifold edges) and, with
+// featureDegrees > 0, those on an edge whose two triangles meet at more than featureDegrees (the
+// angle between their normals: 0 on a flat sheet).
+std::vector<std::uint8_t> lockedVertices(const SurfaceMesh& mesh, float featureDegrees);
+
+// Optimizes the unlocked vertices of one colour class in place, in parallel: no two of them
+// share a triangle, so each sees its neighbours as they were. Returns how many moved.
+std::size_t optimizeClass(SurfaceMesh& mesh, const Colouring& colouring, std::uint32_t colour,
+                          const std::vector<std::uint8_t>& locked, const OptimizeParams& params);
+
+// Procedural test meshes. An icosphere of radius 1 subdivided `levels` times, each vertex moved
+// along the surface by up to `jitter` times the edge length (then back onto the sphere). A flat
+// n x n patch of equilateral triangles in the z = 0 plane, interior vertices moved in the plane
+// by up to `jitter` times the edge length.
+TriangleMesh jitteredSphere(int levels, float jitter, std::uint64_t seed);
+TriangleMesh planePatch(int n, float jitter, std::uint64_t seed);
+
+}  // namespace ws::mesh

@@ -1,0 +1,165 @@
+// The mesh optimizer's CPU core: connectivity and what it reports, colourings, the Nelder-Mead
+// search, and vertex optimization on meshes with known answers.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <random>
+
+#include "compute/mesh/surface.h"
+#include "tests/test_support.h"
+
+namespace ws::mesh {
+namespace {
+
+constexpr float kDegrees = 180 / std::numbers::pi_v<float>;
+
+TEST(MeshTopology, AClosedSphereAndAPatchWithItsBoundary) {
+  const Topology sphere = buildTopology(jitteredSphere(2, 0.2f, 1));
+  EXPECT_EQ(sphere.summary(), "closed and manifold");
+  EXPECT_EQ(sphere.vertices, 162u);  // 10 * 4^2 + 2
+  EXPECT_EQ(sphere.maxDegree(), 6u);
+  for (std::uint32_t v = 0; v < sphere.vertices; ++v) {
+    EXPECT_EQ(sphere.degree(v), sphere.triangleStart[v + 1] - sphere.triangleStart[v]);
+    EXPECT_FALSE(sphere.pinned[v]);
+  }
+  const Topology patch = buildTopology(planePatch(6, 0, 1));
+  EXPECT_EQ(patch.boundaryEdges, 20u);  // 4 (n - 1)
+  EXPECT_EQ(patch.summary(), "20 boundary edges");
+  std::size_t pinned = 0;
+  for (std::uint8_t p : patch.pinned) pinned += p;
+  EXPECT_EQ(pinned, 20u);  // the border's vertices
+}
+
+TEST(MeshTopology, DegenerateTrianglesAndNonManifoldEdgesAreReportedNotRefused) {
+  TriangleMesh m;
+  m.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {2, 0, 0}};
+  m.triangles = {{0, 1, 2},
+                 {1, 0, 3},
+                 {0, 1, 4},   // three triangles on the edge 0-1
+                 {0, 1, 5}};  // and a fourth, flat: zero area
+  const Topology t = buildTopology(m);
+  EXPECT_EQ(t.nonManifoldEdges, 1u);
+  EXPECT_EQ(t.degenerateTriangles, 1u);
+  EXPECT_NE(t.summary().find("1 degenerate triangles"), std::string::npos) << t.summary();
+  EXPECT_NE(t.summary().find("1 non-manifold edges"), std::string::npos) << t.summary();
+  EXPECT_TRUE(t.pinned[0] && t.pinned[1]);
+  m.triangles.push_back({2, 2, 4});  // a corner repeated
+  EXPECT_EQ(buildTopology(m).degenerateTriangles, 2u);
+}
+
+TEST(MeshColouring, FirstFitIsValidWithAtMostMaxDegreePlusOneColours) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  for (const TriangleMesh& m : {jitteredSphere(3, 0.3f, seed), planePatch(30, 0.2f, seed)}) {
+    const Topology t = buildTopology(m);
+    const Colouring c = firstFitColouring(t);
+    EXPECT_EQ(checkColouring(t, c), "");
+    EXPECT_LE(c.colours, t.maxDegree() + 1);
+    EXPECT_GE(c.colours, 3u);  // a triangle's corners differ
+  }
+  // The checker sees a clash.
+  const Topology t = buildTopology(planePatch(4, 0, 1));
+  Colouring c = firstFitColouring(t);
+  c.colour[1] = c.colour[0];
+  EXPECT_NE(checkColouring(t, c).find("share colour"), std::string::npos);
+}
+
+// The chapter's warm-up: points pulled onto a circle of radius r by minimizing their squared
+// distance to it.
+TEST(NelderMead, PointsEndOnTheCircle) {
+  std::mt19937_64 rng(ws::test::freshSeed());
+  std::uniform_real_distribution<float> any(-3, 3);
+  const float r = 1.5f;
+  for (int i = 0; i < 200; ++i) {
+    const Point2 start{any(rng), any(rng)};
+    auto f = [&](Point2 q) {
+      const float d = std::hypot(start.u + q.u, start.w + q.w) - r;
+      return d * d;
+    };
+    float best = 0;
+    int used = 0;
+    NelderMeadOptions o;
+    o.iterations = 200;
+    o.tolerance = 1e-12f;
+    const Point2 q = nelderMead(f, 0.5f, o, &best, &used, [](int, Point2) {});
+    EXPECT_NEAR(std::hypot(start.u + q.u, start.w + q.w), r, 1e-3f)
+        << "from " << start.u << ", " << start.w;
+  }
+}
+
+// A flat hexagon of six equilateral triangles around a centre vertex, the centre moved.
+TriangleMesh hexagon(float dx, float dy) {
+  TriangleMesh m;
+  m.vertices.push_back({dx, dy, 0});
+  for (int k = 0; k < 6; ++k) {
+    const float a = float(k) * std::numbers::pi_v<float> / 3;
+    m.vertices.push_back({std::cos(a), std::sin(a), 0});
+  }
+  for (std::uint32_t k = 0; k < 6; ++k) m.triangles.push_back({0, 1 + k, 1 + (k + 1) % 6});
+  return m;
+}
+
+TEST(MeshOptimize, ADisplacedHexagonCentreReturnsAndAnEquilateralPatchStays) {
+  SurfaceMesh m(hexagon(0.3f, -0.2f));
+  const Colouring c = firstFitColouring(m.topology);
+  const auto locked = lockedVertices(m, 0);
+  EXPECT_LT(m.minAngleDegrees(), 45);
+  for (int sweep = 0; sweep < 10; ++sweep)
+    for (std::uint32_t k = 0; k < c.colours; ++k) optimizeClass(m, c, k, locked, {});
+  EXPECT_LT(length(m.positions[0]), 0.01f);
+  EXPECT_GT(m.minAngleDegrees(), 59);
+
+  SurfaceMesh patch(planePatch(12, 0, 1));
+  const std::vector<Vec3> before = patch.positions;
+  const Colouring pc = firstFitColouring(patch.topology);
+  const auto patchLocked = lockedVertices(patch, 30);
+  for (std::uint32_t k = 0; k < pc.colours; ++k) optimizeClass(patch, pc, k, patchLocked, {});
+  for (std::size_t v = 0; v < before.size(); ++v)
+    EXPECT_LT(length(patch.positions[v] - before[v]), 1e-5f) << "vertex " << v;
+}
+
+// Sweeps over a jittered sphere: after every colour class the smallest angle has not dropped, no
+// triangle has turned over, each move stayed within alpha times the nearest neighbour's distance,
+// and the corners are as they were.
+TEST(MeshOptimize, SweepsNeverLowerTheSmallestAngleNorFoldNorOverstep) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  SurfaceMesh m(jitteredSphere(3, 0.35f, seed));
+  const std::vector<std::uint32_t> corners = m.corners;
+  const Colouring c = firstFitColouring(m.topology);
+  const auto locked = lockedVertices(m, 0);
+  OptimizeParams params;
+  const float start = m.minAngleDegrees(), startMean = m.meanMinAngleDegrees();
+  float smallest = start;
+  for (int sweep = 0; sweep < 3; ++sweep) {
+    for (std::uint32_t k = 0; k < c.colours; ++k) {
+      const std::vector<Vec3> before = m.positions;
+      // Each vertex's move as the class will make it, checked against its radius.
+      const MeshView view = m.view();
+      for (std::uint32_t i = c.classStart[k]; i < c.classStart[k + 1]; ++i) {
+        const std::uint32_t v = c.members[i];
+        const VertexMove move = optimizeVertex(view, v, params, [](int, Point2) {});
+        if (!move.moved) continue;
+        EXPECT_LE(length(move.to - before[v]), move.radius * 1.0001f) << "vertex " << v;
+        EXPECT_FALSE(foldsAt(view, v, move.to)) << "vertex " << v;
+        EXPECT_GE(move.after, move.before) << "vertex " << v;
+      }
+      optimizeClass(m, c, k, locked, params);
+      const float now = m.minAngleDegrees();
+      EXPECT_GE(now, smallest) << "sweep " << sweep << ", colour " << k << ", seed " << seed;
+      smallest = now;
+      for (std::size_t t = 0; t < m.triangles(); ++t) {
+        const std::uint32_t* tri = corners.data() + 3 * t;
+        const Vec3 n0 = cross(before[tri[1]] - before[tri[0]], before[tri[2]] - before[tri[0]]);
+        const Vec3 n1 = cross(m.positions[tri[1]] - m.positions[tri[0]],
+                              m.positions[tri[2]] - m.positions[tri[0]]);
+        ASSERT_GT(dot(n0, n1), 0) << "triangle " << t << " folded; seed " << seed;
+      }
+    }
+  }
+  EXPECT_EQ(m.corners, corners);
+  EXPECT_GT(m.minAngleDegrees(), start + 5) << "seed " << seed;  // it did improve
+  EXPECT_GT(m.meanMinAngleDegrees(), startMean + 2) << "seed " << seed;
+}
+
+}  // namespace
+}  // namespace ws::mesh
