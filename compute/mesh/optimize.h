@@ -114,6 +114,20 @@ WS_HD Point2 nelderMead(F&& f, float step, const NelderMeadOptions& o, float* be
   return p[b];
 }
 
+// The chapter's 2-D warm-up: a point pulled onto the circle of `radius` about the origin by
+// minimizing its squared distance to it, from `start`. Returns where it ends.
+WS_HD Point2 circlePull(Point2 start, float radius, const NelderMeadOptions& options) {
+  auto f = [&](Point2 q) {
+    const float u = start.u + q.u, w = start.w + q.w;
+    const float d = sqrtf(u * u + w * w) - radius;
+    return d * d;
+  };
+  float best = 0;
+  int used = 0;
+  const Point2 q = nelderMead(f, 0.5f, options, &best, &used, [](int, Point2) {});
+  return {start.u + q.u, start.w + q.w};
+}
+
 // A mesh as the optimizer reads it, host or device pointers: positions, three corners per
 // triangle, and Topology's lists.
 struct MeshView {
