@@ -98,5 +98,24 @@ TEST(MeshOptimizeCuda, ClassPassesNeverLowerTheSmallestAngleNorFold) {
   EXPECT_GT(smallest, start + 5) << "seed " << seed;
 }
 
+// Projected on the GPU, vertices stay on the input surface, as on the CPU.
+TEST(MeshOptimizeCuda, ProjectedVerticesStayOnTheInputSurface) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  SurfaceMesh seen(jitteredSphere(4, 0.35f, seed));
+  const SurfaceGrid original(seen.positions, seen.corners);
+  const Colouring colouring = firstFitColouring(seen.topology);
+  CudaSurface gpu(seen, colouring, lockedVertices(seen, 0), &original);
+  const float start = seen.minAngleDegrees();
+  for (int sweep = 0; sweep < 3; ++sweep) gpu.sweep(OptimizeParams{});
+  seen.positions = gpu.positionsOnHost();
+  for (std::size_t v = 0; v < seen.positions.size(); ++v) {
+    float off = 0;
+    closestPointOnSurface(original.view(), seen.positions[v], &off);
+    EXPECT_LT(off, 1e-5f) << "vertex " << v << ", seed " << seed;
+  }
+  EXPECT_GT(seen.minAngleDegrees(), start + 5) << "seed " << seed;
+}
+
 }  // namespace
 }  // namespace ws::mesh

@@ -129,7 +129,8 @@ TEST(MeshOptimize, SweepsNeverLowerTheSmallestAngleNorFoldNorOverstep) {
       const MeshView view = m.view();
       for (std::uint32_t i = c.classStart[k]; i < c.classStart[k + 1]; ++i) {
         const std::uint32_t v = c.members[i];
-        const VertexMove move = optimizeVertex(view, v, params, [](int, Point2) {});
+        const VertexMove move = optimizeVertex(
+            view, v, params, [](Vec3 p) { return p; }, [](int, Point2) {});
         if (!move.moved) continue;
         EXPECT_LE(length(move.to - before[v]), move.radius * 1.0001f) << "vertex " << v;
         EXPECT_FALSE(foldsAt(view, v, move.to)) << "vertex " << v;
@@ -151,6 +152,80 @@ TEST(MeshOptimize, SweepsNeverLowerTheSmallestAngleNorFoldNorOverstep) {
   EXPECT_EQ(m.corners, corners);
   EXPECT_GT(m.minAngleDegrees(), start + 5) << "seed " << seed;  // it did improve
   EXPECT_GT(m.meanMinAngleDegrees(), startMean + 2) << "seed " << seed;
+}
+
+TEST(MeshProjection, TheClosestPointOfATriangleIsOnItAndNoSampleIsCloser) {
+  std::mt19937_64 rng(ws::test::freshSeed());
+  std::uniform_real_distribution<float> any(-2, 2);
+  auto random = [&] { return Vec3{any(rng), any(rng), any(rng)}; };
+  for (int trial = 0; trial < 300; ++trial) {
+    const Vec3 a = random(), b = random(), c = random(), p = random();
+    const Vec3 q = closestPointOnTriangle(p, a, b, c);
+    // On the triangle: in its plane, inside its edges.
+    const Vec3 n = cross(b - a, c - a);
+    EXPECT_NEAR(dot(q - a, n) / length(n), 0, 1e-4f);
+    float nearest = 1e30f;
+    for (int i = 0; i <= 60; ++i)
+      for (int j = 0; i + j <= 60; ++j) {
+        const Vec3 s = a + (b - a) * (float(i) / 60) + (c - a) * (float(j) / 60);
+        nearest = std::min(nearest, length(s - p));
+      }
+    EXPECT_LE(length(q - p), nearest + 1e-4f) << "trial " << trial;
+    EXPECT_GE(length(q - p), nearest - 0.1f * length(b - a)) << "trial " << trial;
+  }
+}
+
+TEST(MeshProjection, TheGridFindsTheClosestPointOfTheWholeSurface) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  const SurfaceMesh sphere(jitteredSphere(3, 0.3f, seed));
+  const SurfaceGrid grid(sphere.positions, sphere.corners);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> any(-2.5f, 2.5f);
+  for (int trial = 0; trial < 500; ++trial) {
+    const Vec3 p = {any(rng), any(rng), any(rng)};  // inside and outside the grid's box
+    float found = 0;
+    const Vec3 q = closestPointOnSurface(grid.view(), p, &found);
+    float best = 1e30f;
+    for (std::size_t t = 0; t < sphere.triangles(); ++t) {
+      const std::uint32_t* k = sphere.corners.data() + 3 * t;
+      best = std::min(
+          best, length(closestPointOnTriangle(p, sphere.positions[k[0]], sphere.positions[k[1]],
+                                              sphere.positions[k[2]]) -
+                       p));
+    }
+    EXPECT_NEAR(found, best, 1e-5f) << "trial " << trial << ", seed " << seed;
+    EXPECT_NEAR(length(q - p), found, 1e-5f);
+  }
+}
+
+// With projection, moved vertices stay on the input surface: on a jittered sphere, no farther
+// from the unit sphere than the input's triangles reach (their deepest point, towards the
+// centre).
+TEST(MeshProjection, ProjectedVerticesStayOnTheInputSurface) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  SurfaceMesh m(jitteredSphere(3, 0.35f, seed));
+  const SurfaceGrid original(m.positions, m.corners);
+  float deepest = 0;
+  for (std::size_t t = 0; t < m.triangles(); ++t) {
+    const std::uint32_t* k = m.corners.data() + 3 * t;
+    const Vec3 q =
+        closestPointOnTriangle({0, 0, 0}, m.positions[k[0]], m.positions[k[1]], m.positions[k[2]]);
+    deepest = std::max(deepest, 1 - length(q));
+  }
+  const Colouring c = firstFitColouring(m.topology);
+  const auto locked = lockedVertices(m, 0);
+  const float start = m.minAngleDegrees();
+  for (int sweep = 0; sweep < 3; ++sweep)
+    for (std::uint32_t k = 0; k < c.colours; ++k)
+      optimizeClass(m, c, k, locked, OptimizeParams{}, &original);
+  for (std::size_t v = 0; v < m.positions.size(); ++v) {
+    float off = 0;
+    closestPointOnSurface(original.view(), m.positions[v], &off);
+    EXPECT_LT(off, 1e-5f) << "vertex " << v << ", seed " << seed;
+    EXPECT_LE(1 - length(m.positions[v]), deepest + 1e-5f) << "vertex " << v;
+    EXPECT_LE(length(m.positions[v]), 1 + 1e-5f) << "vertex " << v;
+  }
+  EXPECT_GT(m.minAngleDegrees(), start + 5) << "seed " << seed;
 }
 
 }  // namespace

@@ -180,9 +180,11 @@ struct VertexMove {
   bool moved;
 };
 
-template <typename Visit>
+// `project(point)` puts a candidate position back onto the surface (closestPointOnSurface), or
+// returns it as it is; the move's bound applies to the step in the tangent plane, before it.
+template <typename Project, typename Visit>
 WS_HD VertexMove optimizeVertex(const MeshView& m, std::uint32_t v, const OptimizeParams& p,
-                                Visit&& visit) {
+                                Project&& project, Visit&& visit) {
   const Vec3 x = m.positions[v];
   VertexMove move{x, 0, 0, 0, 0, false};
   move.before = move.after = vertexMinAngle(m, v, x);
@@ -210,7 +212,7 @@ WS_HD VertexMove optimizeVertex(const MeshView& m, std::uint32_t v, const Optimi
   move.radius = r;
   if (!(r > 0)) return move;
   constexpr float kRefused = 1e30f;
-  auto at = [&](Point2 q) { return x + e1 * q.u + e2 * q.w; };
+  auto at = [&](Point2 q) { return project(x + e1 * q.u + e2 * q.w); };
   auto objective = [&](Point2 q) {
     if (q.u * q.u + q.w * q.w > r * r) return kRefused;
     const Vec3 y = at(q);

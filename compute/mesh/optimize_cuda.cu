@@ -11,12 +11,17 @@ namespace {
 // One thread per vertex of a colour class: no two of them share a triangle, so each reads its
 // neighbours as they were before the launch and writes only its own position.
 __global__ void optimizeClassKernel(MeshView mesh, const std::uint32_t* members, std::uint32_t n,
-                                    const std::uint8_t* locked, OptimizeParams params) {
+                                    const std::uint8_t* locked, OptimizeParams params,
+                                    SurfaceGridView original, bool projectToOriginal) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const std::uint32_t v = members[i];
   if (locked[v]) return;
-  const VertexMove move = optimizeVertex(mesh, v, params, [](int, Point2) {});
+  auto project = [&](Vec3 p) {
+    float distance;
+    return projectToOriginal ? closestPointOnSurface(original, p, &distance) : p;
+  };
+  const VertexMove move = optimizeVertex(mesh, v, params, project, [](int, Point2) {});
   if (move.moved) mesh.positions[v] = move.to;
 }
 
@@ -40,7 +45,8 @@ std::vector<Point2> circlePullOnGpu(const std::vector<Point2>& starts, float rad
 }
 
 CudaSurface::CudaSurface(const SurfaceMesh& mesh, const Colouring& colouring,
-                         const std::vector<std::uint8_t>& locked, int block)
+                         const std::vector<std::uint8_t>& locked, const SurfaceGrid* original,
+                         int block)
     : block_(block),
       vertices_(mesh.positions.size()),
       positions_(toDevice(mesh.positions)),
@@ -52,6 +58,18 @@ CudaSurface::CudaSurface(const SurfaceMesh& mesh, const Colouring& colouring,
       members_(toDevice(colouring.members)),
       locked_(toDevice(locked)),
       classStart_(colouring.classStart) {
+  if (original) {
+    gridStart_ = toDevice(original->cellStart);
+    gridTriangles_ = toDevice(original->cellTriangles);
+    originalPositions_ = toDevice(original->positions);
+    originalCorners_ = toDevice(original->corners);
+    original_ = original->view();
+    original_.cellStart = gridStart_.data();
+    original_.cellTriangles = gridTriangles_.data();
+    original_.positions = originalPositions_.data();
+    original_.corners = originalCorners_.data();
+    project_ = true;
+  }
   view_ = {positions_.data(),  corners_.data(),        triangleStart_.data(),
            triangleOf_.data(), neighbourStart_.data(), neighbourOf_.data()};
 }
@@ -59,8 +77,8 @@ CudaSurface::CudaSurface(const SurfaceMesh& mesh, const Colouring& colouring,
 void CudaSurface::optimizeClass(std::uint32_t colour, const OptimizeParams& params) {
   const std::uint32_t first = classStart_[colour], n = classStart_[colour + 1] - first;
   if (n)
-    optimizeClassKernel<<<blocksFor(n, block_), block_>>>(view_, members_.data() + first, n,
-                                                          locked_.data(), params);
+    optimizeClassKernel<<<blocksFor(n, block_), block_>>>(
+        view_, members_.data() + first, n, locked_.data(), params, original_, project_);
   WS_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -15,8 +15,10 @@ namespace ws::mesh {
 class CudaSurface {
  public:
   // Copies the mesh, its colouring and its locks to the device. Throws OutOfMemoryError.
+  // With `original`, every position tried is projected onto that surface, as on the CPU.
   CudaSurface(const SurfaceMesh& mesh, const Colouring& colouring,
-              const std::vector<std::uint8_t>& locked, int block = 128);
+              const std::vector<std::uint8_t>& locked, const SurfaceGrid* original = nullptr,
+              int block = 128);
 
   // One colour class, or every class in order (a sweep); asynchronous.
   void optimizeClass(std::uint32_t colour, const OptimizeParams& params);
@@ -33,6 +35,10 @@ class CudaSurface {
   DeviceBuffer<std::uint32_t> corners_, triangleStart_, triangleOf_, neighbourStart_, neighbourOf_,
       members_;
   DeviceBuffer<std::uint8_t> locked_;
+  DeviceBuffer<std::uint32_t> gridStart_, gridTriangles_, originalCorners_;
+  DeviceBuffer<Vec3> originalPositions_;
+  SurfaceGridView original_{};
+  bool project_ = false;
   std::vector<std::uint32_t> classStart_;
   MeshView view_;
 };

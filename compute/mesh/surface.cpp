@@ -83,15 +83,21 @@ std::vector<std::uint8_t> lockedVertices(const SurfaceMesh& m, float featureDegr
 }
 
 std::size_t optimizeClass(SurfaceMesh& mesh, const Colouring& colouring, std::uint32_t colour,
-                          const std::vector<std::uint8_t>& locked, const OptimizeParams& params) {
+                          const std::vector<std::uint8_t>& locked, const OptimizeParams& params,
+                          const SurfaceGrid* original) {
   const MeshView view = mesh.view();
+  const SurfaceGridView surface = original ? original->view() : SurfaceGridView{};
   const std::int64_t first = colouring.classStart[colour], last = colouring.classStart[colour + 1];
   std::size_t moved = 0;
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : moved)
   for (std::int64_t i = first; i < last; ++i) {
     const std::uint32_t v = colouring.members[i];
     if (locked[v]) continue;
-    const VertexMove move = optimizeVertex(view, v, params, [](int, Point2) {});
+    auto project = [&](Vec3 p) {
+      float distance;
+      return original ? closestPointOnSurface(surface, p, &distance) : p;
+    };
+    const VertexMove move = optimizeVertex(view, v, params, project, [](int, Point2) {});
     if (move.moved) {
       view.positions[v] = move.to;
       ++moved;

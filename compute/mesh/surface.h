@@ -7,6 +7,7 @@
 #include "compute/mesh/colouring.h"
 #include "compute/mesh/mesh_io.h"
 #include "compute/mesh/optimize.h"
+#include "compute/mesh/surface_grid.h"
 #include "compute/mesh/topology.h"
 
 namespace ws::mesh {
@@ -30,9 +31,11 @@ struct SurfaceMesh {
 std::vector<std::uint8_t> lockedVertices(const SurfaceMesh& mesh, float featureDegrees);
 
 // Optimizes the unlocked vertices of one colour class in place, in parallel: no two of them
-// share a triangle, so each sees its neighbours as they were. Returns how many moved.
+// share a triangle, so each sees its neighbours as they were. With `original`, every position
+// tried is projected onto that surface first. Returns how many moved.
 std::size_t optimizeClass(SurfaceMesh& mesh, const Colouring& colouring, std::uint32_t colour,
-                          const std::vector<std::uint8_t>& locked, const OptimizeParams& params);
+                          const std::vector<std::uint8_t>& locked, const OptimizeParams& params,
+                          const SurfaceGrid* original = nullptr);
 
 // Procedural test meshes. An icosphere of radius 1 subdivided `levels` times, each vertex moved
 // along the surface by up to `jitter` times the edge length (then back onto the sphere). A flat
