@@ -155,7 +155,15 @@ WS_HD float vertexMinAngle(const MeshView& m, std::uint32_t v, Vec3 at) {
   return smallest;
 }
 
-// Whether one of vertex v's triangles turns over (its normal reverses) when v moves to `at`.
+// Whether a triangle with corners `before` has turned over (its normal reversed, or it has no
+// area left) with corners `after`.
+WS_HD bool turnedOver(const Vec3 before[3], const Vec3 after[3]) {
+  const Vec3 n0 = cross(before[1] - before[0], before[2] - before[0]);
+  const Vec3 n1 = cross(after[1] - after[0], after[2] - after[0]);
+  return dot(n0, n1) <= 0;
+}
+
+// Whether one of vertex v's triangles turns over when v moves to `at`.
 WS_HD bool foldsAt(const MeshView& m, std::uint32_t v, Vec3 at) {
   for (std::uint32_t i = m.triangleStart[v]; i < m.triangleStart[v + 1]; ++i) {
     const std::uint32_t* t = m.corners + 3 * m.triangleOf[i];
@@ -164,9 +172,7 @@ WS_HD bool foldsAt(const MeshView& m, std::uint32_t v, Vec3 at) {
       before[k] = m.positions[t[k]];
       after[k] = t[k] == v ? at : before[k];
     }
-    const Vec3 n0 = cross(before[1] - before[0], before[2] - before[0]);
-    const Vec3 n1 = cross(after[1] - after[0], after[2] - after[0]);
-    if (dot(n0, n1) <= 0) return true;
+    if (turnedOver(before, after)) return true;
   }
   return false;
 }

@@ -12,15 +12,11 @@ namespace {
 // neighbours as they were before the launch and writes only its own position.
 __global__ void optimizeClassKernel(MeshView mesh, const std::uint32_t* members, std::uint32_t n,
                                     const std::uint8_t* locked, OptimizeParams params,
-                                    SurfaceGridView original, bool projectToOriginal) {
+                                    SurfaceProjection project) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const std::uint32_t v = members[i];
   if (locked[v]) return;
-  auto project = [&](Vec3 p) {
-    float distance;
-    return projectToOriginal ? closestPointOnSurface(original, p, &distance) : p;
-  };
   const VertexMove move = optimizeVertex(mesh, v, params, project, [](int, Point2) {});
   if (move.moved) mesh.positions[v] = move.to;
 }
@@ -63,12 +59,12 @@ CudaSurface::CudaSurface(const SurfaceMesh& mesh, const Colouring& colouring,
     gridTriangles_ = toDevice(original->cellTriangles);
     originalPositions_ = toDevice(original->positions);
     originalCorners_ = toDevice(original->corners);
-    original_ = original->view();
-    original_.cellStart = gridStart_.data();
-    original_.cellTriangles = gridTriangles_.data();
-    original_.positions = originalPositions_.data();
-    original_.corners = originalCorners_.data();
-    project_ = true;
+    SurfaceGridView& onDevice = projection_.surface;
+    onDevice = original->view();
+    onDevice.cellStart = gridStart_.data();
+    onDevice.cellTriangles = gridTriangles_.data();
+    onDevice.positions = originalPositions_.data();
+    onDevice.corners = originalCorners_.data();
   }
   view_ = {positions_.data(),  corners_.data(),        triangleStart_.data(),
            triangleOf_.data(), neighbourStart_.data(), neighbourOf_.data()};
@@ -77,8 +73,8 @@ CudaSurface::CudaSurface(const SurfaceMesh& mesh, const Colouring& colouring,
 void CudaSurface::optimizeClass(std::uint32_t colour, const OptimizeParams& params) {
   const std::uint32_t first = classStart_[colour], n = classStart_[colour + 1] - first;
   if (n)
-    optimizeClassKernel<<<blocksFor(n, block_), block_>>>(
-        view_, members_.data() + first, n, locked_.data(), params, original_, project_);
+    optimizeClassKernel<<<blocksFor(n, block_), block_>>>(view_, members_.data() + first, n,
+                                                          locked_.data(), params, projection_);
   WS_CUDA_CHECK(cudaGetLastError());
 }
 

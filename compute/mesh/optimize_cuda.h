@@ -37,8 +37,7 @@ class CudaSurface {
   DeviceBuffer<std::uint8_t> locked_;
   DeviceBuffer<std::uint32_t> gridStart_, gridTriangles_, originalCorners_;
   DeviceBuffer<Vec3> originalPositions_;
-  SurfaceGridView original_{};
-  bool project_ = false;
+  SurfaceProjection projection_;  // an empty view: no projection
   std::vector<std::uint32_t> classStart_;
   MeshView view_;
 };

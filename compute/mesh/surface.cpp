@@ -42,6 +42,16 @@ float SurfaceMesh::minAngleDegrees() const {
   return smallest;
 }
 
+std::ptrdiff_t SurfaceMesh::foldedSince(const std::vector<Vec3>& before) const {
+  for (std::size_t t = 0; t < triangles(); ++t) {
+    const std::uint32_t* c = corners.data() + 3 * t;
+    const Vec3 was[3] = {before[c[0]], before[c[1]], before[c[2]]},
+               now[3] = {positions[c[0]], positions[c[1]], positions[c[2]]};
+    if (turnedOver(was, now)) return std::ptrdiff_t(t);
+  }
+  return -1;
+}
+
 float SurfaceMesh::meanMinAngleDegrees() const {
   double sum = 0;
   for (std::size_t t = 0; t < triangles(); ++t) sum += triangleMinAngle(*this, t);
@@ -86,17 +96,13 @@ std::size_t optimizeClass(SurfaceMesh& mesh, const Colouring& colouring, std::ui
                           const std::vector<std::uint8_t>& locked, const OptimizeParams& params,
                           const SurfaceGrid* original) {
   const MeshView view = mesh.view();
-  const SurfaceGridView surface = original ? original->view() : SurfaceGridView{};
+  const SurfaceProjection project{original ? original->view() : SurfaceGridView{}};
   const std::int64_t first = colouring.classStart[colour], last = colouring.classStart[colour + 1];
   std::size_t moved = 0;
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : moved)
   for (std::int64_t i = first; i < last; ++i) {
     const std::uint32_t v = colouring.members[i];
     if (locked[v]) continue;
-    auto project = [&](Vec3 p) {
-      float distance;
-      return original ? closestPointOnSurface(surface, p, &distance) : p;
-    };
     const VertexMove move = optimizeVertex(view, v, params, project, [](int, Point2) {});
     if (move.moved) {
       view.positions[v] = move.to;

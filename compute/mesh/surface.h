@@ -23,6 +23,8 @@ struct SurfaceMesh {
   // The smallest and the mean of the triangles' smallest angles, in degrees.
   float minAngleDegrees() const;
   float meanMinAngleDegrees() const;
+  // The first triangle that has turned over since the positions were `before`, or -1.
+  std::ptrdiff_t foldedSince(const std::vector<Vec3>& before) const;
 };
 
 // Vertices that must not move: those Topology pins (boundary and non-manifold edges) and, with

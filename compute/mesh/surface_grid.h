@@ -92,6 +92,16 @@ WS_HD Vec3 closestPointOnSurface(const SurfaceGridView& g, Vec3 p, float* distan
   return best;
 }
 
+// What optimizeVertex calls to put a position back onto the input surface: the closest point on
+// it, or the position itself when the view is empty (no projection).
+struct SurfaceProjection {
+  SurfaceGridView surface{};
+  WS_HD Vec3 operator()(Vec3 p) const {
+    float distance;
+    return surface.cellStart ? closestPointOnSurface(surface, p, &distance) : p;
+  }
+};
+
 // Builds the grid of an input surface (its own copy of positions and corners).
 class SurfaceGrid {
  public:
