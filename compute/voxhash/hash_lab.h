@@ -98,8 +98,7 @@ class HashLab {
   virtual void step(const CuckooParams& params, std::uint64_t firstSeed, int count) = 0;
   // The last step's, with its chain statistics.
   virtual LabReport report() = 0;
-  // Slots per image row (the table is shown roughly square).
-  virtual int imageWidth() const = 0;
+  // The table's slots; its image has tableImageWidth(slots()) per row.
   virtual std::uint32_t slots() const = 0;
   virtual void render(const FieldRequest& request, FieldImage& image) = 0;
   virtual std::string configuration() const = 0;

@@ -71,9 +71,6 @@ class CpuHashLab final : public HashLab {
   LabReport report() override {
     return report_;
   }
-  int imageWidth() const override {
-    return tableImageWidth(slots());
-  }
   std::uint32_t slots() const override {
     return std::uint32_t(table_.slots().size());
   }

@@ -112,7 +112,6 @@ class CudaHashLab final : public HashLab {
     return report_;
   }
 
-  int imageWidth() const override { return tableImageWidth(slots()); }
   std::uint32_t slots() const override {
     return table_.slots() ? std::uint32_t(table_.functions().slots) : 0;
   }
