@@ -46,7 +46,8 @@ TEST(MeshOptimizeCuda, ASweepMatchesTheCpuWithinATolerance) {
   SurfaceMesh cpu(jitteredSphere(4, 0.35f, seed));
   const Colouring colouring = firstFitColouring(cpu.topology);
   const auto locked = lockedVertices(cpu, 0);
-  CudaSurface gpu(cpu, colouring, locked);
+  CudaSurface gpu(cpu, locked);
+  gpu.setColouring(colouring);
   SurfaceMesh seen = cpu;
   for (std::uint32_t c = 0; c < colouring.colours; ++c)
     optimizeClass(cpu, colouring, c, locked, OptimizeParams{});
@@ -77,7 +78,8 @@ TEST(MeshOptimizeCuda, ClassPassesNeverLowerTheSmallestAngleNorFold) {
   const std::uint64_t seed = ws::test::freshSeed();
   SurfaceMesh seen(jitteredSphere(4, 0.35f, seed));
   const Colouring colouring = firstFitColouring(seen.topology);
-  CudaSurface gpu(seen, colouring, lockedVertices(seen, 0));
+  CudaSurface gpu(seen, lockedVertices(seen, 0));
+  gpu.setColouring(colouring);
   const float start = seen.minAngleDegrees();
   float smallest = start;
   for (int sweep = 0; sweep < 3; ++sweep)
@@ -98,8 +100,8 @@ TEST(MeshOptimizeCuda, ProjectedVerticesStayOnTheInputSurface) {
   const std::uint64_t seed = ws::test::freshSeed();
   SurfaceMesh seen(jitteredSphere(4, 0.35f, seed));
   const SurfaceGrid original(seen.positions, seen.corners);
-  const Colouring colouring = firstFitColouring(seen.topology);
-  CudaSurface gpu(seen, colouring, lockedVertices(seen, 0), &original);
+  CudaSurface gpu(seen, lockedVertices(seen, 0), &original);
+  gpu.colourJonesPlassmann(std::uint32_t(seed));
   const float start = seen.minAngleDegrees();
   for (int sweep = 0; sweep < 3; ++sweep) gpu.sweep(OptimizeParams{});
   seen.positions = gpu.positionsOnHost();
@@ -109,6 +111,84 @@ TEST(MeshOptimizeCuda, ProjectedVerticesStayOnTheInputSurface) {
     EXPECT_LT(off, 1e-5f) << "vertex " << v << ", seed " << seed;
   }
   EXPECT_GT(seen.minAngleDegrees(), start + 5) << "seed " << seed;
+}
+
+TEST(MeshColouringCuda, JonesPlassmannOnTheGpuGivesTheCpusColours) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  const SurfaceMesh mesh(jitteredSphere(5, 0.3f, seed));
+  CudaSurface gpu(mesh, lockedVertices(mesh, 0));
+  gpu.colourJonesPlassmann(std::uint32_t(seed));
+  const Colouring seen = gpu.colouringOnHost();
+  EXPECT_EQ(checkColouring(mesh.topology, seen), "") << "seed " << seed;
+  const Colouring cpu = jonesPlassmannColouring(mesh.topology, std::uint32_t(seed));
+  EXPECT_EQ(seen.colour, cpu.colour) << "seed " << seed;
+  EXPECT_EQ(seen.classStart, cpu.classStart) << "seed " << seed;
+  EXPECT_EQ(seen.members, cpu.members) << "seed " << seed;
+}
+
+// The Laplacian baselines and the uncoloured pass, each against the CPU on the same mesh. The
+// smoothing moves are closed formulas, so they agree to rounding; the uncoloured Nelder-Mead pass
+// reads only the positions before it, so it agrees as closely as one class pass does.
+TEST(MeshOptimizeCuda, EveryMethodAndScheduleMatchesTheCpu) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  for (const Method method : {Method::NelderMead, Method::Laplacian, Method::Tangential})
+    for (const bool coloured : {true, false}) {
+      SurfaceMesh cpu(jitteredSphere(4, 0.35f, seed));
+      const Colouring colouring = jonesPlassmannColouring(cpu.topology, 7);
+      const auto locked = lockedVertices(cpu, 0);
+      CudaSurface gpu(cpu, locked);
+      gpu.setColouring(colouring);
+      OptimizeParams p;
+      p.method = method;
+      std::size_t moved = 0;
+      if (coloured) {
+        for (std::uint32_t c = 0; c < colouring.colours; ++c)
+          moved += optimizeClass(cpu, colouring, c, locked, p);
+        gpu.sweep(p);
+      } else {
+        moved = optimizeAllAtOnce(cpu, locked, p);
+        gpu.optimizeAllAtOnce(p);
+      }
+      SurfaceMesh seen = cpu;
+      seen.positions = gpu.positionsOnHost();
+      const std::vector<float> apart = distances(seen, cpu, 0.07f);
+      const bool exact = method != Method::NelderMead;
+      SCOPED_TRACE("method " + std::to_string(int(method)) +
+                   (coloured ? ", coloured" : ", at once") + ", seed " + std::to_string(seed));
+      EXPECT_GT(moved, cpu.positions.size() / 4);
+      EXPECT_NEAR(double(gpu.movedCount()), double(moved), exact ? 2.0 : 0.02 * double(moved));
+      EXPECT_LT(apart[apart.size() / 2], exact ? 1e-5f : 1e-4f);
+      EXPECT_LT(apart[apart.size() * 9 / 10], exact ? 1e-4f : 0.02f);
+    }
+}
+
+TEST(MeshOptimizeCuda, AngleSummaryAndViewsMatchTheCpu) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  const SurfaceMesh mesh(jitteredSphere(5, 0.4f, seed));
+  CudaSurface gpu(mesh, lockedVertices(mesh, 0));
+  const AngleSummary cpu = summarizeAngles(mesh), seen = gpu.summarizeAngles();
+  EXPECT_NEAR(seen.minDegrees, cpu.minDegrees, 1e-3f) << "seed " << seed;
+  EXPECT_NEAR(seen.meanDegrees, cpu.meanDegrees, 1e-4) << "seed " << seed;
+  std::uint32_t total = 0;
+  for (int b = 0; b < kAngleBins; ++b) {
+    EXPECT_NEAR(double(seen.histogram[b]), double(cpu.histogram[b]), 3.0) << "bin " << b;
+    total += seen.histogram[b];
+  }
+  EXPECT_EQ(total, mesh.triangles());
+  DeviceBuffer<float> angles(mesh.triangles());
+  gpu.writeTriangleAngles(angles.data());
+  const std::vector<float> got = toHost(angles.data(), mesh.triangles());
+  for (std::size_t t = 0; t < got.size(); t += 97) {
+    const std::uint32_t* c = mesh.corners.data() + 3 * t;
+    EXPECT_NEAR(got[t],
+                minAngle(mesh.positions[c[0]], mesh.positions[c[1]], mesh.positions[c[2]]) *
+                    kDegreesPerRadian,
+                1e-3f)
+        << "triangle " << t;
+  }
 }
 
 }  // namespace

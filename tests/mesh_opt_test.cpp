@@ -31,6 +31,35 @@ TEST(MeshTopology, AClosedSphereAndAPatchWithItsBoundary) {
   EXPECT_EQ(pinned, 20u);  // the border's vertices
 }
 
+// The torus and the part are closed; the part's feature edges lock exactly its vertices on block
+// edges and corners (its faces' vertices move in their planes, so their normals never tilt).
+TEST(MeshTopology, TheTorusAndThePartAreClosedAndThePartLocksItsFeatureEdges) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  const Topology torus = buildTopology(jitteredTorus(30, 12, 0.3f, seed));
+  EXPECT_EQ(torus.summary(), "closed and manifold");
+  EXPECT_EQ(torus.vertices, 360u);
+  const SurfaceMesh part(cadPart(2, 0.4f, seed));
+  EXPECT_EQ(part.topology.summary(), "closed and manifold");
+  EXPECT_EQ(part.triangles(), 2u * 888 * 4);  // faces of area 8.88, squares of side 0.05
+  const auto locked = lockedVertices(part, 30);
+  std::size_t onEdges = 0, lockedCount = 0;
+  for (std::size_t v = 0; v < part.positions.size(); ++v) {
+    const Vec3 p = part.positions[v];
+    // On an edge: at least two coordinates on the block's or the notch's planes.
+    auto on = [](float x, std::initializer_list<float> planes) {
+      for (float plane : planes)
+        if (std::abs(x - plane) < 1e-5f) return true;
+      return false;
+    };
+    const int planes =
+        on(p.x, {-1, -0.4f, 0.4f, 1}) + on(p.y, {-0.6f, 0.6f}) + on(p.z, {-0.3f, 0, 0.3f});
+    onEdges += planes >= 2;
+    lockedCount += locked[v];
+    if (planes < 2) EXPECT_FALSE(locked[v]) << "vertex " << v;
+  }
+  EXPECT_EQ(lockedCount, onEdges);
+}
+
 TEST(MeshTopology, DegenerateTrianglesAndNonManifoldEdgesAreReportedNotRefused) {
   TriangleMesh m;
   m.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {2, 0, 0}};
@@ -48,20 +77,92 @@ TEST(MeshTopology, DegenerateTrianglesAndNonManifoldEdgesAreReportedNotRefused) 
   EXPECT_EQ(buildTopology(m).degenerateTriangles, 2u);
 }
 
-TEST(MeshColouring, FirstFitIsValidWithAtMostMaxDegreePlusOneColours) {
+TEST(MeshColouring, FirstFitAndJonesPlassmannAreValidWithAtMostMaxDegreePlusOneColours) {
   const std::uint64_t seed = ws::test::freshSeed();
-  for (const TriangleMesh& m : {jitteredSphere(3, 0.3f, seed), planePatch(30, 0.2f, seed)}) {
+  for (const TriangleMesh& m : {jitteredSphere(3, 0.3f, seed), planePatch(30, 0.2f, seed),
+                                jitteredTorus(40, 16, 0.3f, seed), cadPart(2, 0.3f, seed)}) {
     const Topology t = buildTopology(m);
-    const Colouring c = firstFitColouring(t);
-    EXPECT_EQ(checkColouring(t, c), "");
-    EXPECT_LE(c.colours, t.maxDegree() + 1);
-    EXPECT_GE(c.colours, 3u);  // a triangle's corners differ
+    for (const Colouring& c :
+         {firstFitColouring(t), jonesPlassmannColouring(t, std::uint32_t(seed))}) {
+      EXPECT_EQ(checkColouring(t, c), "") << "seed " << seed;
+      EXPECT_LE(c.colours, t.maxDegree() + 1);
+      EXPECT_GE(c.colours, 3u);  // a triangle's corners differ
+    }
+  }
+  // Jones-Plassmann is first fit in priority order: each vertex has the smallest colour that its
+  // neighbours of higher priority lack.
+  const Topology sphere = buildTopology(jitteredSphere(3, 0.3f, seed));
+  const Colouring jp = jonesPlassmannColouring(sphere, 5);
+  for (std::uint32_t v = 0; v < sphere.vertices; ++v) {
+    std::vector<bool> used(sphere.maxDegree() + 1, false);
+    for (std::uint32_t i = sphere.neighbourStart[v]; i < sphere.neighbourStart[v + 1]; ++i)
+      if (priorityBeats(sphere.neighbourOf[i], v, 5)) used[jp.colour[sphere.neighbourOf[i]]] = true;
+    std::uint32_t k = 0;
+    while (used[k]) ++k;
+    ASSERT_EQ(jp.colour[v], k) << "vertex " << v;
   }
   // The checker sees a clash.
   const Topology t = buildTopology(planePatch(4, 0, 1));
   Colouring c = firstFitColouring(t);
   c.colour[1] = c.colour[0];
   EXPECT_NE(checkColouring(t, c).find("share colour"), std::string::npos);
+}
+
+// The uncoloured pass moves every vertex as if it alone moved, from the positions before it.
+TEST(MeshOptimize, AllAtOnceMovesEachVertexAgainstThePositionsBefore) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  SurfaceMesh m(jitteredSphere(3, 0.35f, seed));
+  const SurfaceMesh before = m;
+  SurfaceMesh copy = before;
+  const auto locked = lockedVertices(m, 0);
+  EXPECT_GT(optimizeAllAtOnce(m, locked, OptimizeParams{}), m.positions.size() / 2);
+  const SurfaceProjection none{};
+  for (std::uint32_t v = 0; v < m.positions.size(); v += 7) {
+    const VertexMove move = moveVertex(copy.view(), v, OptimizeParams{}, none, [](int, Point2) {});
+    EXPECT_EQ(length(m.positions[v] - move.to), 0.0f) << "vertex " << v << ", seed " << seed;
+  }
+}
+
+// Plain Laplacian smoothing shrinks a sphere; the tangential kind, projected, keeps it.
+TEST(MeshOptimize, PlainLaplacianShrinksTheSphereTangentialKeepsIt) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  auto meanRadius = [](const SurfaceMesh& m) {
+    double sum = 0;
+    for (const Vec3& p : m.positions) sum += length(p);
+    return sum / double(m.positions.size());
+  };
+  for (const Method method : {Method::Laplacian, Method::Tangential}) {
+    SurfaceMesh m(jitteredSphere(3, 0.35f, seed));
+    const SurfaceGrid original(m.positions, m.corners);
+    const Colouring c = firstFitColouring(m.topology);
+    const auto locked = lockedVertices(m, 0);
+    OptimizeParams p;
+    p.method = method;
+    p.keepQuality = false;
+    for (int sweep = 0; sweep < 5; ++sweep)
+      for (std::uint32_t k = 0; k < c.colours; ++k)
+        optimizeClass(m, c, k, locked, p, method == Method::Tangential ? &original : nullptr);
+    if (method == Method::Laplacian)
+      EXPECT_LT(meanRadius(m), 0.99) << "seed " << seed;
+    else
+      EXPECT_GT(meanRadius(m), 0.995) << "seed " << seed;
+    EXPECT_GT(m.meanMinAngleDegrees(),
+              SurfaceMesh(jitteredSphere(3, 0.35f, seed)).meanMinAngleDegrees());
+  }
+}
+
+TEST(MeshOptimize, TheAngleSummaryCountsEveryTriangle) {
+  const SurfaceMesh m(jitteredSphere(3, 0.4f, ws::test::freshSeed()));
+  const AngleSummary s = summarizeAngles(m);
+  std::uint32_t total = 0;
+  for (std::uint32_t count : s.histogram) total += count;
+  EXPECT_EQ(total, m.triangles());
+  EXPECT_FLOAT_EQ(s.minDegrees, m.minAngleDegrees());
+  EXPECT_NEAR(s.meanDegrees, m.meanMinAngleDegrees(), 1e-3);
+  EXPECT_EQ(angleBin(-1), 0);
+  EXPECT_EQ(angleBin(4.99f), 0);
+  EXPECT_EQ(angleBin(5.0f), 1);
+  EXPECT_EQ(angleBin(60.0f), kAngleBins - 1);
 }
 
 // The chapter's warm-up: points pulled onto a circle of radius r by minimizing their squared

@@ -24,6 +24,32 @@ Colouring firstFitColouring(const Topology& topology) {
   return c;
 }
 
+Colouring jonesPlassmannColouring(const Topology& topology, std::uint32_t seed) {
+  const std::size_t n = topology.vertices;
+  std::vector<std::uint32_t> order(n);
+  for (std::uint32_t v = 0; v < n; ++v) order[v] = v;
+  std::sort(order.begin(), order.end(),
+            [seed](std::uint32_t a, std::uint32_t b) { return priorityBeats(a, b, seed); });
+  Colouring c;
+  c.colour.assign(n, 0);
+  std::vector<std::uint8_t> done(n, 0);
+  std::vector<std::size_t> taken(topology.maxDegree() + 2, 0);
+  for (std::size_t rank = 0; rank < n; ++rank) {
+    const std::uint32_t v = order[rank];
+    for (std::uint32_t i = topology.neighbourStart[v]; i < topology.neighbourStart[v + 1]; ++i) {
+      const std::uint32_t u = topology.neighbourOf[i];
+      if (done[u]) taken[c.colour[u]] = rank + 1;
+    }
+    std::uint32_t k = 0;
+    while (taken[k] == rank + 1) ++k;
+    c.colour[v] = k;
+    c.colours = std::max(c.colours, k + 1);
+    done[v] = 1;
+  }
+  groupClasses(c);
+  return c;
+}
+
 void groupClasses(Colouring& c) {
   c.classStart.assign(c.colours + 1, 0);
   for (std::uint32_t k : c.colour) ++c.classStart[k + 1];

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "compute/core/hd.h"
 #include "compute/mesh/topology.h"
 
 namespace ws::mesh {
@@ -21,6 +22,27 @@ struct Colouring {
 };
 
 Colouring firstFitColouring(const Topology& topology);
+
+// Jones-Plassmann (the parallel colouring the chapter cites as future work): every vertex draws a
+// random priority; in each round, each uncoloured vertex whose priority beats all its uncoloured
+// neighbours' takes the smallest colour its coloured neighbours lack. No two neighbours colour in
+// one round, so a round is one parallel pass. The result is first fit in priority order, so this
+// sequential version and the GPU's give the same colours; at most max degree + 1 of them.
+Colouring jonesPlassmannColouring(const Topology& topology, std::uint32_t seed);
+
+// Vertex v's priority: a hash of v and the seed, ties broken by v (priorityBeats).
+WS_HD std::uint32_t colourPriority(std::uint32_t v, std::uint32_t seed) {
+  std::uint32_t h = v * 0x9E3779B1u ^ seed * 0x85EBCA77u;
+  h ^= h >> 16;
+  h *= 0x7FEB352Du;
+  h ^= h >> 15;
+  h *= 0x846CA68Bu;
+  return h ^ (h >> 16);
+}
+WS_HD bool priorityBeats(std::uint32_t u, std::uint32_t v, std::uint32_t seed) {
+  const std::uint32_t pu = colourPriority(u, seed), pv = colourPriority(v, seed);
+  return pu > pv || (pu == pv && u > v);
+}
 
 // Fills the class lists from the colours.
 void groupClasses(Colouring& colouring);

@@ -136,7 +136,14 @@ struct MeshView {
   const std::uint32_t *triangleStart, *triangleOf, *neighbourStart, *neighbourOf;
 };
 
+// How a vertex finds its new place: the chapter's search for the best smallest angle, or the
+// baselines that move it to its neighbours' centroid (plain Laplacian smoothing) or to that
+// centroid's foot in the tangent plane (tangential: the vertex slides along the surface instead of
+// shrinking it). The guards below apply to all three.
+enum class Method { NelderMead, Laplacian, Tangential };
+
 struct OptimizeParams {
+  Method method = Method::NelderMead;
   float alpha = 0.5f;  // a move is at most alpha times the distance to the nearest neighbour
   NelderMeadOptions search;
   bool keepQuality = true;  // refuse a move that lowers the vertex's smallest angle
@@ -186,6 +193,21 @@ struct VertexMove {
   bool moved;
 };
 
+// The unit area-weighted normal at vertex v (the sum of its triangles' cross products); false
+// when they cancel or have no area.
+WS_HD bool vertexNormal(const MeshView& m, std::uint32_t v, Vec3* normal) {
+  Vec3 n = {0, 0, 0};
+  for (std::uint32_t i = m.triangleStart[v]; i < m.triangleStart[v + 1]; ++i) {
+    const std::uint32_t* t = m.corners + 3 * m.triangleOf[i];
+    const Vec3 a = m.positions[t[0]], b = m.positions[t[1]], c = m.positions[t[2]];
+    n = n + cross(b - a, c - a);
+  }
+  const float l = length(n);
+  if (!(l > 0)) return false;
+  *normal = n * (1 / l);
+  return true;
+}
+
 // `project(point)` puts a candidate position back onto the surface (closestPointOnSurface), or
 // returns it as it is; the move's bound applies to the step in the tangent plane, before it.
 template <typename Project, typename Visit>
@@ -194,16 +216,8 @@ WS_HD VertexMove optimizeVertex(const MeshView& m, std::uint32_t v, const Optimi
   const Vec3 x = m.positions[v];
   VertexMove move{x, 0, 0, 0, 0, false};
   move.before = move.after = vertexMinAngle(m, v, x);
-  // The tangent plane: the area-weighted normal (the sum of the triangles' cross products).
-  Vec3 n = {0, 0, 0};
-  for (std::uint32_t i = m.triangleStart[v]; i < m.triangleStart[v + 1]; ++i) {
-    const std::uint32_t* t = m.corners + 3 * m.triangleOf[i];
-    const Vec3 a = m.positions[t[0]], b = m.positions[t[1]], c = m.positions[t[2]];
-    n = n + cross(b - a, c - a);
-  }
-  const float nl = length(n);
-  if (!(nl > 0)) return move;
-  n = n * (1 / nl);
+  Vec3 n;
+  if (!vertexNormal(m, v, &n)) return move;
   const Vec3 axis = fabsf(n.x) < 0.6f ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
   Vec3 e1 = cross(n, axis);
   e1 = e1 * (1 / length(e1));
@@ -234,6 +248,43 @@ WS_HD VertexMove optimizeVertex(const MeshView& m, std::uint32_t v, const Optimi
   move.after = after;
   move.moved = q.u != 0 || q.w != 0;
   return move;
+}
+
+// Laplacian smoothing of vertex v: to its neighbours' centroid, or (tangential) to that
+// centroid's foot in the tangent plane; then projected, and refused by the same guards.
+template <typename Project>
+WS_HD VertexMove smoothVertex(const MeshView& m, std::uint32_t v, const OptimizeParams& p,
+                              Project&& project) {
+  const Vec3 x = m.positions[v];
+  VertexMove move{x, 0, 0, 0, 0, false};
+  move.before = move.after = vertexMinAngle(m, v, x);
+  const std::uint32_t first = m.neighbourStart[v], last = m.neighbourStart[v + 1];
+  if (first == last) return move;
+  Vec3 centroid = {0, 0, 0};
+  for (std::uint32_t i = first; i < last; ++i) centroid = centroid + m.positions[m.neighbourOf[i]];
+  Vec3 step = centroid * (1.0f / float(last - first)) - x;
+  if (p.method == Method::Tangential) {
+    Vec3 n;
+    if (!vertexNormal(m, v, &n)) return move;
+    step = step - n * dot(step, n);
+  }
+  move.radius = length(step);
+  const Vec3 y = project(x + step);
+  if (p.rejectFolds && foldsAt(m, v, y)) return move;
+  const float after = vertexMinAngle(m, v, y);
+  if (p.keepQuality && !(after >= move.before)) return move;
+  move.to = y;
+  move.after = after;
+  move.moved = y.x != x.x || y.y != x.y || y.z != x.z;
+  return move;
+}
+
+// Vertex v's move by the method `p` names.
+template <typename Project, typename Visit>
+WS_HD VertexMove moveVertex(const MeshView& m, std::uint32_t v, const OptimizeParams& p,
+                            Project&& project, Visit&& visit) {
+  return p.method == Method::NelderMead ? optimizeVertex(m, v, p, project, visit)
+                                        : smoothVertex(m, v, p, project);
 }
 
 }  // namespace ws::mesh

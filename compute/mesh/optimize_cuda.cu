@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <cub/device/device_radix_sort.cuh>
+#include <stdexcept>
 
 #include "compute/core/cuda_check.h"
 #include "compute/core/launch.h"
@@ -8,17 +10,145 @@ namespace ws::mesh {
 
 namespace {
 
+constexpr std::uint32_t kUncoloured = 0xFFFFFFFFu;
+
+__device__ void countMoved(bool moved, unsigned long long* count) {
+  // One atomic per warp: the lanes that moved, counted by their leader.
+  const unsigned lanes = __ballot_sync(__activemask(), moved);
+  if (moved && (threadIdx.x & 31) == __ffs(lanes) - 1) atomicAdd(count, __popc(lanes));
+}
+
 // One thread per vertex of a colour class: no two of them share a triangle, so each reads its
 // neighbours as they were before the launch and writes only its own position.
 __global__ void optimizeClassKernel(MeshView mesh, const std::uint32_t* members, std::uint32_t n,
                                     const std::uint8_t* locked, OptimizeParams params,
-                                    SurfaceProjection project) {
+                                    SurfaceProjection project, unsigned long long* moved) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const std::uint32_t v = members[i];
-  if (locked[v]) return;
-  const VertexMove move = optimizeVertex(mesh, v, params, project, [](int, Point2) {});
-  if (move.moved) mesh.positions[v] = move.to;
+  bool changed = false;
+  if (!locked[v]) {
+    const VertexMove move = moveVertex(mesh, v, params, project, [](int, Point2) {});
+    if (move.moved) mesh.positions[v] = move.to;
+    changed = move.moved;
+  }
+  countMoved(changed, moved);
+}
+
+// Every vertex at once: reads `mesh` (the positions before the pass), writes `to`.
+__global__ void optimizeAllKernel(MeshView mesh, std::uint32_t n, const std::uint8_t* locked,
+                                  OptimizeParams params, SurfaceProjection project, Vec3* to,
+                                  unsigned long long* moved) {
+  const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n) return;
+  bool changed = false;
+  if (!locked[v]) {
+    const VertexMove move = moveVertex(mesh, v, params, project, [](int, Point2) {});
+    if (move.moved) to[v] = move.to;
+    changed = move.moved;
+  }
+  countMoved(changed, moved);
+}
+
+// One Jones-Plassmann round. An uncoloured vertex that beats all its uncoloured neighbours takes
+// the smallest colour its coloured neighbours lack. A neighbour may colour itself during the
+// round; v then reads either kUncoloured (and that neighbour beats v, so v waits) or its colour
+// (and avoids it): both give first fit in priority order, the same colours as the CPU's.
+__global__ void jonesPlassmannRound(const std::uint32_t* neighbourStart,
+                                    const std::uint32_t* neighbourOf, std::uint32_t n,
+                                    std::uint32_t seed, volatile std::uint32_t* colour,
+                                    unsigned long long* coloured) {
+  const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
+  bool took = false;
+  if (v < n && colour[v] == kUncoloured) {
+    const std::uint32_t first = neighbourStart[v], last = neighbourStart[v + 1];
+    bool wins = true;
+    for (std::uint32_t i = first; i < last && wins; ++i) {
+      const std::uint32_t u = neighbourOf[i];
+      wins = colour[u] != kUncoloured || !priorityBeats(u, v, seed);
+    }
+    // The smallest free colour, 32 candidates at a time.
+    for (std::uint32_t base = 0; wins && !took; base += 32) {
+      std::uint32_t used = 0;
+      for (std::uint32_t i = first; i < last; ++i) {
+        const std::uint32_t c = colour[neighbourOf[i]];
+        if (c != kUncoloured && c - base < 32) used |= 1u << (c - base);
+      }
+      if (used != 0xFFFFFFFFu) {
+        colour[v] = base + std::uint32_t(__ffs(~used) - 1);
+        took = true;
+      }
+    }
+  }
+  countMoved(took, coloured);
+}
+
+__global__ void sequenceKernel(std::uint32_t* out, std::uint32_t n) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = i;
+}
+
+// start[c] = the first position of colour c in the sorted colours (colours without vertices
+// start where the next one does).
+__global__ void classStartKernel(const std::uint32_t* sorted, std::uint32_t n,
+                                 std::uint32_t* start) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const std::uint32_t from = i == 0 ? 0 : sorted[i - 1] + 1;
+  for (std::uint32_t c = from; c <= sorted[i]; ++c) start[c] = i;
+}
+
+__device__ float triangleMinDegrees(const MeshView& m, std::uint32_t t) {
+  const std::uint32_t* c = m.corners + 3 * t;
+  return minAngle(m.positions[c[0]], m.positions[c[1]], m.positions[c[2]]) * kDegreesPerRadian;
+}
+
+__global__ void triangleAnglesKernel(MeshView mesh, std::uint32_t n, float* out) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) out[t] = triangleMinDegrees(mesh, t);
+}
+
+// The summary through the block's shared histogram, then one set of atomics per block. A
+// smallest angle is never negative, so its bits order like the floats.
+__global__ void summaryKernel(MeshView mesh, std::uint32_t n, AngleSummary* s) {
+  __shared__ std::uint32_t bins[kAngleBins];
+  __shared__ float blockMin;
+  __shared__ double blockSum;
+  if (threadIdx.x < kAngleBins) bins[threadIdx.x] = 0;
+  if (threadIdx.x == 0) blockMin = 180, blockSum = 0;
+  __syncthreads();
+  float least = 180, sum = 0;
+  for (std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < n;
+       t += gridDim.x * blockDim.x) {
+    const float degrees = triangleMinDegrees(mesh, t);
+    least = fminf(least, degrees);
+    sum += degrees;
+    atomicAdd(&bins[angleBin(degrees)], 1u);
+  }
+  for (int offset = 16; offset > 0; offset /= 2) {
+    least = fminf(least, __shfl_down_sync(0xFFFFFFFFu, least, offset));
+    sum += __shfl_down_sync(0xFFFFFFFFu, sum, offset);
+  }
+  if ((threadIdx.x & 31) == 0) {
+    atomicMin(reinterpret_cast<int*>(&blockMin), __float_as_int(least));
+    atomicAdd(&blockSum, double(sum));
+  }
+  __syncthreads();
+  if (threadIdx.x < kAngleBins) atomicAdd(&s->histogram[threadIdx.x], bins[threadIdx.x]);
+  if (threadIdx.x == 0) {
+    atomicMin(reinterpret_cast<int*>(&s->minDegrees), __float_as_int(blockMin));
+    atomicAdd(&s->meanDegrees, blockSum);  // the sum; the host divides
+  }
+}
+
+__global__ void vertexColoursKernel(const std::uint32_t* colour, std::uint32_t n, float* out) {
+  const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v < n) out[v] = float(colour[v]);
+}
+
+__global__ void distancesKernel(const Vec3* start, const Vec3* now, std::uint32_t n, float* out) {
+  const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v < n) out[v] = length(now[v] - start[v]);
 }
 
 __global__ void circlePullKernel(const Point2* starts, std::uint32_t n, float radius,
@@ -40,20 +170,23 @@ std::vector<Point2> circlePullOnGpu(const std::vector<Point2>& starts, float rad
   return toHost(out.data(), starts.size());
 }
 
-CudaSurface::CudaSurface(const SurfaceMesh& mesh, const Colouring& colouring,
-                         const std::vector<std::uint8_t>& locked, const SurfaceGrid* original,
-                         int block)
+CudaSurface::CudaSurface(const SurfaceMesh& mesh, const std::vector<std::uint8_t>& locked,
+                         const SurfaceGrid* original, int block)
     : block_(block),
       vertices_(mesh.positions.size()),
+      triangles_(mesh.triangles()),
       positions_(toDevice(mesh.positions)),
+      before_(std::max<std::size_t>(vertices_, 1)),
       corners_(toDevice(mesh.corners)),
       triangleStart_(toDevice(mesh.topology.triangleStart)),
       triangleOf_(toDevice(mesh.topology.triangleOf)),
       neighbourStart_(toDevice(mesh.topology.neighbourStart)),
       neighbourOf_(toDevice(mesh.topology.neighbourOf)),
-      members_(toDevice(colouring.members)),
+      colour_(std::max<std::size_t>(vertices_, 1)),
+      members_(std::max<std::size_t>(vertices_, 1)),
       locked_(toDevice(locked)),
-      classStart_(colouring.classStart) {
+      moved_(1),
+      summary_(1) {
   if (original) {
     gridStart_ = toDevice(original->cellStart);
     gridTriangles_ = toDevice(original->cellTriangles);
@@ -66,15 +199,66 @@ CudaSurface::CudaSurface(const SurfaceMesh& mesh, const Colouring& colouring,
     onDevice.positions = originalPositions_.data();
     onDevice.corners = originalCorners_.data();
   }
+  moved_.zero();
   view_ = {positions_.data(),  corners_.data(),        triangleStart_.data(),
            triangleOf_.data(), neighbourStart_.data(), neighbourOf_.data()};
+}
+
+void CudaSurface::setColouring(const Colouring& colouring) {
+  WS_CUDA_CHECK(cudaMemcpy(colour_.data(), colouring.colour.data(),
+                           vertices_ * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+  WS_CUDA_CHECK(cudaMemcpy(members_.data(), colouring.members.data(),
+                           vertices_ * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+  classStart_ = colouring.classStart;
+}
+
+void CudaSurface::colourJonesPlassmann(std::uint32_t seed) {
+  const auto n = std::uint32_t(vertices_);
+  classStart_ = {0};
+  if (n == 0) return;
+  WS_CUDA_CHECK(cudaMemset(colour_.data(), 0xFF, vertices_ * sizeof(std::uint32_t)));
+  MappedHostValue<unsigned long long> coloured;
+  coloured.host() = 0;
+  while (coloured.host() < n) {
+    const unsigned long long before = coloured.host();
+    jonesPlassmannRound<<<blocksFor(n, 256), 256>>>(neighbourStart_.data(), neighbourOf_.data(), n,
+                                                    seed, colour_.data(), coloured.device());
+    WS_CUDA_CHECK(cudaDeviceSynchronize());
+    if (coloured.host() == before)
+      throw std::logic_error("Jones-Plassmann colouring made no progress");
+  }
+  // The classes: vertex numbers sorted by colour (stably, so each class in increasing order).
+  DeviceBuffer<std::uint32_t> order(n), sorted(n);
+  sequenceKernel<<<blocksFor(n, 256), 256>>>(order.data(), n);
+  std::size_t scratchBytes = 0;
+  WS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, scratchBytes, colour_.data(),
+                                                sorted.data(), order.data(), members_.data(), n));
+  DeviceBuffer<std::uint8_t> scratch(scratchBytes);
+  WS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(scratch.data(), scratchBytes, colour_.data(),
+                                                sorted.data(), order.data(), members_.data(), n));
+  std::uint32_t last = 0;
+  WS_CUDA_CHECK(cudaMemcpy(&last, sorted.data() + n - 1, sizeof last, cudaMemcpyDeviceToHost));
+  DeviceBuffer<std::uint32_t> start(last + 1);
+  classStartKernel<<<blocksFor(n, 256), 256>>>(sorted.data(), n, start.data());
+  WS_CUDA_CHECK(cudaGetLastError());
+  classStart_ = toHost(start.data(), last + 1);
+  classStart_.push_back(n);
+}
+
+Colouring CudaSurface::colouringOnHost() const {
+  Colouring c;
+  c.colour = toHost(colour_.data(), vertices_);
+  c.members = toHost(members_.data(), vertices_);
+  c.classStart = classStart_;
+  c.colours = colours();
+  return c;
 }
 
 void CudaSurface::optimizeClass(std::uint32_t colour, const OptimizeParams& params) {
   const std::uint32_t first = classStart_[colour], n = classStart_[colour + 1] - first;
   if (n)
-    optimizeClassKernel<<<blocksFor(n, block_), block_>>>(view_, members_.data() + first, n,
-                                                          locked_.data(), params, projection_);
+    optimizeClassKernel<<<blocksFor(n, block_), block_>>>(
+        view_, members_.data() + first, n, locked_.data(), params, projection_, moved_.data());
   WS_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -82,8 +266,64 @@ void CudaSurface::sweep(const OptimizeParams& params) {
   for (std::uint32_t c = 0; c < colours(); ++c) optimizeClass(c, params);
 }
 
+void CudaSurface::optimizeAllAtOnce(const OptimizeParams& params) {
+  if (vertices_ == 0) return;
+  WS_CUDA_CHECK(cudaMemcpyAsync(before_.data(), positions_.data(), vertices_ * sizeof(Vec3),
+                                cudaMemcpyDeviceToDevice));
+  MeshView before = view_;
+  before.positions = before_.data();
+  optimizeAllKernel<<<blocksFor(vertices_, block_), block_>>>(before, std::uint32_t(vertices_),
+                                                              locked_.data(), params, projection_,
+                                                              positions_.data(), moved_.data());
+  WS_CUDA_CHECK(cudaGetLastError());
+}
+
+std::uint64_t CudaSurface::movedCount() {
+  return toHost(moved_.data(), 1)[0];
+}
+
+AngleSummary CudaSurface::summarizeAngles() {
+  AngleSummary s;
+  s.meanDegrees = 0;
+  WS_CUDA_CHECK(cudaMemcpy(summary_.data(), &s, sizeof s, cudaMemcpyHostToDevice));
+  if (triangles_)
+    summaryKernel<<<std::min(blocksFor(triangles_, 256), 1024u), 256>>>(
+        view_, std::uint32_t(triangles_), summary_.data());
+  WS_CUDA_CHECK(cudaGetLastError());
+  s = toHost(summary_.data(), 1)[0];
+  s.meanDegrees = triangles_ ? s.meanDegrees / double(triangles_) : 0;
+  return s;
+}
+
+void CudaSurface::setPositions(const std::vector<Vec3>& positions) {
+  WS_CUDA_CHECK(cudaMemcpy(positions_.data(), positions.data(), vertices_ * sizeof(Vec3),
+                           cudaMemcpyHostToDevice));
+  moved_.zero();
+}
+
 std::vector<Vec3> CudaSurface::positionsOnHost() const {
   return toHost(positions_.data(), vertices_);
+}
+
+void CudaSurface::writeTriangleAngles(float* out) const {
+  if (triangles_)
+    triangleAnglesKernel<<<blocksFor(triangles_, 256), 256>>>(view_, std::uint32_t(triangles_),
+                                                              out);
+  WS_CUDA_CHECK(cudaGetLastError());
+}
+
+void CudaSurface::writeVertexColours(float* out) const {
+  if (vertices_)
+    vertexColoursKernel<<<blocksFor(vertices_, 256), 256>>>(colour_.data(),
+                                                            std::uint32_t(vertices_), out);
+  WS_CUDA_CHECK(cudaGetLastError());
+}
+
+void CudaSurface::writeDistances(const Vec3* start, float* out) const {
+  if (vertices_)
+    distancesKernel<<<blocksFor(vertices_, 256), 256>>>(start, positions_.data(),
+                                                        std::uint32_t(vertices_), out);
+  WS_CUDA_CHECK(cudaGetLastError());
 }
 
 }  // namespace ws::mesh

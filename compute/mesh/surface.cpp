@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <numbers>
 #include <random>
+#include <unordered_map>
 
 namespace ws::mesh {
 
@@ -26,7 +26,7 @@ MeshView SurfaceMesh::view() {
 
 namespace {
 
-constexpr float kDegrees = 180 / std::numbers::pi_v<float>;
+constexpr float kDegrees = kDegreesPerRadian;
 
 float triangleMinAngle(const SurfaceMesh& m, std::size_t t) {
   const std::uint32_t* c = m.corners.data() + 3 * t;
@@ -56,6 +56,19 @@ float SurfaceMesh::meanMinAngleDegrees() const {
   double sum = 0;
   for (std::size_t t = 0; t < triangles(); ++t) sum += triangleMinAngle(*this, t);
   return triangles() ? float(sum / double(triangles())) * kDegrees : 0;
+}
+
+AngleSummary summarizeAngles(const SurfaceMesh& m) {
+  AngleSummary s;
+  double sum = 0;
+  for (std::size_t t = 0; t < m.triangles(); ++t) {
+    const float degrees = triangleMinAngle(m, t) * kDegrees;
+    s.minDegrees = std::min(s.minDegrees, degrees);
+    sum += degrees;
+    ++s.histogram[angleBin(degrees)];
+  }
+  s.meanDegrees = m.triangles() ? sum / double(m.triangles()) : 0;
+  return s;
 }
 
 std::vector<std::uint8_t> lockedVertices(const SurfaceMesh& m, float featureDegrees) {
@@ -103,9 +116,29 @@ std::size_t optimizeClass(SurfaceMesh& mesh, const Colouring& colouring, std::ui
   for (std::int64_t i = first; i < last; ++i) {
     const std::uint32_t v = colouring.members[i];
     if (locked[v]) continue;
-    const VertexMove move = optimizeVertex(view, v, params, project, [](int, Point2) {});
+    const VertexMove move = moveVertex(view, v, params, project, [](int, Point2) {});
     if (move.moved) {
       view.positions[v] = move.to;
+      ++moved;
+    }
+  }
+  return moved;
+}
+
+std::size_t optimizeAllAtOnce(SurfaceMesh& mesh, const std::vector<std::uint8_t>& locked,
+                              const OptimizeParams& params, const SurfaceGrid* original) {
+  const std::vector<Vec3> before = mesh.positions;
+  MeshView view = mesh.view();
+  view.positions = const_cast<Vec3*>(before.data());  // read only: every move sees `before`
+  const SurfaceProjection project{original ? original->view() : SurfaceGridView{}};
+  const std::int64_t n = std::int64_t(mesh.positions.size());
+  std::size_t moved = 0;
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : moved)
+  for (std::int64_t v = 0; v < n; ++v) {
+    if (locked[v]) continue;
+    const VertexMove move = moveVertex(view, std::uint32_t(v), params, project, [](int, Point2) {});
+    if (move.moved) {
+      mesh.positions[v] = move.to;
       ++moved;
     }
   }
@@ -180,6 +213,103 @@ TriangleMesh planePatch(int n, float jitter, std::uint64_t seed) {
         m.triangles.push_back({at(i, j), at(i + 1, j), at(i + 1, j + 1)});
       }
     }
+  return m;
+}
+
+TriangleMesh jitteredTorus(int around, int across, float jitter, std::uint64_t seed) {
+  constexpr float kMajor = 1, kMinor = 0.35f, kTwoPi = 6.2831853f;
+  TriangleMesh m;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> any(-1, 1);
+  for (int i = 0; i < around; ++i)
+    for (int j = 0; j < across; ++j) {
+      // Moved in angle: up to `jitter` of a step each way, so the vertex stays on the torus.
+      const float u = (float(i) + jitter * any(rng)) * kTwoPi / float(around);
+      const float w = (float(j) + jitter * any(rng)) * kTwoPi / float(across);
+      const float ring = kMajor + kMinor * std::cos(w);
+      m.vertices.push_back({ring * std::cos(u), ring * std::sin(u), kMinor * std::sin(w)});
+    }
+  auto at = [&](int i, int j) { return std::uint32_t((i % around) * across + j % across); };
+  for (int i = 0; i < around; ++i)
+    for (int j = 0; j < across; ++j) {
+      m.triangles.push_back({at(i, j), at(i + 1, j), at(i + 1, j + 1)});
+      m.triangles.push_back({at(i, j), at(i + 1, j + 1), at(i, j + 1)});
+    }
+  return m;
+}
+
+TriangleMesh cadPart(int n, float jitter, std::uint64_t seed) {
+  // The solid as cells of side 0.1 / n: the block less the notch; its surface is every cell face
+  // between a cell inside and one outside, as a quad split in two, facing out.
+  const int nx = 20 * n, ny = 12 * n, nz = 6 * n;
+  const float side = 0.1f / float(n);
+  auto inside = [&](int x, int y, int z) {
+    const bool block = x >= 0 && y >= 0 && z >= 0 && x < nx && y < ny && z < nz;
+    const bool notch = x >= 6 * n && x < 14 * n && z >= 3 * n;
+    return block && !notch;
+  };
+  TriangleMesh m;
+  std::unordered_map<std::uint64_t, std::uint32_t> index;  // lattice point -> vertex
+  std::vector<std::array<int, 3>> lattice;
+  std::vector<std::array<float, 3>> normalSum;  // of the quads at each vertex, to find faces
+  std::vector<int> quads;
+  auto vertex = [&](int x, int y, int z) {
+    const std::uint64_t key =
+        (std::uint64_t(x) << 42) | (std::uint64_t(y) << 21) | std::uint64_t(z);
+    const auto [at, fresh] = index.try_emplace(key, std::uint32_t(lattice.size()));
+    if (fresh) {
+      lattice.push_back({x, y, z});
+      normalSum.push_back({0, 0, 0});
+      quads.push_back(0);
+    }
+    return at->second;
+  };
+  for (int x = 0; x < nx; ++x)
+    for (int y = 0; y < ny; ++y)
+      for (int z = 0; z < nz; ++z) {
+        if (!inside(x, y, z)) continue;
+        for (int axis = 0; axis < 3; ++axis)
+          for (int sign = -1; sign <= 1; sign += 2) {
+            int c[3] = {x, y, z};
+            c[axis] += sign;
+            if (inside(c[0], c[1], c[2])) continue;
+            // The face's corners, counter-clockwise seen from outside.
+            const int a = (axis + 1) % 3, b = (axis + 2) % 3;
+            int base[3] = {x, y, z};
+            if (sign > 0) base[axis] += 1;
+            std::uint32_t q[4];
+            const int du[4] = {0, 1, 1, 0}, dv[4] = {0, 0, 1, 1};
+            for (int k = 0; k < 4; ++k) {
+              int p[3] = {base[0], base[1], base[2]};
+              p[a] += sign > 0 ? du[k] : dv[k];
+              p[b] += sign > 0 ? dv[k] : du[k];
+              q[k] = vertex(p[0], p[1], p[2]);
+              normalSum[q[k]][axis] += float(sign);
+              ++quads[q[k]];
+            }
+            // Alternate the diagonal, so that no direction is favoured.
+            if ((x + y + z) % 2) {
+              m.triangles.push_back({q[0], q[1], q[2]});
+              m.triangles.push_back({q[0], q[2], q[3]});
+            } else {
+              m.triangles.push_back({q[0], q[1], q[3]});
+              m.triangles.push_back({q[1], q[2], q[3]});
+            }
+          }
+      }
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> any(-1, 1);
+  m.vertices.reserve(lattice.size());
+  for (std::size_t v = 0; v < lattice.size(); ++v) {
+    float p[3] = {float(lattice[v][0]) * side, float(lattice[v][1]) * side,
+                  float(lattice[v][2]) * side};
+    // Inside a face: all four quads share one normal, along one axis; move across the others.
+    for (int axis = 0; axis < 3; ++axis)
+      if (quads[v] == 4 && std::abs(normalSum[v][axis]) == 4)
+        for (int other = 0; other < 3; ++other)
+          if (other != axis) p[other] += jitter * side * any(rng) / 2;
+    m.vertices.push_back({p[0] - 1.0f, p[1] - 0.6f, p[2] - 0.3f});
+  }
   return m;
 }
 

@@ -27,6 +27,24 @@ struct SurfaceMesh {
   std::ptrdiff_t foldedSince(const std::vector<Vec3>& before) const;
 };
 
+// The triangles' smallest angles in one pass: their minimum, mean and a histogram in bins of
+// kAngleBinDegrees (the last bin takes everything from 55 degrees up to 60, the most a smallest
+// angle can be).
+constexpr int kAngleBins = 12;
+constexpr float kAngleBinDegrees = 5;
+struct AngleSummary {
+  float minDegrees = 180;
+  double meanDegrees = 0;
+  std::uint32_t histogram[kAngleBins] = {};
+};
+AngleSummary summarizeAngles(const SurfaceMesh& mesh);
+WS_HD int angleBin(float degrees) {
+  const int b = int(degrees / kAngleBinDegrees);
+  return b < 0 ? 0 : b >= kAngleBins ? kAngleBins - 1 : b;
+}
+// The degrees in a radian, for device code too.
+constexpr float kDegreesPerRadian = 57.29577951308232f;
+
 // Vertices that must not move: those Topology pins (boundary and non-manifold edges) and, with
 // featureDegrees > 0, those on an edge whose two triangles meet at more than featureDegrees (the
 // angle between their normals: 0 on a flat sheet).
@@ -39,11 +57,25 @@ std::size_t optimizeClass(SurfaceMesh& mesh, const Colouring& colouring, std::ui
                           const std::vector<std::uint8_t>& locked, const OptimizeParams& params,
                           const SurfaceGrid* original = nullptr);
 
+// Every unlocked vertex at once, without a colouring (Jacobi): each move is made against the
+// positions before the pass, so neighbours that move together can undo each other's guards: the
+// smallest angle may drop and triangles may fold. The lesson of why the chapter colours.
+std::size_t optimizeAllAtOnce(SurfaceMesh& mesh, const std::vector<std::uint8_t>& locked,
+                              const OptimizeParams& params, const SurfaceGrid* original = nullptr);
+
 // Procedural test meshes. An icosphere of radius 1 subdivided `levels` times, each vertex moved
 // along the surface by up to `jitter` times the edge length (then back onto the sphere). A flat
 // n x n patch of equilateral triangles in the z = 0 plane, interior vertices moved in the plane
 // by up to `jitter` times the edge length.
 TriangleMesh jitteredSphere(int levels, float jitter, std::uint64_t seed);
 TriangleMesh planePatch(int n, float jitter, std::uint64_t seed);
+// A torus (radii 1 and 0.35) of `around` x `across` quads split in two, each vertex moved along
+// the surface by up to `jitter` times its quad's side.
+TriangleMesh jitteredTorus(int around, int across, float jitter, std::uint64_t seed);
+// A CAD-like part with sharp features: a 2 x 1.2 x 0.6 block with a 0.8 x 1.2 x 0.3 notch cut out
+// of its top, every face a grid of squares of side 0.1 / n split in two (1776 n^2
+// triangles); vertices inside a face moved within it by up to `jitter` times the side, vertices
+// on edges and corners left in place.
+TriangleMesh cadPart(int n, float jitter, std::uint64_t seed);
 
 }  // namespace ws::mesh
