@@ -158,7 +158,7 @@ TEST(MeshOptimizeCuda, EveryMethodAndScheduleMatchesTheCpu) {
       SCOPED_TRACE("method " + std::to_string(int(method)) +
                    (coloured ? ", coloured" : ", at once") + ", seed " + std::to_string(seed));
       EXPECT_GT(moved, cpu.positions.size() / 4);
-      EXPECT_NEAR(double(gpu.movedCount()), double(moved), exact ? 2.0 : 0.02 * double(moved));
+      EXPECT_NEAR(double(gpu.counts().moved), double(moved), exact ? 2.0 : 0.02 * double(moved));
       EXPECT_LT(apart[apart.size() / 2], exact ? 1e-5f : 1e-4f);
       EXPECT_LT(apart[apart.size() * 9 / 10], exact ? 1e-4f : 0.02f);
     }

@@ -40,9 +40,18 @@ WS_HD float cornerAngle(Vec3 a, Vec3 b, Vec3 c) {
   const Vec3 u = b - a, w = c - a;
   return atan2f(length(cross(u, w)), dot(u, w));
 }
-// The smallest interior angle, in radians.
+// The smallest interior angle, in radians: the angle opposite the shortest side (by the law of
+// sines), so one atan2 instead of three; the triangle's doubled area is the cross product's length
+// at every corner.
 WS_HD float minAngle(Vec3 a, Vec3 b, Vec3 c) {
-  return fminf(cornerAngle(a, b, c), fminf(cornerAngle(b, c, a), cornerAngle(c, a, b)));
+  const Vec3 ab = b - a, bc = c - b, ca = a - c;
+  const float lab = dot(ab, ab), lbc = dot(bc, bc), lca = dot(ca, ca);
+  const float twiceArea = length(cross(ab, ca));
+  // The dot product of the two sides that meet opposite the shortest one.
+  const float d = lbc <= lab && lbc <= lca ? -dot(ab, ca)  // at a
+                  : lca <= lab             ? -dot(ab, bc)  // at b
+                                           : -dot(bc, ca);             // at c
+  return atan2f(twiceArea, d);
 }
 
 struct Point2 {
@@ -150,18 +159,6 @@ struct OptimizeParams {
   bool rejectFolds = true;  // refuse a move that flips one of the vertex's triangles
 };
 
-// The smallest angle of vertex v's triangles with v at `at`.
-WS_HD float vertexMinAngle(const MeshView& m, std::uint32_t v, Vec3 at) {
-  float smallest = 4;
-  for (std::uint32_t i = m.triangleStart[v]; i < m.triangleStart[v + 1]; ++i) {
-    const std::uint32_t* t = m.corners + 3 * m.triangleOf[i];
-    Vec3 c[3];
-    for (int k = 0; k < 3; ++k) c[k] = t[k] == v ? at : m.positions[t[k]];
-    smallest = fminf(smallest, minAngle(c[0], c[1], c[2]));
-  }
-  return smallest;
-}
-
 // Whether a triangle with corners `before` has turned over (its normal reversed, or it has no
 // area left) with corners `after`.
 WS_HD bool turnedOver(const Vec3 before[3], const Vec3 after[3]) {
@@ -170,8 +167,10 @@ WS_HD bool turnedOver(const Vec3 before[3], const Vec3 after[3]) {
   return dot(n0, n1) <= 0;
 }
 
-// Whether one of vertex v's triangles turns over when v moves to `at`.
-WS_HD bool foldsAt(const MeshView& m, std::uint32_t v, Vec3 at) {
+// The smallest angle of vertex v's triangles with v moved to `at`; with `folds`, -1 instead when
+// one of them turns over. One pass over the triangles serves both (the search's objective).
+WS_HD float vertexQuality(const MeshView& m, std::uint32_t v, Vec3 at, bool folds) {
+  float smallest = 4;
   for (std::uint32_t i = m.triangleStart[v]; i < m.triangleStart[v + 1]; ++i) {
     const std::uint32_t* t = m.corners + 3 * m.triangleOf[i];
     Vec3 before[3], after[3];
@@ -179,9 +178,19 @@ WS_HD bool foldsAt(const MeshView& m, std::uint32_t v, Vec3 at) {
       before[k] = m.positions[t[k]];
       after[k] = t[k] == v ? at : before[k];
     }
-    if (turnedOver(before, after)) return true;
+    if (folds && turnedOver(before, after)) return -1;
+    smallest = fminf(smallest, minAngle(after[0], after[1], after[2]));
   }
-  return false;
+  return smallest;
+}
+
+WS_HD float vertexMinAngle(const MeshView& m, std::uint32_t v, Vec3 at) {
+  return vertexQuality(m, v, at, false);
+}
+
+// Whether one of vertex v's triangles turns over when v moves to `at`.
+WS_HD bool foldsAt(const MeshView& m, std::uint32_t v, Vec3 at) {
+  return vertexQuality(m, v, at, true) < 0;
 }
 
 // Where vertex v should go, and its smallest angle before and after (equal when it stays).
@@ -208,8 +217,11 @@ WS_HD bool vertexNormal(const MeshView& m, std::uint32_t v, Vec3* normal) {
   return true;
 }
 
-// `project(point)` puts a candidate position back onto the surface (closestPointOnSurface), or
-// returns it as it is; the move's bound applies to the step in the tangent plane, before it.
+// The chapter's search runs in the tangent plane; the place it finds is then put back onto the
+// surface by `project(point)` (closestPointOnSurface, or the point as it is), and the guards judge
+// the projected place. Projecting once, not at each of the search's ~80 evaluations, keeps the
+// search as cheap as the chapter's; the plane is a second-order approximation of the surface
+// within the move's bound, and a projection that spoils the result is caught by the guards.
 template <typename Project, typename Visit>
 WS_HD VertexMove optimizeVertex(const MeshView& m, std::uint32_t v, const OptimizeParams& p,
                                 Project&& project, Visit&& visit) {
@@ -232,21 +244,21 @@ WS_HD VertexMove optimizeVertex(const MeshView& m, std::uint32_t v, const Optimi
   move.radius = r;
   if (!(r > 0)) return move;
   constexpr float kRefused = 1e30f;
-  auto at = [&](Point2 q) { return project(x + e1 * q.u + e2 * q.w); };
+  auto at = [&](Point2 q) { return x + e1 * q.u + e2 * q.w; };
   auto objective = [&](Point2 q) {
     if (q.u * q.u + q.w * q.w > r * r) return kRefused;
-    const Vec3 y = at(q);
-    if (p.rejectFolds && foldsAt(m, v, y)) return kRefused;
-    return -vertexMinAngle(m, v, y);
+    const float quality = vertexQuality(m, v, at(q), p.rejectFolds);
+    return quality < 0 ? kRefused : -quality;
   };
   float best = 0;
   const Point2 q = nelderMead(objective, r / 2, p.search, &best, &move.iterations, visit);
-  if (!(best < kRefused)) return move;
-  const float after = -best;
-  if (p.keepQuality && !(after >= move.before)) return move;
-  move.to = at(q);
+  if (!(best < kRefused) || (q.u == 0 && q.w == 0)) return move;
+  const Vec3 y = project(at(q));
+  const float after = vertexQuality(m, v, y, p.rejectFolds);
+  if (after < 0 || (p.keepQuality && !(after >= move.before))) return move;
+  move.to = y;
   move.after = after;
-  move.moved = q.u != 0 || q.w != 0;
+  move.moved = true;
   return move;
 }
 
@@ -270,9 +282,8 @@ WS_HD VertexMove smoothVertex(const MeshView& m, std::uint32_t v, const Optimize
   }
   move.radius = length(step);
   const Vec3 y = project(x + step);
-  if (p.rejectFolds && foldsAt(m, v, y)) return move;
-  const float after = vertexMinAngle(m, v, y);
-  if (p.keepQuality && !(after >= move.before)) return move;
+  const float after = vertexQuality(m, v, y, p.rejectFolds);
+  if (after < 0 || (p.keepQuality && !(after >= move.before))) return move;
   move.to = y;
   move.after = after;
   move.moved = y.x != x.x || y.y != x.y || y.z != x.z;

@@ -18,36 +18,47 @@ __device__ void countMoved(bool moved, unsigned long long* count) {
   if (moved && (threadIdx.x & 31) == __ffs(lanes) - 1) atomicAdd(count, __popc(lanes));
 }
 
+// counts[0] += vertices moved, counts[1] += Nelder-Mead iterations used, one atomic each per
+// warp where the hardware sums across a warp (sm_80 on), else one per thread for the second.
+__device__ void countMove(const VertexMove& move, unsigned long long* counts) {
+  countMoved(move.moved, counts);
+#if __CUDA_ARCH__ >= 800
+  const unsigned lanes = __activemask();
+  const unsigned used = __reduce_add_sync(lanes, unsigned(move.iterations));
+  if ((threadIdx.x & 31) == __ffs(lanes) - 1) atomicAdd(counts + 1, used);
+#else
+  if (move.iterations) atomicAdd(counts + 1, (unsigned long long)move.iterations);
+#endif
+}
+
 // One thread per vertex of a colour class: no two of them share a triangle, so each reads its
 // neighbours as they were before the launch and writes only its own position.
 __global__ void optimizeClassKernel(MeshView mesh, const std::uint32_t* members, std::uint32_t n,
                                     const std::uint8_t* locked, OptimizeParams params,
-                                    SurfaceProjection project, unsigned long long* moved) {
+                                    SurfaceProjection project, unsigned long long* counts) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const std::uint32_t v = members[i];
-  bool changed = false;
+  VertexMove move{};
   if (!locked[v]) {
-    const VertexMove move = moveVertex(mesh, v, params, project, [](int, Point2) {});
+    move = moveVertex(mesh, v, params, project, [](int, Point2) {});
     if (move.moved) mesh.positions[v] = move.to;
-    changed = move.moved;
   }
-  countMoved(changed, moved);
+  countMove(move, counts);
 }
 
 // Every vertex at once: reads `mesh` (the positions before the pass), writes `to`.
 __global__ void optimizeAllKernel(MeshView mesh, std::uint32_t n, const std::uint8_t* locked,
                                   OptimizeParams params, SurfaceProjection project, Vec3* to,
-                                  unsigned long long* moved) {
+                                  unsigned long long* counts) {
   const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v >= n) return;
-  bool changed = false;
+  VertexMove move{};
   if (!locked[v]) {
-    const VertexMove move = moveVertex(mesh, v, params, project, [](int, Point2) {});
+    move = moveVertex(mesh, v, params, project, [](int, Point2) {});
     if (move.moved) to[v] = move.to;
-    changed = move.moved;
   }
-  countMoved(changed, moved);
+  countMove(move, counts);
 }
 
 // One Jones-Plassmann round. An uncoloured vertex that beats all its uncoloured neighbours takes
@@ -151,6 +162,15 @@ __global__ void distancesKernel(const Vec3* start, const Vec3* now, std::uint32_
   if (v < n) out[v] = length(now[v] - start[v]);
 }
 
+__global__ void surfaceDistancesKernel(SurfaceGridView surface, const Vec3* now, std::uint32_t n,
+                                       float* out) {
+  const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n) return;
+  float d = 0;
+  closestPointOnSurface(surface, now[v], &d);
+  out[v] = d;
+}
+
 __global__ void circlePullKernel(const Point2* starts, std::uint32_t n, float radius,
                                  NelderMeadOptions options, Point2* ends) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -185,21 +205,21 @@ CudaSurface::CudaSurface(const SurfaceMesh& mesh, const std::vector<std::uint8_t
       colour_(std::max<std::size_t>(vertices_, 1)),
       members_(std::max<std::size_t>(vertices_, 1)),
       locked_(toDevice(locked)),
-      moved_(1),
+      counts_(2),
       summary_(1) {
   if (original) {
     gridStart_ = toDevice(original->cellStart);
     gridTriangles_ = toDevice(original->cellTriangles);
     originalPositions_ = toDevice(original->positions);
     originalCorners_ = toDevice(original->corners);
-    SurfaceGridView& onDevice = projection_.surface;
-    onDevice = original->view();
-    onDevice.cellStart = gridStart_.data();
-    onDevice.cellTriangles = gridTriangles_.data();
-    onDevice.positions = originalPositions_.data();
-    onDevice.corners = originalCorners_.data();
+    surface_ = original->view();
+    surface_.cellStart = gridStart_.data();
+    surface_.cellTriangles = gridTriangles_.data();
+    surface_.positions = originalPositions_.data();
+    surface_.corners = originalCorners_.data();
+    projection_.surface = surface_;
   }
-  moved_.zero();
+  counts_.zero();
   view_ = {positions_.data(),  corners_.data(),        triangleStart_.data(),
            triangleOf_.data(), neighbourStart_.data(), neighbourOf_.data()};
 }
@@ -217,15 +237,17 @@ void CudaSurface::colourJonesPlassmann(std::uint32_t seed) {
   classStart_ = {0};
   if (n == 0) return;
   WS_CUDA_CHECK(cudaMemset(colour_.data(), 0xFF, vertices_ * sizeof(std::uint32_t)));
-  MappedHostValue<unsigned long long> coloured;
-  coloured.host() = 0;
-  while (coloured.host() < n) {
-    const unsigned long long before = coloured.host();
+  // The count of coloured vertices lives in device memory and comes back after each round (in
+  // mapped host memory, every warp's atomic crossed PCIe: 1 s for 3.6M vertices on an H200).
+  DeviceBuffer<unsigned long long> coloured(1);
+  coloured.zero();
+  for (unsigned long long done = 0; done < n;) {
+    const unsigned long long before = done;
     jonesPlassmannRound<<<blocksFor(n, 256), 256>>>(neighbourStart_.data(), neighbourOf_.data(), n,
-                                                    seed, colour_.data(), coloured.device());
-    WS_CUDA_CHECK(cudaDeviceSynchronize());
-    if (coloured.host() == before)
-      throw std::logic_error("Jones-Plassmann colouring made no progress");
+                                                    seed, colour_.data(), coloured.data());
+    WS_CUDA_CHECK(cudaGetLastError());
+    done = toHost(coloured.data(), 1)[0];
+    if (done == before) throw std::logic_error("Jones-Plassmann colouring made no progress");
   }
   // The classes: vertex numbers sorted by colour (stably, so each class in increasing order).
   DeviceBuffer<std::uint32_t> order(n), sorted(n);
@@ -258,7 +280,7 @@ void CudaSurface::optimizeClass(std::uint32_t colour, const OptimizeParams& para
   const std::uint32_t first = classStart_[colour], n = classStart_[colour + 1] - first;
   if (n)
     optimizeClassKernel<<<blocksFor(n, block_), block_>>>(
-        view_, members_.data() + first, n, locked_.data(), params, projection_, moved_.data());
+        view_, members_.data() + first, n, locked_.data(), params, projection_, counts_.data());
   WS_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -274,12 +296,13 @@ void CudaSurface::optimizeAllAtOnce(const OptimizeParams& params) {
   before.positions = before_.data();
   optimizeAllKernel<<<blocksFor(vertices_, block_), block_>>>(before, std::uint32_t(vertices_),
                                                               locked_.data(), params, projection_,
-                                                              positions_.data(), moved_.data());
+                                                              positions_.data(), counts_.data());
   WS_CUDA_CHECK(cudaGetLastError());
 }
 
-std::uint64_t CudaSurface::movedCount() {
-  return toHost(moved_.data(), 1)[0];
+PassCounts CudaSurface::counts() {
+  const std::vector<unsigned long long> c = toHost(counts_.data(), 2);
+  return {c[0], c[1]};
 }
 
 AngleSummary CudaSurface::summarizeAngles() {
@@ -298,7 +321,7 @@ AngleSummary CudaSurface::summarizeAngles() {
 void CudaSurface::setPositions(const std::vector<Vec3>& positions) {
   WS_CUDA_CHECK(cudaMemcpy(positions_.data(), positions.data(), vertices_ * sizeof(Vec3),
                            cudaMemcpyHostToDevice));
-  moved_.zero();
+  counts_.zero();
 }
 
 std::vector<Vec3> CudaSurface::positionsOnHost() const {
@@ -323,6 +346,17 @@ void CudaSurface::writeDistances(const Vec3* start, float* out) const {
   if (vertices_)
     distancesKernel<<<blocksFor(vertices_, 256), 256>>>(start, positions_.data(),
                                                         std::uint32_t(vertices_), out);
+  WS_CUDA_CHECK(cudaGetLastError());
+}
+
+void CudaSurface::setLocked(const std::vector<std::uint8_t>& locked) {
+  WS_CUDA_CHECK(cudaMemcpy(locked_.data(), locked.data(), vertices_, cudaMemcpyHostToDevice));
+}
+
+void CudaSurface::writeSurfaceDistances(float* out) const {
+  if (vertices_ && surface_.cellStart)
+    surfaceDistancesKernel<<<blocksFor(vertices_, 128), 128>>>(surface_, positions_.data(),
+                                                               std::uint32_t(vertices_), out);
   WS_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -16,7 +16,8 @@ namespace ws::mesh {
 class CudaSurface {
  public:
   // Copies the mesh and its locks to the device. Throws OutOfMemoryError. With `original`, every
-  // position tried is projected onto that surface, as on the CPU. Colour it before optimizing.
+  // position tried is projected onto that surface, as on the CPU, until setProjection(false).
+  // Colour it before optimizing.
   CudaSurface(const SurfaceMesh& mesh, const std::vector<std::uint8_t>& locked,
               const SurfaceGrid* original = nullptr, int block = 128);
 
@@ -30,12 +31,14 @@ class CudaSurface {
 
   // One colour class, every class in order (a sweep), or every vertex at once against the
   // positions before (optimizeAllAtOnce's Jacobi pass); asynchronous. Each adds the vertices it
-  // moved to movedCount().
+  // moved and the Nelder-Mead iterations used to counts().
   void optimizeClass(std::uint32_t colour, const OptimizeParams& params);
   void sweep(const OptimizeParams& params);
   void optimizeAllAtOnce(const OptimizeParams& params);
-  std::uint64_t movedCount();  // waits; since construction or the last setPositions
+  PassCounts counts();  // waits; since construction or the last setPositions
   void setBlock(int block) { block_ = block; }
+  void setLocked(const std::vector<std::uint8_t>& locked);
+  void setProjection(bool on) { projection_.surface = on ? surface_ : SurfaceGridView{}; }
 
   // The triangles' smallest angles (waits), as summarizeAngles.
   AngleSummary summarizeAngles();
@@ -48,6 +51,8 @@ class CudaSurface {
   void writeTriangleAngles(float* out) const;
   void writeVertexColours(float* out) const;
   void writeDistances(const Vec3* start, float* out) const;
+  // Per vertex its distance from the original surface (needs `original`).
+  void writeSurfaceDistances(float* out) const;
   std::size_t vertices() const { return vertices_; }
   std::size_t triangles() const { return triangles_; }
 
@@ -60,9 +65,10 @@ class CudaSurface {
   DeviceBuffer<std::uint8_t> locked_;
   DeviceBuffer<std::uint32_t> gridStart_, gridTriangles_, originalCorners_;
   DeviceBuffer<Vec3> originalPositions_;
-  DeviceBuffer<unsigned long long> moved_;
+  DeviceBuffer<unsigned long long> counts_;  // moved, iterations
   DeviceBuffer<AngleSummary> summary_;
-  SurfaceProjection projection_;  // an empty view: no projection
+  SurfaceGridView surface_;       // the original surface on the device, or empty
+  SurfaceProjection projection_;  // surface_, or an empty view: no projection
   std::vector<std::uint32_t> classStart_ = {0};
   MeshView view_;
 };

@@ -93,6 +93,7 @@ std::vector<std::uint8_t> lockedVertices(const SurfaceMesh& m, float featureDegr
         const std::uint32_t tri = t.triangleOf[j];
         const std::uint32_t* c = m.corners.data() + 3 * tri;
         if (c[0] != u && c[1] != u && c[2] != u) continue;
+        if (triangleMinAngle(m, tri) * kDegrees < kSliverDegrees) continue;
         if (!seen) {
           first = normal(tri);
           seen = true;
@@ -107,41 +108,48 @@ std::vector<std::uint8_t> lockedVertices(const SurfaceMesh& m, float featureDegr
 
 std::size_t optimizeClass(SurfaceMesh& mesh, const Colouring& colouring, std::uint32_t colour,
                           const std::vector<std::uint8_t>& locked, const OptimizeParams& params,
-                          const SurfaceGrid* original) {
+                          const SurfaceGrid* original, std::uint64_t* iterations) {
   const MeshView view = mesh.view();
   const SurfaceProjection project{original ? original->view() : SurfaceGridView{}};
   const std::int64_t first = colouring.classStart[colour], last = colouring.classStart[colour + 1];
   std::size_t moved = 0;
-#pragma omp parallel for schedule(dynamic, 256) reduction(+ : moved)
+  std::uint64_t used = 0;
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : moved, used)
   for (std::int64_t i = first; i < last; ++i) {
     const std::uint32_t v = colouring.members[i];
     if (locked[v]) continue;
     const VertexMove move = moveVertex(view, v, params, project, [](int, Point2) {});
+    used += std::uint64_t(move.iterations);
     if (move.moved) {
       view.positions[v] = move.to;
       ++moved;
     }
   }
+  if (iterations) *iterations += used;
   return moved;
 }
 
 std::size_t optimizeAllAtOnce(SurfaceMesh& mesh, const std::vector<std::uint8_t>& locked,
-                              const OptimizeParams& params, const SurfaceGrid* original) {
+                              const OptimizeParams& params, const SurfaceGrid* original,
+                              std::uint64_t* iterations) {
   const std::vector<Vec3> before = mesh.positions;
   MeshView view = mesh.view();
   view.positions = const_cast<Vec3*>(before.data());  // read only: every move sees `before`
   const SurfaceProjection project{original ? original->view() : SurfaceGridView{}};
   const std::int64_t n = std::int64_t(mesh.positions.size());
   std::size_t moved = 0;
-#pragma omp parallel for schedule(dynamic, 256) reduction(+ : moved)
+  std::uint64_t used = 0;
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : moved, used)
   for (std::int64_t v = 0; v < n; ++v) {
     if (locked[v]) continue;
     const VertexMove move = moveVertex(view, std::uint32_t(v), params, project, [](int, Point2) {});
+    used += std::uint64_t(move.iterations);
     if (move.moved) {
       mesh.positions[v] = move.to;
       ++moved;
     }
   }
+  if (iterations) *iterations += used;
   return moved;
 }
 

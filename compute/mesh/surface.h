@@ -45,23 +45,35 @@ WS_HD int angleBin(float degrees) {
 // The degrees in a radian, for device code too.
 constexpr float kDegreesPerRadian = 57.29577951308232f;
 
+// What passes did: vertices moved, Nelder-Mead iterations used.
+struct PassCounts {
+  std::uint64_t moved = 0, iterations = 0;
+};
+
 // Vertices that must not move: those Topology pins (boundary and non-manifold edges) and, with
 // featureDegrees > 0, those on an edge whose two triangles meet at more than featureDegrees (the
 // angle between their normals: 0 on a flat sheet).
+// Slivers (triangles with an angle under kSliverDegrees) are left out of the comparison: their
+// normals say little about the surface, and a poor mesh's slivers would otherwise lock the very
+// vertices that must move to mend them.
+constexpr float kSliverDegrees = 10;
 std::vector<std::uint8_t> lockedVertices(const SurfaceMesh& mesh, float featureDegrees);
 
 // Optimizes the unlocked vertices of one colour class in place, in parallel: no two of them
 // share a triangle, so each sees its neighbours as they were. With `original`, every position
-// tried is projected onto that surface first. Returns how many moved.
+// tried is projected onto that surface first. Returns how many moved; adds the Nelder-Mead
+// iterations the vertices used to *iterations when given.
 std::size_t optimizeClass(SurfaceMesh& mesh, const Colouring& colouring, std::uint32_t colour,
                           const std::vector<std::uint8_t>& locked, const OptimizeParams& params,
-                          const SurfaceGrid* original = nullptr);
+                          const SurfaceGrid* original = nullptr,
+                          std::uint64_t* iterations = nullptr);
 
 // Every unlocked vertex at once, without a colouring (Jacobi): each move is made against the
 // positions before the pass, so neighbours that move together can undo each other's guards: the
 // smallest angle may drop and triangles may fold. The lesson of why the chapter colours.
 std::size_t optimizeAllAtOnce(SurfaceMesh& mesh, const std::vector<std::uint8_t>& locked,
-                              const OptimizeParams& params, const SurfaceGrid* original = nullptr);
+                              const OptimizeParams& params, const SurfaceGrid* original = nullptr,
+                              std::uint64_t* iterations = nullptr);
 
 // Procedural test meshes. An icosphere of radius 1 subdivided `levels` times, each vertex moved
 // along the surface by up to `jitter` times the edge length (then back onto the sphere). A flat
