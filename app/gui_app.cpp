@@ -36,7 +36,7 @@ class ViewInput {
     const double mx = io.MousePos.x * pixelScale, my = io.MousePos.y * pixelScale;
     const int w = context.width, h = context.height;
     const bool overView = !io.WantCaptureMouse && io.MousePos.x >= 0;
-    if (lab.module().voxelScene()) {
+    if (shows3d(lab.module())) {
       orbit(lab, overView, mx, my, h);
       return;
     }

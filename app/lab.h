@@ -55,9 +55,9 @@ class Lab {
 
   // View.
   render::Camera2D camera;
-  render::OrbitCamera orbit;  // for modules with a 3-D voxel scene
+  render::OrbitCamera orbit;  // for modules with a 3-D scene (voxels, a mesh)
   bool fitPending = true;
-  bool showedVoxels = false;  // the last frame was a voxel scene: a switch to a 2-D view refits
+  bool showed3d = false;  // the last frame was a 3-D scene: a switch to a 2-D view refits
   std::string colormap;       // empty: the view's default
   bool gridLines = true;
   std::string tool = "draw";

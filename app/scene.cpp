@@ -21,13 +21,28 @@ void drawFallingBack(Lab& lab, Renderer& renderer, Draw&& draw) {
 
 }  // namespace
 
+bool shows3d(Module& module) {
+  return module.voxelScene() || module.meshScene();
+}
+
 void drawScene(Lab& lab, SceneRenderers& renderers, int width, int height, int leftInset) {
   glViewport(0, 0, width, height);
   glClearColor(render::kBackground[0], render::kBackground[1], render::kBackground[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   const std::optional<VoxelScene> scene = lab.module().voxelScene();
-  if (lab.showedVoxels && !scene) lab.fitPending = true;  // the module changed its view
-  lab.showedVoxels = scene.has_value();
+  const std::optional<MeshScene> mesh = lab.module().meshScene();
+  if (lab.showed3d && !scene && !mesh) lab.fitPending = true;  // the module changed its view
+  lab.showed3d = scene || mesh;
+  if (mesh) {
+    if (lab.fitPending) {
+      lab.orbit.fit({mesh->centre[0], mesh->centre[1], mesh->centre[2]}, mesh->extent);
+      lab.fitPending = false;
+    }
+    drawFallingBack(lab, renderers.mesh,
+                    [&] { renderers.mesh.draw(lab.module(), *mesh, lab.orbit, width, height); });
+    renderers.transferMode = renderers.mesh.transferMode();
+    return;
+  }
   if (scene) {
     if (lab.fitPending) {
       lab.orbit.fit({0, 0, 0}, scene->extent * 0.8f);

@@ -2,6 +2,7 @@
 #include "compute/core/module.h"
 #include "compute/lbm/lbm_module.h"
 #include "compute/life/life_module.h"
+#include "compute/mesh/mesh_module.h"
 #include "compute/voxhash/voxhash_module.h"
 
 namespace ws {
@@ -19,6 +20,10 @@ const std::vector<ModuleEntry>& moduleRegistry() {
       {"voxhash", "Voxel hash (cuckoo hashing lab)",
        [](Backend backend) -> std::unique_ptr<Module> {
          return std::make_unique<voxhash::VoxhashModule>(backend);
+       }},
+      {"mesh", "Surface mesh optimization",
+       [](Backend backend) -> std::unique_ptr<Module> {
+         return std::make_unique<mesh::MeshModule>(backend);
        }},
   };
   return entries;

@@ -4,6 +4,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "render/gl/gl_check.h"
+
 namespace ws::render {
 
 namespace {
@@ -52,6 +54,16 @@ ColormapTable colormapTable(const std::string& name) {
     table[i * 4 + 3] = 255;
   }
   return table;
+}
+
+void fillColormapTexture(unsigned texture, const std::string& name) {
+  const ColormapTable table = colormapTable(name);
+  WS_GL_CHECK(glBindTexture(GL_TEXTURE_2D, texture));
+  WS_GL_CHECK(
+      glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, table.data()));
+  WS_GL_CHECK(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR));
+  WS_GL_CHECK(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR));
+  WS_GL_CHECK(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE));
 }
 
 }  // namespace ws::render

@@ -63,13 +63,7 @@ std::unique_ptr<CudaGlBuffer> FieldRenderer::registerWithCuda(GLuint buffer) {
 
 void FieldRenderer::uploadColormap(const std::string& name) {
   if (name == colormapName_) return;
-  const ColormapTable table = colormapTable(name);
-  WS_GL_CHECK(glBindTexture(GL_TEXTURE_2D, colormapTexture_.get()));
-  WS_GL_CHECK(
-      glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, table.data()));
-  WS_GL_CHECK(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR));
-  WS_GL_CHECK(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR));
-  WS_GL_CHECK(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE));
+  fillColormapTexture(colormapTexture_.get(), name);
   colormapName_ = name;
 }
 

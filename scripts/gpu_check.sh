@@ -2,9 +2,10 @@
 # On the GPU machine: build, run every test (CUDA ones included), the CUDA tests under
 # compute-sanitizer (memcheck, racecheck), the benchmark and headless frame timings. Results go to
 # $OUT (logs, JSON, PNG). Usage: scripts/gpu_check.sh [build] [test] [sanitize] [bench] [frames]
-# [lbm-bench] [lbm-frames] [voxhash] (bench and frames are Life's; voxhash: its CUDA tests under
-# compute-sanitizer, the hash lab's benchmarks for both insertions and the intersection's, headless
-# frames of the voxels and of a table).
+# [lbm-bench] [lbm-frames] [voxhash] [mesh] (bench and frames are Life's; voxhash: its CUDA tests
+# under compute-sanitizer, the hash lab's benchmarks for both insertions and the intersection's,
+# headless frames of the voxels and of a table; mesh: likewise for the mesh module, at the issue's
+# 1 and 3.6 million vertices).
 set -uo pipefail
 OUT=${OUT:-/tmp/warpscope-gpu}
 BUILD=${BUILD:-/tmp/ws-build}
@@ -90,6 +91,32 @@ if has voxhash; then
   "$BUILD/warpscope" --headless --module voxhash --size 512^3 --set voxhash.model_a=gear \
     --set voxhash.model_b=spring --set voxhash.size_b=0.8 --set voxhash.path=pass-through \
     --steps 200 --window 1600x1000 --with-ui --screenshot "$OUT/voxhash-mesh.png" | tail -3
+fi
+if has mesh; then
+  sanitize mesh_opt_cuda_test mesh_module_test
+  # The sizes: tori of about 1 and 3.6 million vertices (the chapter's Dragon: 3,609,600).
+  for size in 1000000 3600000; do
+    "$BUILD/warpscope" bench --module mesh --size $size --set mesh.mesh=torus --steps-per-sample 2 \
+      --samples 9 --json "$OUT/bench-mesh-$size.json" | tee "$OUT/bench-mesh-$size.txt"
+    "$BUILD/warpscope" bench --module mesh --size $size --set mesh.mesh=torus --variant nelder-mead \
+      --set mesh.colouring=first-fit --steps-per-sample 2 --samples 5 \
+      --json "$OUT/bench-mesh-$size-first-fit.json" | grep -E "^cuda|colouring"
+  done
+  for block in 32 128 256; do
+    "$BUILD/warpscope" bench --module mesh --size 3600000 --set mesh.mesh=torus --variant nelder-mead \
+      --set mesh.block=$block --steps-per-sample 2 --samples 5 \
+      --json "$OUT/bench-mesh-block-$block.json" | grep -E "^cuda"
+  done
+  "$BUILD/warpscope" bench --module mesh --backend cpu --size 1000000 --set mesh.mesh=torus \
+    --variant nelder-mead --samples 3 --steps-per-sample 1 --json "$OUT/bench-mesh-cpu.json" | tee "$OUT/bench-mesh-cpu.txt"
+  # The first sweeps of a fresh 3.6M mesh, one per frame, drawn at full HD through interop.
+  "$BUILD/warpscope" --headless --module mesh --size 3600000 --set mesh.mesh=torus --steps 12 \
+    --window 1920x1080 --with-ui --report "$OUT/frame-mesh-3.6m.json" --screenshot "$OUT/mesh-3.6m.png" | tail -12
+  "$BUILD/warpscope" --headless --module mesh --steps 30 --window 1600x1000 --with-ui \
+    --screenshot "$OUT/mesh-sphere.png" | tail -3
+  "$BUILD/warpscope" --headless --module mesh --set mesh.mesh=part --size 20000 \
+    --set mesh.colour_by="colour class" --steps 20 --window 1600x1000 --with-ui \
+    --screenshot "$OUT/mesh-part-classes.png" | tail -3
 fi
 if has frames; then
   # The interactive budget: a 4096^2 grid, one generation per frame, full HD, with and without panels.

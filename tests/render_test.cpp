@@ -5,12 +5,14 @@
 
 #include "compute/lbm/lbm_module.h"
 #include "compute/life/life_module.h"
+#include "compute/mesh/mesh_module.h"
 #include "compute/voxhash/voxhash_module.h"
 #include "render/colormap.h"
 #include "render/field_renderer.h"
 #include "render/gl/egl_context.h"
 #include "render/gl/gl_check.h"
 #include "render/gl/offscreen_target.h"
+#include "render/mesh_renderer.h"
 #include "render/voxel_renderer.h"
 #include "tests/test_support.h"
 
@@ -33,6 +35,22 @@ struct Rgb {
 Rgb pixel(const std::vector<std::uint8_t>& rgba, int width, int x, int y) {
   const std::size_t i = (std::size_t(y) * width + x) * 4;
   return {rgba[i], rgba[i + 1], rgba[i + 2]};
+}
+
+// Pixels of a flat-shaded colour: shading scales `rgb` by a factor, so a pixel of it has its
+// proportions (its red above `minRed`, to leave out the dark background).
+int shadedPixelsOf(const std::vector<std::uint8_t>& rgba, int width, int height, const double rgb[3],
+                   int minRed) {
+  int count = 0;
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
+      const Rgb p = pixel(rgba, width, x, y);
+      const double k = p.r / 255.0 / rgb[0];
+      if (p.r > minRed && std::abs(p.g / 255.0 - k * rgb[1]) < 0.03 &&
+          std::abs(p.b / 255.0 - k * rgb[2]) < 0.03)
+        ++count;
+    }
+  return count;
 }
 
 Rgb colormapEnd(const std::string& name, int entry) {
@@ -210,18 +228,9 @@ void renderVoxelsAndCheck(Backend backend, bool interop) {
     renderer.draw(scene, view, camera, kWidth, kHeight);
     glFinish();
     const auto rgba = gl::readPixels(kWidth, kHeight);
-    // Shading scales a colour by 0.35 to 1: a pixel of the class has the colour's proportions.
     const auto& c = view.classColours[cls];
-    int matches = 0;
-    for (int y = 0; y < kHeight; ++y)
-      for (int x = 0; x < kWidth; ++x) {
-        const Rgb p = pixel(rgba, kWidth, x, y);
-        const double k = p.r / 255.0 / c[0];
-        if (p.r > 20 && std::abs(p.g / 255.0 - k * c[1]) < 0.03 &&
-            std::abs(p.b / 255.0 - k * c[2]) < 0.03)
-          ++matches;
-      }
-    return matches;
+    const double rgb[3] = {c[0], c[1], c[2]};
+    return shadedPixelsOf(rgba, kWidth, kHeight, rgb, 20);
   };
   EXPECT_GT(countColour(voxhash::kOnlyA), 200);
   EXPECT_GT(countColour(voxhash::kOnlyB), 100);
@@ -232,6 +241,68 @@ void renderVoxelsAndCheck(Backend backend, bool interop) {
 
 TEST_P(RenderPaths, VoxelsShowTheirClassesAndHiddenOnesVanish) {
   renderVoxelsAndCheck(GetParam().backend, GetParam().interop);
+}
+
+// The mesh scene: coloured by colour class, every class's palette colour covers part of the
+// sphere; coloured by smallest angle after the mesh is optimized, the colour map's upper end
+// (good triangles) covers more of it than before.
+void renderMeshAndCheck(Backend backend, bool interop) {
+  auto context = makeContext();
+  if (!context) GTEST_SKIP() << "no EGL device with OpenGL 4.3 here";
+  constexpr int kWidth = 240, kHeight = 180;
+  mesh::MeshModule sphere(backend);
+  sphere.setParams({{"vertices", std::int64_t(2562)},
+                    {"wireframe", false},
+                    {"colour_by", std::string("colour class")}});
+  render::MeshRenderer renderer;  // one renderer, as in the GUI: the corners go up once
+  if (!interop) renderer.disableInterop("the test asks for the host copy");
+  auto draw = [&] {
+    gl::OffscreenTarget target(kWidth, kHeight);
+    target.bind();
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    const MeshScene scene = *sphere.meshScene();
+    render::OrbitCamera camera;
+    camera.fit({scene.centre[0], scene.centre[1], scene.centre[2]}, scene.extent);
+    renderer.draw(sphere, scene, camera, kWidth, kHeight);
+    glFinish();
+    return gl::readPixels(kWidth, kHeight);
+  };
+  auto matching = [&](const std::vector<std::uint8_t>& rgba, const double rgb[3]) {
+    return shadedPixelsOf(rgba, kWidth, kHeight, rgb, 15);
+  };
+  const auto classes = draw();
+  const int colours = sphere.meshScene()->categories;
+  ASSERT_GE(colours, 3);
+  for (int k = 0; k < std::min(colours, 12); ++k) {
+    const std::uint32_t c = render::kCategoryColours[k];
+    const double rgb[3] = {(c >> 16 & 0xff) / 255.0, (c >> 8 & 0xff) / 255.0, (c & 0xff) / 255.0};
+    EXPECT_GT(matching(classes, rgb), 20) << "colour class " << k << " of " << colours;
+  }
+  // Good triangles: smallest angles of 48 degrees and more, the colour map's top fifth.
+  auto good = [&](const std::vector<std::uint8_t>& rgba) {
+    int count = 0;
+    for (int entry = 204; entry < 256; entry += 4) {
+      const Rgb c = colormapEnd("viridis", entry);
+      const double rgb[3] = {c.r / 255.0, c.g / 255.0, c.b / 255.0};
+      count += matching(rgba, rgb);
+    }
+    return count;
+  };
+  sphere.setParam("colour_by", std::string("smallest angle"));
+  const int before = good(draw());
+  sphere.step(10);
+  const int after = good(draw());
+  EXPECT_GT(after, before + 2000) << "before " << before << ", after " << after;
+  if (backend == Backend::Cpu) EXPECT_EQ(renderer.transferMode(), "CPU upload");
+  if (backend == Backend::Cuda && interop && renderer.interopAvailable())
+    EXPECT_EQ(renderer.transferMode(), "CUDA-GL interop");
+  if (backend == Backend::Cuda && !interop)
+    EXPECT_EQ(renderer.transferMode().rfind("host copy", 0), 0u) << renderer.transferMode();
+}
+
+TEST_P(RenderPaths, MeshShowsItsClassesAndItsAnglesImprove) {
+  renderMeshAndCheck(GetParam().backend, GetParam().interop);
 }
 
 }  // namespace

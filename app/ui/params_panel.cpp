@@ -74,7 +74,10 @@ void drawParameters(Lab& lab) {
       }
       case ParamType::Float: {
         float v = static_cast<float>(std::get<double>(value));
-        if (ImGui::SliderFloat(spec.label.c_str(), &v, float(spec.min), float(spec.max)))
+        // Logarithmic sliders span decades: show significant digits, not three decimals.
+        if (ImGui::SliderFloat(spec.label.c_str(), &v, float(spec.min), float(spec.max),
+                               spec.logScale ? "%.3g" : "%.3f",
+                               spec.logScale ? ImGuiSliderFlags_Logarithmic : 0))
           lab.attempt([&] { module.setParam(spec.key, double(v)); });
         break;
       }

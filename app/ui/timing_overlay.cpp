@@ -55,8 +55,26 @@ void drawHistogram(const Histogram& h) {
   ImGui::TextUnformatted(h.name.c_str());
   float top = 0;
   for (float v : h.values) top = std::max(top, v);
+  for (float v : h.reference) top = std::max(top, v);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float width = ImGui::GetContentRegionAvail().x, height = 60;
   ImGui::PlotHistogram(("##" + h.name).c_str(), h.values.data(), int(h.values.size()), 0, nullptr,
-                       0.0f, top * 1.1f + 1e-6f, ImVec2(ImGui::GetContentRegionAvail().x, 60));
+                       0.0f, top * 1.1f + 1e-6f, ImVec2(width, height));
+  if (!h.reference.empty()) {
+    // The reference as an outline over the bars, on the same scale.
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float left = at.x + style.FramePadding.x, right = at.x + width - style.FramePadding.x;
+    const float bottom = at.y + height - style.FramePadding.y,
+                span = height - 2 * style.FramePadding.y;
+    const float bin = (right - left) / float(h.reference.size());
+    for (std::size_t i = 0; i < h.reference.size(); ++i) {
+      const float y = bottom - span * h.reference[i] / (top * 1.1f + 1e-6f);
+      draw->AddRect(ImVec2(left + bin * float(i), y), ImVec2(left + bin * float(i + 1), bottom),
+                    IM_COL32(235, 235, 245, 200));
+    }
+    ImGui::TextDisabled("bars: now; outlines: %s", h.referenceName.c_str());
+  }
   std::string labels;
   for (std::size_t i = 0; i < h.labels.size(); ++i) {
     char item[48];
@@ -66,13 +84,36 @@ void drawHistogram(const Histogram& h) {
   ImGui::TextWrapped("%s", labels.c_str());
 }
 
+// Categories (a mesh's colour classes): a swatch each, in the renderer's palette.
+void drawCategories(const MeshScene& scene) {
+  ImGui::Text("%s", scene.value.label.c_str());
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (int k = 0; k < scene.categories; ++k) {
+    if (k % 8) ImGui::SameLine();
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const std::uint32_t rgb = render::kCategoryColours[k % 12];
+    draw->AddRectFilled(at, ImVec2(at.x + 12, at.y + 12),
+                        IM_COL32(rgb >> 16 & 0xff, rgb >> 8 & 0xff, rgb & 0xff, 255));
+    ImGui::Dummy(ImVec2(14, 12));
+    ImGui::SameLine();
+    ImGui::Text("%d", k);
+  }
+}
+
 void drawColourBar(Lab& lab) {
   if (const std::optional<VoxelScene> scene = lab.module().voxelScene()) {
     drawLegend(*scene);
     return;
   }
-  const FieldView view = lab.module().fieldViews()[lab.module().currentFieldView()];
-  const render::ColormapTable table = render::colormapTable(lab.colormapForView());
+  const std::optional<MeshScene> mesh = lab.module().meshScene();
+  if (mesh && mesh->categories > 0) {
+    drawCategories(*mesh);
+    return;
+  }
+  const FieldView view =
+      mesh ? mesh->value : lab.module().fieldViews()[lab.module().currentFieldView()];
+  const render::ColormapTable table =
+      render::colormapTable(mesh ? mesh->value.colormap : lab.colormapForView());
   ImGui::Text("%s", view.label.c_str());
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();

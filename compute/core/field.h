@@ -39,4 +39,14 @@ struct VoxelImage {
   bool onDevice = false;
 };
 
+// A triangle mesh's moving part (the mesh module): three floats per vertex, its position, then
+// one float per vertex or per triangle (as the MeshScene says), the value the colour map shows.
+// On the CUDA backend both may be device pointers (into an interop-mapped GL buffer).
+struct MeshImage {
+  float* positions = nullptr;
+  float* values = nullptr;
+  std::size_t vertices = 0, valueCount = 0;
+  bool onDevice = false;
+};
+
 }  // namespace ws

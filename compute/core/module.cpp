@@ -96,8 +96,10 @@ void Module::clearTimings() {
   for (auto& scope : timings_) scope->clear();
 }
 
-TimingScope& Module::addTiming(std::string name, std::string rateUnit, bool onGpu) {
-  timings_.push_back(std::make_unique<TimingScope>(std::move(name), std::move(rateUnit), onGpu));
+TimingScope& Module::addTiming(std::string name, std::string rateUnit, bool onGpu,
+                               int warmupSamples) {
+  timings_.push_back(
+      std::make_unique<TimingScope>(std::move(name), std::move(rateUnit), onGpu, warmupSamples));
   return *timings_.back();
 }
 

@@ -52,11 +52,30 @@ struct VoxelScene {
   unsigned visibleClasses = ~0u;                   // bit c set: class c is drawn
 };
 
-// Counts in labelled bins (the cuckoo tables' eviction chain lengths), drawn as a bar chart.
+// A triangle mesh drawn in 3-D (the mesh module), shaded, coloured through a colour map by a value
+// per triangle or per vertex, with its wireframe and each vertex's path from where it started
+// when asked. The corners and the start positions change only with `revision`; the module
+// writes the positions and values every frame (renderMesh).
+struct MeshScene {
+  std::size_t vertices = 0, triangles = 0;
+  std::uint64_t revision = 0;
+  float centre[3] = {0, 0, 0};
+  float extent = 1;  // the mesh's half-width around its centre, for the camera
+  FieldView value;   // what the colour shows, and its range
+  enum class Values { PerTriangle, PerVertex, PerVertexRegion } values = Values::PerTriangle;
+  bool wireframe = false, paths = false;
+  // When value.name is a category (colour classes): the number of categories.
+  int categories = 0;
+};
+
+// Counts in labelled bins (the cuckoo tables' eviction chain lengths), drawn as a bar chart; with
+// a reference (the same bins at the start), both on one scale.
 struct Histogram {
   std::string name;
   std::vector<std::string> labels;
   std::vector<float> values;
+  std::string referenceName;
+  std::vector<float> reference;
 };
 
 // A scalar the module reports each frame (population, mass, restarts); plotted over time.
@@ -135,6 +154,13 @@ class Module {
   virtual std::optional<VoxelScene> voxelScene() const { return std::nullopt; }
   virtual std::size_t voxelCount() const { return 0; }
   virtual void renderVoxels(VoxelImage& voxels) { (void)voxels; }
+  // The 3-D mesh view, when the module shows one: its corners (three per triangle) and start
+  // positions (three floats per vertex) for the current revision, and each frame's image.
+  virtual std::optional<MeshScene> meshScene() const { return std::nullopt; }
+  virtual void meshTopology(std::vector<std::uint32_t>& corners, std::vector<float>& start) const {
+    (void)corners, (void)start;
+  }
+  virtual void renderMesh(MeshImage& image) { (void)image; }
   virtual std::vector<Histogram> histograms() const { return {}; }
 
   virtual std::vector<std::string> tools() const = 0;
@@ -166,7 +192,9 @@ class Module {
   // Rebuild the implementation for backend_/variant_, moving `state` into it; throw to refuse.
   virtual void applySelection(Backend previous, const StateBlob& state) = 0;
 
-  TimingScope& addTiming(std::string name, std::string rateUnit, bool onGpu);
+  // `warmupSamples`: the first samples after a clear that are not counted (0 for work done once
+  // per reset, such as a colouring).
+  TimingScope& addTiming(std::string name, std::string rateUnit, bool onGpu, int warmupSamples = 2);
   void countSteps(int count) { steps_ += static_cast<std::uint64_t>(count); }
   void setStepCount(std::uint64_t steps) { steps_ = steps; }
 

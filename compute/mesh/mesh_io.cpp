@@ -5,12 +5,14 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <istream>
 #include <limits>
 #include <ostream>
 #include <sstream>
 
+#include "compute/core/assets.h"
 #include "compute/core/errors.h"
 
 namespace ws::mesh {
@@ -540,6 +542,23 @@ void saveMesh(const TriangleMesh& mesh, const std::string& path, MeshFormat form
   if (!out) throw InputError("cannot write mesh file '" + path + "'");
   writeMesh(mesh, out, format);
   if (!out) throw InputError("writing mesh file '" + path + "' failed");
+}
+
+std::vector<std::string> shippedMeshes() {
+  std::vector<std::string> names;
+  for (const char* extension : {".obj", ".ply", ".off"})
+    for (const std::string& path : listAssets("meshes", extension))
+      names.push_back(std::filesystem::path(path).stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string meshPathOf(const std::string& model) {
+  for (const char* extension : {".obj", ".ply", ".off"}) {
+    const std::string shipped = assetDirectory() + "/meshes/" + model + extension;
+    if (std::filesystem::exists(shipped)) return shipped;
+  }
+  return model;
 }
 
 }  // namespace ws::mesh

@@ -30,6 +30,11 @@ TriangleMesh readObj(std::istream& in, const std::string& source);
 TriangleMesh readOff(std::istream& in, const std::string& source);
 TriangleMesh readPly(std::istream& in, const std::string& source);
 
+// The meshes shipped in assets/meshes, by name without extension, and the file a model name
+// refers to: a shipped mesh by that name, else the name itself as a path.
+std::vector<std::string> shippedMeshes();
+std::string meshPathOf(const std::string& model);
+
 // Writes a mesh (binary PLY little-endian). Throws InputError when the file cannot be written.
 void saveMesh(const TriangleMesh& mesh, const std::string& path, MeshFormat format);
 void writeMesh(const TriangleMesh& mesh, std::ostream& out, MeshFormat format);

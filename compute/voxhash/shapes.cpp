@@ -186,35 +186,17 @@ std::vector<Point> sampleMesh(const mesh::TriangleMesh& mesh, float size, float 
   return points;
 }
 
-std::vector<std::string> shippedMeshes() {
-  std::vector<std::string> names;
-  for (const char* extension : {".obj", ".ply", ".off"})
-    for (const std::string& path : listAssets("meshes", extension))
-      names.push_back(std::filesystem::path(path).stem().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 namespace {
 
 bool isShapeName(const std::string& name) {
   return name == "sphere" || name == "torus" || name == "torus-knot" || name == "box";
 }
 
-// The file a model name refers to: a shipped mesh by name, else the path itself.
-std::string meshPathOf(const std::string& model) {
-  for (const char* extension : {".obj", ".ply", ".off"}) {
-    const std::string shipped = assetDirectory() + "/meshes/" + model + extension;
-    if (std::filesystem::exists(shipped)) return shipped;
-  }
-  return model;
-}
-
 }  // namespace
 
 std::string checkModelName(const std::string& model) {
   if (isShapeName(model)) return "";
-  const std::string path = meshPathOf(model);
+  const std::string path = mesh::meshPathOf(model);
   if (std::filesystem::exists(path)) {
     try {
       mesh::meshFormatOf(path);
@@ -224,7 +206,7 @@ std::string checkModelName(const std::string& model) {
     }
   }
   std::string known;
-  for (const std::string& name : shippedMeshes()) known += ", " + name;
+  for (const std::string& name : mesh::shippedMeshes()) known += ", " + name;
   return "no model '" + model + "': a shape (sphere, torus, torus-knot, box" + known +
          ") or the path of an .obj, .ply or .off file";
 }
@@ -256,7 +238,7 @@ std::vector<Point> sampleModel(const std::string& model, float size, float spaci
   if (isShapeName(model)) return sampleShape(parseShape(model), size, spacing);
   if (const std::string problem = checkModelName(model); !problem.empty())
     throw InputError(problem);
-  const std::string path = meshPathOf(model);
+  const std::string path = mesh::meshPathOf(model);
   std::error_code error;  // a file that cannot be looked at is read, and refused there
   SampledMesh wanted{path,
                      std::filesystem::file_size(path, error),

@@ -37,9 +37,8 @@ std::vector<Point> sampleMesh(const mesh::TriangleMesh& mesh, float size, float 
 // kept, each with its file's size and time of change: asked again for one of them (a parameter
 // change that leaves the models as they were), it is not read and sampled again.
 std::vector<Point> sampleModel(const std::string& model, float size, float spacing);
-// The shipped meshes' names, and whether `model` names a shape, a shipped mesh or a mesh file
-// ("" when it does, else why not), without reading the file.
-std::vector<std::string> shippedMeshes();
+// Whether `model` names a shape, a shipped mesh (mesh::shippedMeshes) or a mesh file ("" when it
+// does, else why not), without reading the file.
 std::string checkModelName(const std::string& model);
 
 // The points moved: scaled by `scale` about the origin, then shifted by `offset`.

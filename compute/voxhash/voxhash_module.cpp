@@ -77,7 +77,7 @@ VoxhashModule::VoxhashModule(Backend backend) : Module(backend) {
         checkModelName);
     for (const char* shape : {"sphere", "torus", "torus-knot", "box"})
       spec.suggestions.emplace_back("shape", shape);
-    for (const std::string& mesh : shippedMeshes()) spec.suggestions.emplace_back("mesh", mesh);
+    for (const std::string& mesh : mesh::shippedMeshes()) spec.suggestions.emplace_back("mesh", mesh);
     p.declare(spec);
   }
   p.declare(ParamSpec::real("size_b", "size of B", kDefaultSizeB, 0.2, 1.2,

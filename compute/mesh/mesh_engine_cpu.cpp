@@ -1,0 +1,138 @@
+#include <algorithm>
+#include <cstring>
+
+#include "compute/core/device_buffer.h"
+#include "compute/mesh/mesh_engine.h"
+
+namespace ws::mesh {
+
+double bytesPerVertexPass(double degree) {
+  const double index = sizeof(std::uint32_t), position = sizeof(Vec3);
+  return index + 1                   // member entry and lock
+         + 4 * index                 // its starts in both lists
+         + degree * (index + index)  // its triangles and neighbours
+         + degree * 3 * index        // the triangles' corners
+         + (degree + 1) * position   // the neighbours' positions and its own
+         + position;                 // written
+}
+
+namespace {
+
+class CpuMeshEngine final : public MeshEngine {
+ public:
+  explicit CpuMeshEngine(MeshTimings timings) : timings_(timings) {}
+
+  void load(const SurfaceMesh& mesh, const std::vector<std::uint8_t>& locked,
+            const SurfaceGrid& original) override {
+    requireHostMemory(double(mesh.positions.size()) * 2 * sizeof(Vec3), "the mesh's copies");
+    mesh_ = std::make_unique<SurfaceMesh>(mesh);
+    start_ = mesh.positions;
+    locked_ = locked;
+    original_ = &original;
+    colouring_ = Colouring{};
+    colouring_.classStart = {0};
+    counts_ = {};
+  }
+  void setLocked(const std::vector<std::uint8_t>& locked) override { locked_ = locked; }
+
+  void colour(ColouringMethod method, std::uint32_t seed) override {
+    const CpuStopwatch watch;
+    colouring_ = method == ColouringMethod::JonesPlassmann
+                     ? jonesPlassmannColouring(mesh_->topology, seed)
+                     : firstFitColouring(mesh_->topology);
+    const double n = double(mesh_->positions.size());
+    timings_.colouring->record(watch.elapsedMs(), n, 0);
+  }
+  const std::vector<std::uint32_t>& classStart() const override { return colouring_.classStart; }
+
+  void pass(const Pass& pass, const OptimizeParams& params, bool project) override {
+    const SurfaceGrid* surface = project ? original_ : nullptr;
+    const CpuStopwatch watch;
+    std::size_t vertices = mesh_->positions.size();
+    switch (pass.kind) {
+      case Pass::Kind::Class:
+        counts_.moved += optimizeClass(*mesh_, colouring_, pass.colour, locked_, params, surface,
+                                       &counts_.iterations);
+        vertices = colouring_.classStart[pass.colour + 1] - colouring_.classStart[pass.colour];
+        break;
+      case Pass::Kind::Sweep:
+        for (std::uint32_t c = 0; c < colouring_.colours; ++c)
+          counts_.moved +=
+              optimizeClass(*mesh_, colouring_, c, locked_, params, surface, &counts_.iterations);
+        break;
+      case Pass::Kind::AllAtOnce:
+        counts_.moved += optimizeAllAtOnce(*mesh_, locked_, params, surface, &counts_.iterations);
+        break;
+    }
+    const double degree = double(mesh_->topology.neighbourOf.size()) /
+                          double(std::max<std::size_t>(mesh_->positions.size(), 1));
+    timings_.pass->record(watch.elapsedMs(), double(vertices),
+                          double(vertices) * bytesPerVertexPass(degree));
+  }
+  PassCounts counts() override { return counts_; }
+
+  AngleSummary summarize() override {
+    const CpuStopwatch watch;
+    const AngleSummary s = summarizeAngles(*mesh_);
+    timings_.statistics->record(watch.elapsedMs(), double(mesh_->triangles()), 0);
+    return s;
+  }
+  std::vector<Vec3> positions() override { return mesh_->positions; }
+  void setPositions(const std::vector<Vec3>& positions) override {
+    mesh_->positions = positions;
+    counts_ = {};
+  }
+
+  void render(MeshValue value, float edge, MeshImage& image) override {
+    const CpuStopwatch watch;
+    const SurfaceMesh& m = *mesh_;
+    std::memcpy(image.positions, m.positions.data(), m.positions.size() * sizeof(Vec3));
+    const std::int64_t n = std::int64_t(image.valueCount);
+    float* out = image.values;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) {
+      switch (value) {
+        case MeshValue::MinAngle: {
+          const std::uint32_t* c = m.corners.data() + 3 * i;
+          out[i] =
+              minAngle(m.positions[c[0]], m.positions[c[1]], m.positions[c[2]]) * kDegreesPerRadian;
+          break;
+        }
+        case MeshValue::ColourClass:
+          out[i] = colouring_.colour.empty() ? 0.0f : float(colouring_.colour[i]);
+          break;
+        case MeshValue::DistanceMoved:
+          out[i] = length(m.positions[i] - start_[i]) / edge;
+          break;
+        case MeshValue::OffSurface: {
+          float d = 0;
+          closestPointOnSurface(original_->view(), m.positions[i], &d);
+          out[i] = d / edge;
+          break;
+        }
+      }
+    }
+    timings_.view->record(watch.elapsedMs(), double(n), 0);
+  }
+
+  std::string configuration() const override {
+    return "OpenMP over the vertices of a pass";
+  }
+
+ private:
+  MeshTimings timings_;
+  std::unique_ptr<SurfaceMesh> mesh_;
+  std::vector<Vec3> start_;
+  std::vector<std::uint8_t> locked_;
+  const SurfaceGrid* original_ = nullptr;
+  Colouring colouring_;
+  PassCounts counts_;
+};
+
+}  // namespace
+
+std::unique_ptr<MeshEngine> makeCpuMeshEngine(MeshTimings timings) {
+  return std::make_unique<CpuMeshEngine>(timings);
+}
+
+}  // namespace ws::mesh

@@ -1,0 +1,94 @@
+#pragma once
+// The surface mesh optimization module (the source's chapter 13): a triangle mesh, generated or
+// loaded, whose vertices move to raise the smallest angle of their triangles, one colour class
+// at a time, on the CPU or the GPU. Shown in 3-D, coloured by the triangles' smallest angles, the
+// colour classes, how far each vertex moved, or how far it left the surface it came from.
+#include <memory>
+
+#include "compute/core/module.h"
+#include "compute/mesh/mesh_engine.h"
+
+namespace ws::mesh {
+
+class MeshModule final : public Module {
+ public:
+  explicit MeshModule(Backend backend);
+
+  std::string_view name() const override { return "mesh"; }
+  std::string_view title() const override { return "Surface mesh optimization"; }
+  void setSize(const std::string& text) override;
+  std::vector<KernelVariant> variants(Backend backend) const override;
+  std::string defaultVariant(Backend) const override { return "nelder-mead"; }
+  std::string configuration() const override;
+  std::string notes() const override;
+
+  void reset() override;
+  void step(int count) override;
+  void synchronize() override { engine_->synchronize(); }
+  std::vector<Metric> metrics() override;
+
+  WorldBox world() const override;
+  std::string sizeText() const override;
+  std::vector<FieldView> fieldViews() const override;
+  int currentFieldView() const override { return 0; }
+  void renderField(const FieldRequest& request, FieldImage& image) override;
+  std::optional<MeshScene> meshScene() const override;
+  void meshTopology(std::vector<std::uint32_t>& corners, std::vector<float>& start) const override;
+  void renderMesh(MeshImage& image) override;
+  std::vector<Histogram> histograms() const override;
+
+  std::vector<std::string> tools() const override { return {}; }
+  std::vector<std::string> toolItems(const std::string&) const override { return {}; }
+  void edit(const PointerEdit&) override {}
+  std::vector<std::string> actions() const override { return {}; }
+  void runAction(const std::string&) override {}
+
+  StateBlob saveState() override;
+  void restoreState(const StateBlob& state) override;
+
+  void pollTimings() override { engine_->pollTimings(); }
+  void drainTimings() override { engine_->drainTimings(); }
+  double bytesPerWorkUnit() const override;
+  const TimingScope& stepTiming() const override;
+
+  // The mesh as it is now, and as it started (for tests).
+  std::vector<Vec3> positions() { return engine_->positions(); }
+  const SurfaceMesh& startMesh() const { return *start_; }
+
+ protected:
+  void applyParams(const std::vector<std::string>& changed) override;
+  void applySelection(Backend previous, const StateBlob& state) override;
+
+ private:
+  // The mesh the parameters `p` describe, loaded into the engine with its locks and colours.
+  // Throws (InputError, OutOfMemoryError) leaving the module as it was.
+  void rebuild(const ParamSet& p);
+  void makeEngine();
+  void lockAndColour();
+  void forgetCounts();  // after the engine's counts start again
+  OptimizeParams optimizeParams() const;
+  const AngleSummary& summary() const;  // of the positions now, computed when due
+
+  std::unique_ptr<MeshEngine> engine_;
+  Backend engineBackend_ = Backend::Cpu;  // the backend engine_ runs on
+  std::unique_ptr<SurfaceMesh> start_;
+  std::unique_ptr<SurfaceGrid> original_;
+  std::vector<std::uint8_t> locked_;
+  std::size_t lockedCount_ = 0;
+  std::string source_;  // what the mesh is, in words
+  float edge_ = 1;      // the start's mean edge length
+  float centre_[3] = {0, 0, 0}, extent_ = 1;
+  std::uint64_t revision_ = 0;
+  std::uint32_t nextClass_ = 0;
+  AngleSummary startSummary_;
+  mutable AngleSummary summary_;
+  mutable bool summaryDue_ = true;
+  // The engine's counts and the vertices visited, at the last metrics() call.
+  PassCounts atLastMetrics_;
+  std::uint64_t visited_ = 0, visitedAtLastMetrics_ = 0, stepsAtLastMetrics_ = 0;
+  double movesPerStep_ = 0, iterationsPerVertex_ = 0;
+  double colouringMs_ = 0;  // the last colouring, host clock (it waits for the GPU)
+  MeshTimings cpu_, gpu_;
+};
+
+}  // namespace ws::mesh
