@@ -49,14 +49,13 @@ void MeshRenderer::disableInterop(const std::string& why) {
 }
 
 void MeshRenderer::upload(Module& module, const MeshScene& scene) {
-  if (scene.revision == revision_ && &module == uploadedFor_) return;
+  if (scene.revision == revision_) return;  // revisions are unique across modules
   std::vector<std::uint32_t> corners;
   std::vector<float> start;
   module.meshTopology(corners, start);
   fill(corners_.get(), corners);
   fill(start_.get(), start);
   revision_ = scene.revision;
-  uploadedFor_ = &module;
 }
 
 void MeshRenderer::reserve(std::size_t vertices, std::size_t values) {

@@ -40,7 +40,6 @@ class MeshRenderer {
   std::unique_ptr<CudaGlBuffer> positionsInterop_, valuesInterop_;
   std::size_t vertexCapacity_ = 0, valueCapacity_ = 0;
   std::uint64_t revision_ = 0;
-  const Module* uploadedFor_ = nullptr;
   std::string colormapName_;
   std::vector<float> hostPositions_, hostValues_;
   int interopDevice_ = -1;

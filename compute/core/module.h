@@ -54,8 +54,9 @@ struct VoxelScene {
 
 // A triangle mesh drawn in 3-D (the mesh module), shaded, coloured through a colour map by a value
 // per triangle or per vertex, with its wireframe and each vertex's path from where it started
-// when asked. The corners and the start positions change only with `revision`; the module
-// writes the positions and values every frame (renderMesh).
+// when asked. The corners and the start positions change only with `revision`, which no other
+// mesh, of this module or another, ever has; the module writes the positions and values every
+// frame (renderMesh).
 struct MeshScene {
   std::size_t vertices = 0, triangles = 0;
   std::uint64_t revision = 0;

@@ -1,6 +1,7 @@
 #include "compute/mesh/mesh_module.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -249,7 +250,10 @@ void MeshModule::rebuild(const ParamSet& p) {
   const Vec3 c = (lo + hi) * 0.5f;
   centre_[0] = c.x, centre_[1] = c.y, centre_[2] = c.z;
   extent_ = std::max(length(hi - lo) / 2, 1e-6f);
-  ++revision_;
+  // Unique across modules: a renderer that drew another module's mesh (one that may since have
+  // been destroyed and another made at its address) never mistakes its corners for these.
+  static std::atomic<std::uint64_t> revisions{0};
+  revision_ = ++revisions;
   clearTimings();
   lockAndColour();
   startSummary_ = engine_->summarize();
