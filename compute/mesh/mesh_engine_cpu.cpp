@@ -64,10 +64,8 @@ class CpuMeshEngine final : public MeshEngine {
         counts_.moved += optimizeAllAtOnce(*mesh_, locked_, params, surface, &counts_.iterations);
         break;
     }
-    const double degree = double(mesh_->topology.neighbourOf.size()) /
-                          double(std::max<std::size_t>(mesh_->positions.size(), 1));
     timings_.pass->record(watch.elapsedMs(), double(vertices),
-                          double(vertices) * bytesPerVertexPass(degree));
+                          double(vertices) * bytesPerVertexPass(mesh_->topology.meanDegree()));
   }
   PassCounts counts() override { return counts_; }
 

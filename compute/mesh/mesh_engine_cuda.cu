@@ -33,7 +33,7 @@ class CudaMeshEngine final : public MeshEngine {
     surface_ = std::move(surface);
     start_ = std::move(start);
     topology_ = &mesh.topology;
-    degree_ = double(mesh.topology.neighbourOf.size()) / std::max(n, 1.0);
+    degree_ = mesh.topology.meanDegree();
     lastBytes_ = bytes;
   }
   void setLocked(const std::vector<std::uint8_t>& locked) override { surface_->setLocked(locked); }

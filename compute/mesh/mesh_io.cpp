@@ -561,4 +561,23 @@ std::string meshPathOf(const std::string& model) {
   return model;
 }
 
+std::string checkMeshName(const std::string& name, const std::vector<std::string>& shapes,
+                          const std::string& what) {
+  if (std::find(shapes.begin(), shapes.end(), name) != shapes.end()) return "";
+  const std::string path = meshPathOf(name);
+  if (std::filesystem::exists(path)) {
+    try {
+      meshFormatOf(path);
+      return "";
+    } catch (const InputError& e) {
+      return e.what();
+    }
+  }
+  std::string known;
+  for (const std::string& shape : shapes) known += (known.empty() ? "" : ", ") + shape;
+  for (const std::string& mesh : shippedMeshes()) known += ", " + mesh;
+  return "no " + what + " '" + name + "': a shape (" + known +
+         ") or the path of an .obj, .ply or .off file";
+}
+
 }  // namespace ws::mesh

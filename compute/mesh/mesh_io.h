@@ -34,6 +34,11 @@ TriangleMesh readPly(std::istream& in, const std::string& source);
 // refers to: a shipped mesh by that name, else the name itself as a path.
 std::vector<std::string> shippedMeshes();
 std::string meshPathOf(const std::string& model);
+// Whether `name` is one of `shapes` (procedural, the caller's), a shipped mesh or a mesh file of a
+// known format: "" when it is, else why not, naming the choices (`what`: "model", "mesh").
+// Reads nothing but the file's name and existence.
+std::string checkMeshName(const std::string& name, const std::vector<std::string>& shapes,
+                          const std::string& what);
 
 // Writes a mesh (binary PLY little-endian). Throws InputError when the file cannot be written.
 void saveMesh(const TriangleMesh& mesh, const std::string& path, MeshFormat format);

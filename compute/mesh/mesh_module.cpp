@@ -14,31 +14,18 @@ namespace ws::mesh {
 
 namespace {
 
-constexpr const char* kShapes[] = {"sphere", "torus", "part", "plane"};
 constexpr const char* kColourBy[] = {"smallest angle", "colour class", "distance moved",
                                      "off the surface"};
 constexpr std::int64_t kMaxVertices = std::int64_t(1) << 24;
 
+const std::vector<std::string> kShapes = {"sphere", "torus", "part", "plane"};
+
 bool isShape(const std::string& name) {
-  return std::find_if(std::begin(kShapes), std::end(kShapes),
-                      [&](const char* s) { return name == s; }) != std::end(kShapes);
+  return std::find(kShapes.begin(), kShapes.end(), name) != kShapes.end();
 }
 
-std::string checkMeshName(const std::string& name) {
-  if (isShape(name)) return "";
-  const std::string path = meshPathOf(name);
-  if (std::filesystem::exists(path)) {
-    try {
-      meshFormatOf(path);
-      return "";
-    } catch (const InputError& e) {
-      return e.what();
-    }
-  }
-  std::string known;
-  for (const std::string& mesh : shippedMeshes()) known += ", " + mesh;
-  return "no mesh '" + name + "': a shape (sphere, torus, part, plane" + known +
-         ") or the path of an .obj, .ply or .off file";
+std::string checkMeshOrShape(const std::string& name) {
+  return checkMeshName(name, kShapes, "mesh");
 }
 
 // The procedural mesh `shape` of about `vertices` vertices.
@@ -83,8 +70,8 @@ MeshModule::MeshModule(Backend backend) : Module(backend) {
       "mesh", "mesh", "sphere",
       "a procedural mesh (jittered sphere, torus, a part with sharp edges, a flat patch), a "
       "shipped mesh, or the path of an .obj, .ply or .off file",
-      checkMeshName);
-  for (const char* shape : kShapes) mesh.suggestions.emplace_back("shape", shape);
+      checkMeshOrShape);
+  for (const std::string& shape : kShapes) mesh.suggestions.emplace_back("shape", shape);
   for (const std::string& name : shippedMeshes()) mesh.suggestions.emplace_back("mesh", name);
   p.declare(mesh);
   ParamSpec vertices = ParamSpec::integer(
@@ -240,6 +227,7 @@ void MeshModule::rebuild(const ParamSet& p) {
   start_ = std::move(start);
   original_ = std::move(original);
   locked_ = locked;
+  countLocks();
   source_ = words;
   edge_ = meanEdge(*start_);
   Vec3 lo = start_->positions[0], hi = lo;
@@ -255,7 +243,7 @@ void MeshModule::rebuild(const ParamSet& p) {
   static std::atomic<std::uint64_t> revisions{0};
   revision_ = ++revisions;
   clearTimings();
-  lockAndColour();
+  colour();
   startSummary_ = engine_->summarize();
   summaryDue_ = true;
   forgetCounts();
@@ -268,9 +256,11 @@ void MeshModule::forgetCounts() {
   movesPerStep_ = iterationsPerVertex_ = 0;
 }
 
-void MeshModule::lockAndColour() {
+void MeshModule::countLocks() {
   lockedCount_ = std::size_t(std::count(locked_.begin(), locked_.end(), 1));
-  engine_->setLocked(locked_);
+}
+
+void MeshModule::colour() {
   const CpuStopwatch watch;
   engine_->colour(params().getText("colouring") == "jones-plassmann"
                       ? ColouringMethod::JonesPlassmann
@@ -458,24 +448,25 @@ void MeshModule::applyParams(const std::vector<std::string>& changed) {
     rebuild(params());  // throws changing nothing
     return;
   }
-  if (anyOf(changed, {"feature_angle"}))
+  if (anyOf(changed, {"feature_angle"})) {
     locked_ = lockedVertices(*start_, float(params().getFloat("feature_angle")));
-  if (anyOf(changed, {"feature_angle", "colouring"})) lockAndColour();
+    engine_->setLocked(locked_);
+    countLocks();
+  }
+  if (anyOf(changed, {"colouring"})) colour();
 }
 
 void MeshModule::applySelection(Backend, const StateBlob& state) {
   if (engineBackend_ == backend_) return;  // another method: the state stays as it is
   makeEngine();
   engine_->load(*start_, locked_, *original_);
-  lockAndColour();
+  colour();
   startSummary_ = engine_->summarize();
   restoreState(state);
 }
 
 double MeshModule::bytesPerWorkUnit() const {
-  const Topology& t = start_->topology;
-  return bytesPerVertexPass(double(t.neighbourOf.size()) /
-                            double(std::max<std::size_t>(t.vertices, 1)));
+  return bytesPerVertexPass(start_->topology.meanDegree());
 }
 
 const TimingScope& MeshModule::stepTiming() const {

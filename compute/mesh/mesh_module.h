@@ -64,7 +64,8 @@ class MeshModule final : public Module {
   // Throws (InputError, OutOfMemoryError) leaving the module as it was.
   void rebuild(const ParamSet& p);
   void makeEngine();
-  void lockAndColour();
+  void countLocks();    // lockedCount_ from locked_
+  void colour();        // the engine's colour classes, by the colouring parameter
   void forgetCounts();  // after the engine's counts start again
   OptimizeParams optimizeParams() const;
   const AngleSummary& summary() const;  // of the positions now, computed when due

@@ -25,6 +25,9 @@ struct Topology {
 
   std::size_t degree(std::uint32_t v) const { return neighbourStart[v + 1] - neighbourStart[v]; }
   std::size_t maxDegree() const;
+  double meanDegree() const {
+    return vertices ? double(neighbourOf.size()) / double(vertices) : 0.0;
+  }
   // "closed and manifold", or what was found: "3 degenerate triangles, 12 boundary edges".
   std::string summary() const;
 };

@@ -195,20 +195,7 @@ bool isShapeName(const std::string& name) {
 }  // namespace
 
 std::string checkModelName(const std::string& model) {
-  if (isShapeName(model)) return "";
-  const std::string path = mesh::meshPathOf(model);
-  if (std::filesystem::exists(path)) {
-    try {
-      mesh::meshFormatOf(path);
-      return "";
-    } catch (const InputError& e) {
-      return e.what();
-    }
-  }
-  std::string known;
-  for (const std::string& name : mesh::shippedMeshes()) known += ", " + name;
-  return "no model '" + model + "': a shape (sphere, torus, torus-knot, box" + known +
-         ") or the path of an .obj, .ply or .off file";
+  return mesh::checkMeshName(model, {"sphere", "torus", "torus-knot", "box"}, "model");
 }
 
 namespace {
