@@ -5,6 +5,7 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <stdexcept>
 
 #include "compute/core/bandwidth.h"
 #include "compute/core/errors.h"
@@ -34,6 +35,13 @@ Row measure(Module& module, const BenchOptions& options) {
   row.variant = module.variant();
   row.size = module.sizeText();
   row.stats = module.stepTiming().stats();
+  // A sample is one step(stepsPerSample) call; a module whose step timing records otherwise
+  // (per pass, say) would have its time per step misread.
+  const int expected = std::min(options.samples, int(TimingScope::kWindow));
+  if (row.stats.samples != expected)
+    throw std::logic_error(std::string(module.name()) + "'s step timing holds " +
+                           std::to_string(row.stats.samples) + " samples for " +
+                           std::to_string(expected) + " timed step() calls");
   row.perStepMs = row.stats.medianMs / options.stepsPerSample;
   row.rate = row.stats.ratePerSecond;
   row.bytesPerSecond = row.stats.bytesPerSecond;

@@ -44,8 +44,10 @@ class MeshEngine {
   virtual void colour(ColouringMethod method, std::uint32_t seed) = 0;
   virtual const std::vector<std::uint32_t>& classStart() const = 0;
 
-  // One pass (timed, asynchronous on the GPU); `project` puts moves back onto the original surface.
-  virtual void pass(const Pass& pass, const OptimizeParams& params, bool project) = 0;
+  // The passes in order, timed as one sample (the module's step(count): the benchmark divides a
+  // sample by the steps in it); asynchronous on the GPU. `project` puts moves back onto the
+  // original surface.
+  virtual void run(const std::vector<Pass>& passes, const OptimizeParams& params, bool project) = 0;
   // What the passes did since the last load or setPositions (waits).
   virtual PassCounts counts() = 0;
   virtual AngleSummary summarize() = 0;  // timed

@@ -45,27 +45,31 @@ class CpuMeshEngine final : public MeshEngine {
   }
   const std::vector<std::uint32_t>& classStart() const override { return colouring_.classStart; }
 
-  void pass(const Pass& pass, const OptimizeParams& params, bool project) override {
+  void run(const std::vector<Pass>& passes, const OptimizeParams& params, bool project) override {
     const SurfaceGrid* surface = project ? original_ : nullptr;
     const CpuStopwatch watch;
-    std::size_t vertices = mesh_->positions.size();
-    switch (pass.kind) {
-      case Pass::Kind::Class:
-        counts_.moved += optimizeClass(*mesh_, colouring_, pass.colour, locked_, params, surface,
-                                       &counts_.iterations);
-        vertices = colouring_.classStart[pass.colour + 1] - colouring_.classStart[pass.colour];
-        break;
-      case Pass::Kind::Sweep:
-        for (std::uint32_t c = 0; c < colouring_.colours; ++c)
-          counts_.moved +=
-              optimizeClass(*mesh_, colouring_, c, locked_, params, surface, &counts_.iterations);
-        break;
-      case Pass::Kind::AllAtOnce:
-        counts_.moved += optimizeAllAtOnce(*mesh_, locked_, params, surface, &counts_.iterations);
-        break;
+    double vertices = 0;
+    auto optimize = [&](std::uint32_t colour) {
+      counts_.moved +=
+          optimizeClass(*mesh_, colouring_, colour, locked_, params, surface, &counts_.iterations);
+      vertices += colouring_.classStart[colour + 1] - colouring_.classStart[colour];
+    };
+    for (const Pass& pass : passes) {
+      switch (pass.kind) {
+        case Pass::Kind::Class:
+          optimize(pass.colour);
+          break;
+        case Pass::Kind::Sweep:
+          for (std::uint32_t c = 0; c < colouring_.colours; ++c) optimize(c);
+          break;
+        case Pass::Kind::AllAtOnce:
+          counts_.moved += optimizeAllAtOnce(*mesh_, locked_, params, surface, &counts_.iterations);
+          vertices += double(mesh_->positions.size());
+          break;
+      }
     }
-    timings_.pass->record(watch.elapsedMs(), double(vertices),
-                          double(vertices) * bytesPerVertexPass(mesh_->topology.meanDegree()));
+    timings_.pass->record(watch.elapsedMs(), vertices,
+                          vertices * bytesPerVertexPass(mesh_->topology.meanDegree()));
   }
   PassCounts counts() override { return counts_; }
 

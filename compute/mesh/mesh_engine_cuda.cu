@@ -50,23 +50,27 @@ class CudaMeshEngine final : public MeshEngine {
   }
   const std::vector<std::uint32_t>& classStart() const override { return surface_->classStart(); }
 
-  void pass(const Pass& pass, const OptimizeParams& params, bool project) override {
+  void run(const std::vector<Pass>& passes, const OptimizeParams& params, bool project) override {
     surface_->setProjection(project);
-    std::size_t vertices = surface_->vertices();
+    double vertices = 0;
     passRing_.start();
-    switch (pass.kind) {
-      case Pass::Kind::Class:
-        surface_->optimizeClass(pass.colour, params);
-        vertices = classStart()[pass.colour + 1] - classStart()[pass.colour];
-        break;
-      case Pass::Kind::Sweep:
-        surface_->sweep(params);
-        break;
-      case Pass::Kind::AllAtOnce:
-        surface_->optimizeAllAtOnce(params);
-        break;
+    for (const Pass& pass : passes) {
+      switch (pass.kind) {
+        case Pass::Kind::Class:
+          surface_->optimizeClass(pass.colour, params);
+          vertices += classStart()[pass.colour + 1] - classStart()[pass.colour];
+          break;
+        case Pass::Kind::Sweep:
+          surface_->sweep(params);
+          vertices += double(surface_->vertices());
+          break;
+        case Pass::Kind::AllAtOnce:
+          surface_->optimizeAllAtOnce(params);
+          vertices += double(surface_->vertices());
+          break;
+      }
     }
-    passRing_.stop(double(vertices), double(vertices) * bytesPerVertexPass(degree_));
+    passRing_.stop(vertices, vertices * bytesPerVertexPass(degree_));
   }
   PassCounts counts() override { return surface_->counts(); }
 

@@ -283,19 +283,19 @@ void MeshModule::step(int count) {
   const OptimizeParams o = optimizeParams();
   const bool project = params().getBool("project");
   const auto colours = std::uint32_t(engine_->classStart().size() - 1);
-  for (int i = 0; i < count; ++i) {
-    Pass pass;
+  std::vector<Pass> passes(std::size_t(std::max(count, 0)));
+  for (Pass& pass : passes) {
     if (params().getText("schedule") != "coloured") {
       pass.kind = Pass::Kind::AllAtOnce;
     } else if (params().getText("step") == "class" && colours > 0) {
       pass = {Pass::Kind::Class, nextClass_};
       nextClass_ = (nextClass_ + 1) % colours;
     }
-    engine_->pass(pass, o, project);
     visited_ += pass.kind == Pass::Kind::Class
                     ? engine_->classStart()[pass.colour + 1] - engine_->classStart()[pass.colour]
                     : start_->positions.size();
   }
+  engine_->run(passes, o, project);
   countSteps(count);
   summaryDue_ = true;
 }
