@@ -46,7 +46,8 @@ struct SurfaceGridView {
 
 // The closest point of the surface to p; its distance goes to *distance. The cells are searched
 // in rings around p's cell (p clamped into the grid) until the best distance found is within the
-// ring just searched, so no farther cell can hold a closer triangle.
+// ring just searched, so no farther cell can hold a closer triangle; a cell farther than the best
+// distance is passed over.
 WS_HD Vec3 closestPointOnSurface(const SurfaceGridView& g, Vec3 p, float* distance) {
   auto cellOf = [](float x, float o, float cell, int n) {
     const int i = int(floorf((x - o) / cell));
@@ -72,6 +73,15 @@ WS_HD Vec3 closestPointOnSurface(const SurfaceGridView& g, Vec3 p, float* distan
                     dk = k > ck ? k - ck : ck - k;
           const int ring = di > dj ? (di > dk ? di : dk) : (dj > dk ? dj : dk);
           if (ring != r) continue;  // searched in an earlier ring
+          // A cell whose box is no nearer than the best point found cannot hold a nearer one
+          // (p is usually close to the surface: most of the 26 cells around its own are skipped).
+          auto gap = [&](float x, float o, int index) {
+            const float low = o + float(index) * g.cell;
+            return fmaxf(fmaxf(low - x, x - (low + g.cell)), 0.f);
+          };
+          const Vec3 apart = {gap(p.x, g.origin.x, i), gap(p.y, g.origin.y, j),
+                              gap(p.z, g.origin.z, k)};
+          if (dot(apart, apart) >= best2) continue;
           const std::uint32_t c = (std::uint32_t(k) * g.ny + j) * g.nx + i;
           for (std::uint32_t t = g.cellStart[c]; t < g.cellStart[c + 1]; ++t) {
             const std::uint32_t* tri = g.corners + 3 * g.cellTriangles[t];
