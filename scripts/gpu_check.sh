@@ -5,7 +5,7 @@
 # [lbm-bench] [lbm-frames] [voxhash] [mesh] (bench and frames are Life's; voxhash: its CUDA tests
 # under compute-sanitizer, the hash lab's benchmarks for both insertions and the intersection's,
 # headless frames of the voxels and of a table; mesh: likewise for the mesh module, at the issue's
-# 1 and 3.6 million vertices).
+# 1 and 3.6 million vertices; mesh-profile: Nsight Compute on its Nelder-Mead kernel).
 set -uo pipefail
 OUT=${OUT:-/tmp/warpscope-gpu}
 BUILD=${BUILD:-/tmp/ws-build}
@@ -107,6 +107,9 @@ if has mesh; then
       --set mesh.block=$block --steps-per-sample 2 --samples 5 \
       --json "$OUT/bench-mesh-block-$block.json" | grep -E "^cuda"
   done
+  "$BUILD/warpscope" bench --module mesh --size 1000000 --set mesh.mesh=torus --variant nelder-mead \
+    --set mesh.precision=fp64 --steps-per-sample 2 --samples 5 \
+    --json "$OUT/bench-mesh-1000000-fp64.json" | grep -E "^cuda"
   "$BUILD/warpscope" bench --module mesh --backend cpu --size 1000000 --set mesh.mesh=torus \
     --variant nelder-mead --samples 3 --steps-per-sample 1 --json "$OUT/bench-mesh-cpu.json" | tee "$OUT/bench-mesh-cpu.txt"
   # The first sweeps of a fresh 3.6M mesh, one per frame, drawn at full HD through interop.
@@ -117,6 +120,17 @@ if has mesh; then
   "$BUILD/warpscope" --headless --module mesh --set mesh.mesh=part --size 20000 \
     --set mesh.colour_by="colour class" --steps 20 --window 1600x1000 --with-ui \
     --screenshot "$OUT/mesh-part-classes.png" | tail -3
+fi
+if has mesh-profile; then
+  # Nsight Compute on one sweep of the Nelder-Mead kernel at 1M vertices (after the warm-up's 6
+  # sweeps of 7 classes each), a launch per colour class.
+  ncu --kernel-name regex:optimizeClassKernel --launch-skip 42 --launch-count 7 \
+    --section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats \
+    --section SchedulerStats --section InstructionStats --section ComputeWorkloadAnalysis \
+    "$BUILD/warpscope" bench --module mesh --size 1000000 --set mesh.mesh=torus --variant nelder-mead \
+    --steps-per-sample 1 --samples 3 --json /tmp/ncu-bench.json > "$OUT/ncu-mesh.txt" 2>&1
+  echo "ncu: exit $?"
+  grep -E "^  void|Duration|Grid Size|Achieved Occupancy|Active Threads Per Warp|Executed Instructions  " "$OUT/ncu-mesh.txt"
 fi
 if has frames; then
   # The interactive budget: a 4096^2 grid, one generation per frame, full HD, with and without panels.

@@ -2,6 +2,7 @@
 // search, and vertex optimization on meshes with known answers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -117,6 +118,39 @@ TEST(MeshOptimize, TheSmallestAngleIsTheLeastOfTheThree) {
   EXPECT_EQ(minAngle({0, 0, 0}, {0, 0, 0}, {1, 0, 0}), 0.0f);  // an edge of no length
 }
 
+// The search's measure (sin^2 of the smallest angle, from the vertex's cached triangles) agrees
+// with the smallest angle of vertexQuality, and finds the same folds, in either precision.
+template <typename Real>
+void expectTheSearchsMeasureAgrees(std::uint64_t seed) {
+  SurfaceMesh m(jitteredSphere(3, 0.35f, seed));
+  const MeshView view = m.view();
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> offset(-0.12f, 0.12f);  // edges are about 0.2
+  int folds = 0;
+  for (std::uint32_t v = 0; v < m.positions.size(); ++v) {
+    FanTriangle<Real> cache[Fan<Real>::kCapacity];
+    const Fan<Real> fan(view, v, cache);
+    const Vec3 p = {offset(rng), offset(rng), offset(rng)};
+    const Real measure = fanQuality(fan, fan.local(m.positions[v] + p), true);
+    const float angle = vertexQuality(view, v, m.positions[v] + p, true);
+    if (angle < 0 || measure < 0) {
+      // A triangle that turns over here has almost no area: both must see it, bar rounding.
+      folds += angle < 0;
+      EXPECT_EQ(measure < 0, angle < 0) << "vertex " << v << ", seed " << seed;
+      continue;
+    }
+    const float sine = std::sin(angle);
+    EXPECT_NEAR(double(measure), double(sine * sine), 2e-5) << "vertex " << v << ", seed " << seed;
+  }
+  EXPECT_GT(folds, 0) << "the offsets should turn some triangles over; seed " << seed;
+}
+
+TEST(MeshOptimize, TheSearchsMeasureIsTheSmallestAnglesSineSquared) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  expectTheSearchsMeasureAgrees<float>(seed);
+  expectTheSearchsMeasureAgrees<double>(seed);
+}
+
 // The uncoloured pass moves every vertex as if it alone moved, from the positions before it.
 TEST(MeshOptimize, AllAtOnceMovesEachVertexAgainstThePositionsBefore) {
   const std::uint64_t seed = ws::test::freshSeed();
@@ -127,7 +161,7 @@ TEST(MeshOptimize, AllAtOnceMovesEachVertexAgainstThePositionsBefore) {
   EXPECT_GT(optimizeAllAtOnce(m, locked, OptimizeParams{}), m.positions.size() / 2);
   const SurfaceProjection none{};
   for (std::uint32_t v = 0; v < m.positions.size(); v += 7) {
-    const VertexMove move = moveVertex(copy.view(), v, OptimizeParams{}, none, [](int, Point2) {});
+    const VertexMove move = moveVertex<float>(copy.view(), v, OptimizeParams{}, none, NoVisit{});
     EXPECT_EQ(length(m.positions[v] - move.to), 0.0f) << "vertex " << v << ", seed " << seed;
   }
 }
@@ -189,27 +223,38 @@ TEST(NelderMead, PointsEndOnTheCircle) {
   }
 }
 
-// A flat hexagon of six equilateral triangles around a centre vertex, the centre moved.
-TriangleMesh hexagon(float dx, float dy) {
+// A flat wheel of `sides` isosceles triangles around a centre vertex, the centre moved.
+TriangleMesh wheel(std::uint32_t sides, float dx, float dy) {
   TriangleMesh m;
   m.vertices.push_back({dx, dy, 0});
-  for (int k = 0; k < 6; ++k) {
-    const float a = float(k) * std::numbers::pi_v<float> / 3;
+  for (std::uint32_t k = 0; k < sides; ++k) {
+    const float a = float(k) * 2 * std::numbers::pi_v<float> / float(sides);
     m.vertices.push_back({std::cos(a), std::sin(a), 0});
   }
-  for (std::uint32_t k = 0; k < 6; ++k) m.triangles.push_back({0, 1 + k, 1 + (k + 1) % 6});
+  for (std::uint32_t k = 0; k < sides; ++k) m.triangles.push_back({0, 1 + k, 1 + (k + 1) % sides});
   return m;
 }
 
-TEST(MeshOptimize, ADisplacedHexagonCentreReturnsAndAnEquilateralPatchStays) {
-  SurfaceMesh m(hexagon(0.3f, -0.2f));
-  const Colouring c = firstFitColouring(m.topology);
-  const auto locked = lockedVertices(m, 0);
-  EXPECT_LT(m.minAngleDegrees(), 45);
-  for (int sweep = 0; sweep < 10; ++sweep)
-    for (std::uint32_t k = 0; k < c.colours; ++k) optimizeClass(m, c, k, locked, {});
-  EXPECT_LT(length(m.positions[0]), 0.01f);
-  EXPECT_GT(m.minAngleDegrees(), 59);
+// The centre of a regular wheel is where its smallest angle (360 / sides degrees at the centre)
+// is largest: a displaced centre returns there, in either precision, for a hexagon (its
+// triangles cached by the search) and for a wheel of more triangles than that cache holds.
+TEST(MeshOptimize, ADisplacedWheelCentreReturnsAndAnEquilateralPatchStays) {
+  for (const std::uint32_t sides : {6u, std::uint32_t(Fan<float>::kCapacity) + 8}) {
+    for (const Precision precision : {Precision::Single, Precision::Double}) {
+      SurfaceMesh m(wheel(sides, 0.3f, -0.2f));
+      const Colouring c = firstFitColouring(m.topology);
+      const auto locked = lockedVertices(m, 0);
+      const float best = std::min(60.0f, 360.0f / float(sides));
+      EXPECT_LT(m.minAngleDegrees(), best * 0.75f);
+      OptimizeParams params;
+      params.precision = precision;
+      for (int sweep = 0; sweep < 10; ++sweep)
+        for (std::uint32_t k = 0; k < c.colours; ++k) optimizeClass(m, c, k, locked, params);
+      const bool single = precision == Precision::Single;
+      EXPECT_LT(length(m.positions[0]), 0.01f) << sides << " sides, single " << single;
+      EXPECT_GT(m.minAngleDegrees(), best - 1) << sides << " sides, single " << single;
+    }
+  }
 
   SurfaceMesh patch(planePatch(12, 0, 1));
   const std::vector<Vec3> before = patch.positions;
@@ -239,8 +284,8 @@ TEST(MeshOptimize, SweepsNeverLowerTheSmallestAngleNorFoldNorOverstep) {
       const MeshView view = m.view();
       for (std::uint32_t i = c.classStart[k]; i < c.classStart[k + 1]; ++i) {
         const std::uint32_t v = c.members[i];
-        const VertexMove move = optimizeVertex(
-            view, v, params, [](Vec3 p) { return p; }, [](int, Point2) {});
+        const VertexMove move = optimizeVertex<float>(
+            view, v, params, [](Vec3 p) { return p; }, NoVisit{});
         if (!move.moved) continue;
         EXPECT_LE(length(move.to - before[v]), move.radius * 1.0001f) << "vertex " << v;
         EXPECT_FALSE(foldsAt(view, v, move.to)) << "vertex " << v;

@@ -7,31 +7,52 @@
 // made either (the smallest angle alone cannot see a fold).
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "compute/core/hd.h"
 
 namespace ws::mesh {
 
-struct Vec3 {
-  float x, y, z;
+// A point or direction; the mesh stores Vec3 (single precision), the search may work in double.
+template <typename Real>
+struct Vec3T {
+  Real x, y, z;
 };
-WS_HD Vec3 operator+(Vec3 a, Vec3 b) {
+using Vec3 = Vec3T<float>;
+
+template <typename R>
+WS_HD Vec3T<R> operator+(Vec3T<R> a, Vec3T<R> b) {
   return {a.x + b.x, a.y + b.y, a.z + b.z};
 }
-WS_HD Vec3 operator-(Vec3 a, Vec3 b) {
+template <typename R>
+WS_HD Vec3T<R> operator-(Vec3T<R> a, Vec3T<R> b) {
   return {a.x - b.x, a.y - b.y, a.z - b.z};
 }
-WS_HD Vec3 operator*(Vec3 a, float s) {
+template <typename R>
+WS_HD Vec3T<R> operator*(Vec3T<R> a, std::type_identity_t<R> s) {
   return {a.x * s, a.y * s, a.z * s};
 }
-WS_HD float dot(Vec3 a, Vec3 b) {
+template <typename R>
+WS_HD R dot(Vec3T<R> a, Vec3T<R> b) {
   return a.x * b.x + a.y * b.y + a.z * b.z;
 }
-WS_HD Vec3 cross(Vec3 a, Vec3 b) {
+template <typename R>
+WS_HD Vec3T<R> cross(Vec3T<R> a, Vec3T<R> b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-WS_HD float length(Vec3 a) {
-  return sqrtf(dot(a, a));
+WS_HD float squareRoot(float x) {
+  return sqrtf(x);
+}
+WS_HD double squareRoot(double x) {
+  return sqrt(x);
+}
+template <typename R>
+WS_HD R length(Vec3T<R> a) {
+  return squareRoot(dot(a, a));
+}
+template <typename To, typename From>
+WS_HD Vec3T<To> convert(Vec3T<From> a) {
+  return {To(a.x), To(a.y), To(a.z)};
 }
 
 // The angle at corner a of triangle (a, b, c), from atan2 of the sine and cosine terms (exact
@@ -54,29 +75,38 @@ WS_HD float minAngle(Vec3 a, Vec3 b, Vec3 c) {
   return atan2f(twiceArea, d);
 }
 
-struct Point2 {
-  float u, w;
+template <typename Real>
+struct Point2T {
+  Real u, w;
 };
+using Point2 = Point2T<float>;
 
 struct NelderMeadOptions {
   int iterations = 40;      // at most
   float tolerance = 1e-6f;  // stop when the corners' values differ by less
 };
 
+// What nelderMead calls with each iteration's simplex when nobody watches.
+struct NoVisit {
+  template <typename Point>
+  WS_HD void operator()(int, const Point*) const {}
+};
+
 // Minimizes f over the plane by Nelder-Mead (reflection 1, expansion 2, contraction and shrink
 // 1/2), from the simplex (0, 0), (step, 0), (0, step). Returns the best corner found; its value
-// goes to *best and the iterations made to *used. `visit(iteration, best corner)`, if not null,
-// sees each iteration's best (the vertex inspector draws them).
-template <typename F, typename Visit>
-WS_HD Point2 nelderMead(F&& f, float step, const NelderMeadOptions& o, float* best, int* used,
-                        Visit&& visit) {
-  Point2 p[3] = {{0, 0}, {step, 0}, {0, step}};
-  float v[3] = {f(p[0]), f(p[1]), f(p[2])};
+// goes to *best and the iterations made to *used. `visit(iteration, simplex)` sees each
+// iteration's three corners, best first (the vertex inspector draws them).
+template <typename Real, typename F, typename Visit>
+WS_HD Point2T<Real> nelderMead(F&& f, Real step, const NelderMeadOptions& o, Real* best, int* used,
+                               Visit&& visit) {
+  using P = Point2T<Real>;
+  P p[3] = {{0, 0}, {step, 0}, {0, step}};
+  Real v[3] = {f(p[0]), f(p[1]), f(p[2])};
   auto swap = [&](int i, int j) {
-    const Point2 tp = p[i];
+    const P tp = p[i];
     p[i] = p[j];
     p[j] = tp;
-    const float tv = v[i];
+    const Real tv = v[i];
     v[i] = v[j];
     v[j] = tv;
   };
@@ -85,33 +115,33 @@ WS_HD Point2 nelderMead(F&& f, float step, const NelderMeadOptions& o, float* be
     if (v[1] < v[0]) swap(0, 1);  // order: v[0] <= v[1] <= v[2]
     if (v[2] < v[1]) swap(1, 2);
     if (v[1] < v[0]) swap(0, 1);
-    visit(it, p[0]);
-    if (v[2] - v[0] < o.tolerance) break;
-    const Point2 c = {(p[0].u + p[1].u) / 2, (p[0].w + p[1].w) / 2};
-    auto along = [&](float t) {
-      return Point2{c.u + t * (p[2].u - c.u), c.w + t * (p[2].w - c.w)};
-    };
-    const Point2 r = along(-1);
-    const float fr = f(r);
-    if (fr < v[0]) {
-      const Point2 e = along(-2);
-      const float fe = f(e);
-      p[2] = fe < fr ? e : r;
-      v[2] = fe < fr ? fe : fr;
-    } else if (fr < v[1]) {
+    visit(it, static_cast<const P*>(p));
+    if (v[2] - v[0] < Real(o.tolerance)) break;
+    const P c = {(p[0].u + p[1].u) / 2, (p[0].w + p[1].w) / 2};
+    auto along = [&](Real t) { return P{c.u + t * (p[2].u - c.u), c.w + t * (p[2].w - c.w)}; };
+    const P r = along(-1);
+    const Real fr = f(r);
+    // The second place to try: further out (expansion) when r is the best yet, back towards the
+    // centroid (contraction, outside or inside) when r is no better than the second best, none
+    // when r simply takes the worst corner's place. One call of f serves all three, so the
+    // lanes of a warp that chose differently evaluate together.
+    const Real t = fr < v[0] ? Real(-2) : fr < v[1] ? Real(0) : fr < v[2] ? Real(-0.5) : Real(0.5);
+    P k = r;
+    Real fk = fr;
+    if (t != 0) {
+      k = along(t);
+      fk = f(k);
+    }
+    if (t == 0 || (fr < v[0] && !(fk < fr))) {  // reflection
       p[2] = r;
       v[2] = fr;
-    } else {
-      const Point2 k = along(fr < v[2] ? -0.5f : 0.5f);  // outside or inside contraction
-      const float fk = f(k);
-      if (fk < fminf(fr, v[2])) {
-        p[2] = k;
-        v[2] = fk;
-      } else {  // shrink towards the best corner
-        for (int i = 1; i < 3; ++i) {
-          p[i] = {(p[0].u + p[i].u) / 2, (p[0].w + p[i].w) / 2};
-          v[i] = f(p[i]);
-        }
+    } else if (fr < v[0] || fk < (fr < v[2] ? fr : v[2])) {  // expansion or contraction
+      p[2] = k;
+      v[2] = fk;
+    } else {  // shrink towards the best corner
+      for (int i = 1; i < 3; ++i) {
+        p[i] = {(p[0].u + p[i].u) / 2, (p[0].w + p[i].w) / 2};
+        v[i] = f(p[i]);
       }
     }
   }
@@ -133,7 +163,7 @@ WS_HD Point2 circlePull(Point2 start, float radius, const NelderMeadOptions& opt
   };
   float best = 0;
   int used = 0;
-  const Point2 q = nelderMead(f, 0.5f, options, &best, &used, [](int, Point2) {});
+  const Point2 q = nelderMead(f, 0.5f, options, &best, &used, NoVisit{});
   return {start.u + q.u, start.w + q.w};
 }
 
@@ -151,10 +181,14 @@ struct MeshView {
 // shrinking it). The guards below apply to all three.
 enum class Method { NelderMead, Laplacian, Tangential };
 
+// The arithmetic of the Nelder-Mead search (positions are stored in single precision either way).
+enum class Precision { Single, Double };
+
 struct OptimizeParams {
   Method method = Method::NelderMead;
   float alpha = 0.5f;  // a move is at most alpha times the distance to the nearest neighbour
   NelderMeadOptions search;
+  Precision precision = Precision::Single;
   bool keepQuality = true;  // refuse a move that lowers the vertex's smallest angle
   bool rejectFolds = true;  // refuse a move that flips one of the vertex's triangles
 };
@@ -217,43 +251,131 @@ WS_HD bool vertexNormal(const MeshView& m, std::uint32_t v, Vec3* normal) {
   return true;
 }
 
-// The chapter's search runs in the tangent plane; the place it finds is then put back onto the
-// surface by `project(point)` (closestPointOnSurface, or the point as it is), and the guards judge
-// the projected place. Projecting once, not at each of the search's ~80 evaluations, keeps the
-// search as cheap as the chapter's; the plane is a second-order approximation of the surface
-// within the move's bound, and a projection that spoils the result is caught by the guards.
-template <typename Project, typename Visit>
+// One of vertex v's triangles as v's search sees it: its other two corners in the fan's frame
+// (Fan::local), in the triangle's order (so that its normal keeps its direction).
+template <typename Real>
+struct FanTriangle {
+  Vec3T<Real> a, b;
+};
+
+// Vertex v's triangles, read from the mesh once per search into the caller's `cache` when they
+// fit (nearly always: a vertex of a reasonable mesh has 3 to 10), else at every evaluation. The
+// search then needs no index lookups, and works in a frame of its own: relative to v, in units of
+// v's distance to its first neighbour, so that its arithmetic stays near 1 whatever the mesh's
+// units.
+template <typename Real>
+struct Fan {
+  static constexpr int kCapacity = 16;
+
+  WS_HD Fan(const MeshView& mesh, std::uint32_t vertex, FanTriangle<Real>* cache)
+      : m(mesh),
+        v(vertex),
+        first(mesh.triangleStart[vertex]),
+        count(int(mesh.triangleStart[vertex + 1] - first)),
+        x(convert<Real>(mesh.positions[vertex])),
+        cached(count <= kCapacity ? cache : nullptr) {
+    if (count > 0) {
+      const Real l = length(read(0).a);  // in mesh units while unit is 1
+      unit = l > 0 ? l : Real(1);
+      scale = 1 / unit;
+    }
+    if (cached)
+      for (int i = 0; i < count; ++i) cached[i] = read(i);
+  }
+  WS_HD FanTriangle<Real> operator[](int i) const { return cached ? cached[i] : read(i); }
+  WS_HD FanTriangle<Real> read(int i) const {
+    const std::uint32_t* t = m.corners + 3 * m.triangleOf[first + std::uint32_t(i)];
+    const int k = t[0] == v ? 0 : t[1] == v ? 1 : 2;  // v's corner; the other two follow it
+    return {local(m.positions[t[(k + 1) % 3]]), local(m.positions[t[(k + 2) % 3]])};
+  }
+  // A point of the mesh in the fan's frame, and back.
+  WS_HD Vec3T<Real> local(Vec3 point) const { return (convert<Real>(point) - x) * scale; }
+  WS_HD Vec3 global(Vec3T<Real> point) const { return convert<float>(x + point * unit); }
+
+  const MeshView& m;
+  std::uint32_t v, first;
+  int count;
+  Vec3T<Real> x;             // v's position
+  Real unit = 1, scale = 1;  // the frame's unit in mesh lengths, and its inverse
+  FanTriangle<Real>* cached;
+};
+
+// The search's measure of vertex v moved to `p` (in the fan's frame): over its triangles, the
+// least sin^2 of the smallest angle; with `folds`, -1 when one of them turns over. The smallest
+// angle of a triangle is at most 60 degrees, where sin^2 rises with the angle, so the measure ranks
+// places as the smallest angle does (vertexQuality) with neither an atan2 nor a square root; and
+// the least is kept as a fraction, so a single division serves all the triangles.
+template <typename Real>
+WS_HD Real fanQuality(const Fan<Real>& fan, Vec3T<Real> p, bool folds) {
+  Real num = 1, den = 1;  // the least sin^2 so far
+  for (int i = 0; i < fan.count; ++i) {
+    const FanTriangle<Real> t = fan[i];
+    const Vec3T<Real> pa = t.a - p, pb = t.b - p, ab = t.b - t.a;
+    const Vec3T<Real> n = cross(pa, pb);
+    if (folds && !(dot(n, cross(t.a, t.b)) > 0)) return -1;
+    const Real lpa = dot(pa, pa), lpb = dot(pb, pb), lab = dot(ab, ab);
+    // The dot product of the two sides that meet opposite the shortest one (its sign does not
+    // matter: it is squared).
+    const Real d = lab <= lpa && lab <= lpb ? dot(pa, pb)  // at p
+                   : lpa <= lpb             ? dot(ab, pb)  // at b
+                                            : dot(ab, pa);             // at a
+    const Real s2 = dot(n, n);  // the squared doubled area: sin^2 = s2 / (s2 + d^2)
+    const Real whole = s2 + d * d;
+    if (!(whole > 0)) {  // all three corners in one place
+      num = 0;
+    } else if (s2 * den < num * whole) {
+      num = s2;
+      den = whole;
+    }
+  }
+  return num / den;
+}
+
+// The chapter's search, in the tangent plane at v and in the precision Real; the place it finds
+// is then put back onto the surface by `project(point)` (closestPointOnSurface, or the point as it
+// is), and the guards judge the projected place with the smallest angle itself, in single
+// precision, as the mesh stores it. Projecting once, not at each of the search's ~80
+// evaluations, keeps the search as cheap as the chapter's; the plane is a second-order
+// approximation of the surface within the move's bound, and a projection that spoils the result
+// is caught by the guards.
+template <typename Real, typename Project, typename Visit>
 WS_HD VertexMove optimizeVertex(const MeshView& m, std::uint32_t v, const OptimizeParams& p,
                                 Project&& project, Visit&& visit) {
+  using V = Vec3T<Real>;
   const Vec3 x = m.positions[v];
   VertexMove move{x, 0, 0, 0, 0, false};
   move.before = move.after = vertexMinAngle(m, v, x);
-  Vec3 n;
-  if (!vertexNormal(m, v, &n)) return move;
-  const Vec3 axis = fabsf(n.x) < 0.6f ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
-  Vec3 e1 = cross(n, axis);
+  FanTriangle<Real> cache[Fan<Real>::kCapacity];
+  const Fan<Real> fan(m, v, cache);
+  V n = {0, 0, 0};  // area-weighted
+  for (int i = 0; i < fan.count; ++i) n = n + cross(fan[i].a, fan[i].b);
+  const Real ln = length(n);
+  if (!(ln > 0)) return move;
+  n = n * (1 / ln);
+  const V axis = (n.x < 0 ? -n.x : n.x) < Real(0.6) ? V{1, 0, 0} : V{0, 1, 0};
+  V e1 = cross(n, axis);
   e1 = e1 * (1 / length(e1));
-  const Vec3 e2 = cross(n, e1);
-  float nearest = 3.4e38f;
+  const V e2 = cross(n, e1);
+  Real nearest = Real(3.4e38f);
   for (std::uint32_t i = m.neighbourStart[v]; i < m.neighbourStart[v + 1]; ++i) {
-    const Vec3 d = m.positions[m.neighbourOf[i]] - x;
-    const float du = dot(d, e1), dw = dot(d, e2);
-    nearest = fminf(nearest, sqrtf(du * du + dw * dw));
+    const V d = fan.local(m.positions[m.neighbourOf[i]]);
+    const Real du = dot(d, e1), dw = dot(d, e2);
+    const Real planar = squareRoot(du * du + dw * dw);
+    nearest = planar < nearest ? planar : nearest;
   }
-  const float r = p.alpha * nearest;
-  move.radius = r;
+  const Real r = Real(p.alpha) * nearest;  // in the fan's units, as the search's places
+  move.radius = float(r * fan.unit);
   if (!(r > 0)) return move;
-  constexpr float kRefused = 1e30f;
-  auto at = [&](Point2 q) { return x + e1 * q.u + e2 * q.w; };
-  auto objective = [&](Point2 q) {
+  constexpr Real kRefused = Real(1e30f);
+  auto objective = [&](Point2T<Real> q) {
     if (q.u * q.u + q.w * q.w > r * r) return kRefused;
-    const float quality = vertexQuality(m, v, at(q), p.rejectFolds);
+    const Real quality = fanQuality(fan, e1 * q.u + e2 * q.w, p.rejectFolds);
     return quality < 0 ? kRefused : -quality;
   };
-  float best = 0;
-  const Point2 q = nelderMead(objective, r / 2, p.search, &best, &move.iterations, visit);
+  Real best = 0;
+  const Point2T<Real> q = nelderMead(objective, r / 2, p.search, &best, &move.iterations, visit);
   if (!(best < kRefused) || (q.u == 0 && q.w == 0)) return move;
-  const Vec3 y = project(at(q));
+  const Vec3 y = project(fan.global(e1 * q.u + e2 * q.w));
   const float after = vertexQuality(m, v, y, p.rejectFolds);
   if (after < 0 || (p.keepQuality && !(after >= move.before))) return move;
   move.to = y;
@@ -290,12 +412,20 @@ WS_HD VertexMove smoothVertex(const MeshView& m, std::uint32_t v, const Optimize
   return move;
 }
 
-// Vertex v's move by the method `p` names.
-template <typename Project, typename Visit>
+// Vertex v's move by the method `p` names, its search in the precision Real (which should be
+// the one p.precision names: see withPrecision).
+template <typename Real, typename Project, typename Visit>
 WS_HD VertexMove moveVertex(const MeshView& m, std::uint32_t v, const OptimizeParams& p,
                             Project&& project, Visit&& visit) {
-  return p.method == Method::NelderMead ? optimizeVertex(m, v, p, project, visit)
+  return p.method == Method::NelderMead ? optimizeVertex<Real>(m, v, p, project, visit)
                                         : smoothVertex(m, v, p, project);
+}
+
+// Calls f(float{}) or f(double{}) as `precision` says, so that a caller makes its loop or kernel
+// once per precision and picks one at run time.
+template <typename F>
+auto withPrecision(Precision precision, F&& f) {
+  return precision == Precision::Double ? f(double{}) : f(float{});
 }
 
 }  // namespace ws::mesh

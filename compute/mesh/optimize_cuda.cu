@@ -32,7 +32,9 @@ __device__ void countMove(const VertexMove& move, unsigned long long* counts) {
 }
 
 // One thread per vertex of a colour class: no two of them share a triangle, so each reads its
-// neighbours as they were before the launch and writes only its own position.
+// neighbours as they were before the launch and writes only its own position. Real: the
+// precision of the search.
+template <typename Real>
 __global__ void optimizeClassKernel(MeshView mesh, const std::uint32_t* members, std::uint32_t n,
                                     const std::uint8_t* locked, OptimizeParams params,
                                     SurfaceProjection project, unsigned long long* counts) {
@@ -41,13 +43,14 @@ __global__ void optimizeClassKernel(MeshView mesh, const std::uint32_t* members,
   const std::uint32_t v = members[i];
   VertexMove move{};
   if (!locked[v]) {
-    move = moveVertex(mesh, v, params, project, [](int, Point2) {});
+    move = moveVertex<Real>(mesh, v, params, project, NoVisit{});
     if (move.moved) mesh.positions[v] = move.to;
   }
   countMove(move, counts);
 }
 
 // Every vertex at once: reads `mesh` (the positions before the pass), writes `to`.
+template <typename Real>
 __global__ void optimizeAllKernel(MeshView mesh, std::uint32_t n, const std::uint8_t* locked,
                                   OptimizeParams params, SurfaceProjection project, Vec3* to,
                                   unsigned long long* counts) {
@@ -55,7 +58,7 @@ __global__ void optimizeAllKernel(MeshView mesh, std::uint32_t n, const std::uin
   if (v >= n) return;
   VertexMove move{};
   if (!locked[v]) {
-    move = moveVertex(mesh, v, params, project, [](int, Point2) {});
+    move = moveVertex<Real>(mesh, v, params, project, NoVisit{});
     if (move.moved) to[v] = move.to;
   }
   countMove(move, counts);
@@ -279,8 +282,10 @@ Colouring CudaSurface::colouringOnHost() const {
 void CudaSurface::optimizeClass(std::uint32_t colour, const OptimizeParams& params) {
   const std::uint32_t first = classStart_[colour], n = classStart_[colour + 1] - first;
   if (n)
-    optimizeClassKernel<<<blocksFor(n, block_), block_>>>(
-        view_, members_.data() + first, n, locked_.data(), params, projection_, counts_.data());
+    withPrecision(params.precision, [&](auto real) {
+      optimizeClassKernel<decltype(real)><<<blocksFor(n, block_), block_>>>(
+          view_, members_.data() + first, n, locked_.data(), params, projection_, counts_.data());
+    });
   WS_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -294,9 +299,11 @@ void CudaSurface::optimizeAllAtOnce(const OptimizeParams& params) {
                                 cudaMemcpyDeviceToDevice));
   MeshView before = view_;
   before.positions = before_.data();
-  optimizeAllKernel<<<blocksFor(vertices_, block_), block_>>>(before, std::uint32_t(vertices_),
-                                                              locked_.data(), params, projection_,
-                                                              positions_.data(), counts_.data());
+  withPrecision(params.precision, [&](auto real) {
+    optimizeAllKernel<decltype(real)><<<blocksFor(vertices_, block_), block_>>>(
+        before, std::uint32_t(vertices_), locked_.data(), params, projection_, positions_.data(),
+        counts_.data());
+  });
   WS_CUDA_CHECK(cudaGetLastError());
 }
 

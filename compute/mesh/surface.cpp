@@ -114,17 +114,20 @@ std::size_t optimizeClass(SurfaceMesh& mesh, const Colouring& colouring, std::ui
   const std::int64_t first = colouring.classStart[colour], last = colouring.classStart[colour + 1];
   std::size_t moved = 0;
   std::uint64_t used = 0;
+  withPrecision(params.precision, [&](auto real) {
+    using Real = decltype(real);
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : moved, used)
-  for (std::int64_t i = first; i < last; ++i) {
-    const std::uint32_t v = colouring.members[i];
-    if (locked[v]) continue;
-    const VertexMove move = moveVertex(view, v, params, project, [](int, Point2) {});
-    used += std::uint64_t(move.iterations);
-    if (move.moved) {
-      view.positions[v] = move.to;
-      ++moved;
+    for (std::int64_t i = first; i < last; ++i) {
+      const std::uint32_t v = colouring.members[i];
+      if (locked[v]) continue;
+      const VertexMove move = moveVertex<Real>(view, v, params, project, NoVisit{});
+      used += std::uint64_t(move.iterations);
+      if (move.moved) {
+        view.positions[v] = move.to;
+        ++moved;
+      }
     }
-  }
+  });
   if (iterations) *iterations += used;
   return moved;
 }
@@ -139,16 +142,19 @@ std::size_t optimizeAllAtOnce(SurfaceMesh& mesh, const std::vector<std::uint8_t>
   const std::int64_t n = std::int64_t(mesh.positions.size());
   std::size_t moved = 0;
   std::uint64_t used = 0;
+  withPrecision(params.precision, [&](auto real) {
+    using Real = decltype(real);
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : moved, used)
-  for (std::int64_t v = 0; v < n; ++v) {
-    if (locked[v]) continue;
-    const VertexMove move = moveVertex(view, std::uint32_t(v), params, project, [](int, Point2) {});
-    used += std::uint64_t(move.iterations);
-    if (move.moved) {
-      mesh.positions[v] = move.to;
-      ++moved;
+    for (std::int64_t v = 0; v < n; ++v) {
+      if (locked[v]) continue;
+      const VertexMove move = moveVertex<Real>(view, std::uint32_t(v), params, project, NoVisit{});
+      used += std::uint64_t(move.iterations);
+      if (move.moved) {
+        mesh.positions[v] = move.to;
+        ++moved;
+      }
     }
-  }
+  });
   if (iterations) *iterations += used;
   return moved;
 }
