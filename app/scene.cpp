@@ -38,8 +38,9 @@ void drawScene(Lab& lab, SceneRenderers& renderers, int width, int height, int l
       lab.orbit.fit({mesh->centre[0], mesh->centre[1], mesh->centre[2]}, mesh->extent);
       lab.fitPending = false;
     }
-    drawFallingBack(lab, renderers.mesh,
-                    [&] { renderers.mesh.draw(lab.module(), *mesh, lab.orbit, width, height); });
+    drawFallingBack(lab, renderers.mesh, [&] {
+      renderers.mesh.draw(lab.module(), *mesh, lab.orbit, width, height, lab.colormapForView());
+    });
     renderers.transferMode = renderers.mesh.transferMode();
     return;
   }

@@ -87,7 +87,7 @@ void MeshRenderer::uploadColormap(const std::string& name) {
 }
 
 void MeshRenderer::draw(Module& module, const MeshScene& scene, const OrbitCamera& camera,
-                        int viewportWidth, int viewportHeight) {
+                        int viewportWidth, int viewportHeight, const std::string& colormap) {
   if (viewportWidth <= 0 || viewportHeight <= 0 || scene.triangles == 0) return;
   upload(module, scene);
   const bool perTriangle = scene.values == MeshScene::Values::PerTriangle;
@@ -128,7 +128,7 @@ void MeshRenderer::draw(Module& module, const MeshScene& scene, const OrbitCamer
   for (int k = 0; k < 12; ++k)
     for (int c = 0; c < 3; ++c)
       palette[3 * k + c] = float(kCategoryColours[k] >> (16 - 8 * c) & 0xff) / 255;
-  if (scene.categories == 0) uploadColormap(scene.value.colormap);
+  if (scene.categories == 0) uploadColormap(colormap);
   WS_GL_CHECK(glActiveTexture(GL_TEXTURE0));
   WS_GL_CHECK(glBindTexture(GL_TEXTURE_2D, colormap_.get()));
   glUniform1i(glGetUniformLocation(program, "colormap"), 0);

@@ -21,8 +21,9 @@ class MeshRenderer {
   MeshRenderer();  // needs a current GL 4.3 context
   ~MeshRenderer();
 
+  // `colormap` colours the values (a category scene uses its own palette).
   void draw(Module& module, const MeshScene& scene, const OrbitCamera& camera, int viewportWidth,
-            int viewportHeight);
+            int viewportHeight, const std::string& colormap);
 
   const std::string& transferMode() const { return transferMode_; }
   bool interopAvailable() const { return interopDevice_ >= 0; }

@@ -39,8 +39,8 @@ Rgb pixel(const std::vector<std::uint8_t>& rgba, int width, int x, int y) {
 
 // Pixels of a flat-shaded colour: shading scales `rgb` by a factor, so a pixel of it has its
 // proportions (its red above `minRed`, to leave out the dark background).
-int shadedPixelsOf(const std::vector<std::uint8_t>& rgba, int width, int height, const double rgb[3],
-                   int minRed) {
+int shadedPixelsOf(const std::vector<std::uint8_t>& rgba, int width, int height,
+                   const double rgb[3], int minRed) {
   int count = 0;
   for (int y = 0; y < height; ++y)
     for (int x = 0; x < width; ++x) {
@@ -245,7 +245,7 @@ TEST_P(RenderPaths, VoxelsShowTheirClassesAndHiddenOnesVanish) {
 
 // The mesh scene: coloured by colour class, every class's palette colour covers part of the
 // sphere; coloured by smallest angle after the mesh is optimized, the colour map's upper end
-// (good triangles) covers more of it than before.
+// (good triangles) covers more of it than before, and in the colour map the user picks.
 void renderMeshAndCheck(Backend backend, bool interop) {
   auto context = makeContext();
   if (!context) GTEST_SKIP() << "no EGL device with OpenGL 4.3 here";
@@ -256,7 +256,7 @@ void renderMeshAndCheck(Backend backend, bool interop) {
                     {"colour_by", std::string("colour class")}});
   render::MeshRenderer renderer;  // one renderer, as in the GUI: the corners go up once
   if (!interop) renderer.disableInterop("the test asks for the host copy");
-  auto draw = [&] {
+  auto draw = [&](const std::string& colormap = "viridis") {
     gl::OffscreenTarget target(kWidth, kHeight);
     target.bind();
     glClearColor(0, 0, 0, 1);
@@ -264,7 +264,7 @@ void renderMeshAndCheck(Backend backend, bool interop) {
     const MeshScene scene = *sphere.meshScene();
     render::OrbitCamera camera;
     camera.fit({scene.centre[0], scene.centre[1], scene.centre[2]}, scene.extent);
-    renderer.draw(sphere, scene, camera, kWidth, kHeight);
+    renderer.draw(sphere, scene, camera, kWidth, kHeight, colormap);
     glFinish();
     return gl::readPixels(kWidth, kHeight);
   };
@@ -280,10 +280,10 @@ void renderMeshAndCheck(Backend backend, bool interop) {
     EXPECT_GT(matching(classes, rgb), 20) << "colour class " << k << " of " << colours;
   }
   // Good triangles: smallest angles of 48 degrees and more, the colour map's top fifth.
-  auto good = [&](const std::vector<std::uint8_t>& rgba) {
+  auto good = [&](const std::vector<std::uint8_t>& rgba, const std::string& colormap = "viridis") {
     int count = 0;
     for (int entry = 204; entry < 256; entry += 4) {
-      const Rgb c = colormapEnd("viridis", entry);
+      const Rgb c = colormapEnd(colormap, entry);
       const double rgb[3] = {c.r / 255.0, c.g / 255.0, c.b / 255.0};
       count += matching(rgba, rgb);
     }
@@ -294,6 +294,9 @@ void renderMeshAndCheck(Backend backend, bool interop) {
   sphere.step(10);
   const int after = good(draw());
   EXPECT_GT(after, before + 2000) << "before " << before << ", after " << after;
+  const auto coolwarm = draw("coolwarm");
+  EXPECT_GT(good(coolwarm, "coolwarm"), after / 2) << "the picked colour map";
+  EXPECT_LT(good(coolwarm), after / 10) << "viridis where coolwarm was picked";
   if (backend == Backend::Cpu) EXPECT_EQ(renderer.transferMode(), "CPU upload");
   if (backend == Backend::Cuda && interop && renderer.interopAvailable())
     EXPECT_EQ(renderer.transferMode(), "CUDA-GL interop");

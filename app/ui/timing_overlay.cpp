@@ -112,8 +112,7 @@ void drawColourBar(Lab& lab) {
   }
   const FieldView view =
       mesh ? mesh->value : lab.module().fieldViews()[lab.module().currentFieldView()];
-  const render::ColormapTable table =
-      render::colormapTable(mesh ? mesh->value.colormap : lab.colormapForView());
+  const render::ColormapTable table = render::colormapTable(lab.colormapForView());
   ImGui::Text("%s", view.label.c_str());
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
