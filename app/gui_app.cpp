@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 
 #include "app/scene.h"
 #include "app/ui/imgui_gl.h"
@@ -37,7 +38,7 @@ class ViewInput {
     const int w = context.width, h = context.height;
     const bool overView = !io.WantCaptureMouse && io.MousePos.x >= 0;
     if (shows3d(lab.module())) {
-      orbit(lab, overView, mx, my, h);
+      orbit(lab, overView, mx, my, w, h);
       return;
     }
     context.cursorWorldX = overView ? lab.camera.worldX(mx, w) : -1;
@@ -76,26 +77,41 @@ class ViewInput {
   }
 
  private:
-  // A 3-D scene: drag to turn the camera, wheel to move closer, middle or Ctrl+drag to pan.
-  void orbit(Lab& lab, bool overView, double mx, double my, int height) {
+  // A 3-D scene: drag to turn the camera, wheel to move closer, middle or Ctrl+drag to pan; a
+  // left click that does not drag goes to a module that offers "inspect" as a ray.
+  void orbit(Lab& lab, bool overView, double mx, double my, int width, int height) {
     ImGuiIO& io = ImGui::GetIO();
     if (overView && io.MouseWheel != 0) lab.orbit.zoom(std::pow(1.15, io.MouseWheel));
     const bool panning = ImGui::IsMouseDown(2) || (io.KeyCtrl && ImGui::IsMouseDown(0));
     const bool turning = ImGui::IsMouseDown(0) && !io.KeyCtrl;
     if ((panning || turning) && (overView || dragging_)) {
+      if (!dragging_) pressX_ = mx, pressY_ = my, leftPress_ = turning;
       if (dragging_ && panning) lab.orbit.pan(mx - lastX_, my - lastY_, height);
       if (dragging_ && turning) lab.orbit.turn(mx - lastX_, my - lastY_);
       dragging_ = true;
     } else {
+      if (dragging_ && leftPress_ && std::hypot(mx - pressX_, my - pressY_) < 4 &&
+          offers(lab.module().tools(), "inspect"))
+        inspect(lab, mx, my, width, height);
       dragging_ = false;
     }
     lastX_ = mx;
     lastY_ = my;
   }
 
-  bool dragging_ = false;
+  static void inspect(Lab& lab, double mx, double my, int width, int height) {
+    glm::vec3 origin, direction;
+    lab.orbit.ray(mx, my, width, height, origin, direction);
+    PointerEdit edit;
+    edit.tool = "inspect";
+    edit.hasRay = true;
+    for (int k = 0; k < 3; ++k) edit.origin[k] = origin[k], edit.direction[k] = direction[k];
+    lab.attempt([&] { lab.module().edit(edit); });
+  }
+
+  bool dragging_ = false, leftPress_ = false;
   bool panning_ = false, editing_ = false;
-  double lastX_ = 0, lastY_ = 0, lastWorldX_ = 0, lastWorldY_ = 0;
+  double lastX_ = 0, lastY_ = 0, lastWorldX_ = 0, lastWorldY_ = 0, pressX_ = 0, pressY_ = 0;
 };
 
 // Key presses queued by a GLFW callback: ImGui 1.86 samples key state once per frame, which loses
@@ -269,6 +285,8 @@ int runGui(const GuiOptions& options) {
               << context.transferMode << ", on " << context.glRenderer << std::endl;
     for (const auto& metric : lab.module().metrics())
       std::cout << "gui: " << metric.name << " " << metric.value << std::endl;
+    std::istringstream notes(lab.module().notes());
+    for (std::string line; std::getline(notes, line);) std::cout << "gui: " << line << std::endl;
     ImGui_ImplGlfw_Shutdown();
   }
   glfwDestroyWindow(window);

@@ -40,6 +40,7 @@ Lab::Lab(const LabOptions& options) {
   if (backend == Backend::Cuda && !gpuInfo().available)
     throw InputError("--backend cuda: " + gpuInfo().reason);
   module_ = createModule(options.module, backend);
+  pickFirstTool();
   if (!options.variant.empty()) module_->select(backend, options.variant);
   if (!options.preset.empty()) module_->loadPreset(readJsonFile(options.preset));
   if (!options.size.empty()) module_->setSize(options.size);
@@ -55,6 +56,10 @@ void Lab::adoptModule(std::unique_ptr<Module> module) {
   history_.clear();
   fitPending = true;
   colormap.clear();
+  pickFirstTool();
+}
+
+void Lab::pickFirstTool() {
   const auto tools = module_->tools();
   tool = tools.empty() ? "" : tools.front();
 }

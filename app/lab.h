@@ -58,7 +58,7 @@ class Lab {
   render::OrbitCamera orbit;  // for modules with a 3-D scene (voxels, a mesh)
   bool fitPending = true;
   bool showed3d = false;  // the last frame was a 3-D scene: a switch to a 2-D view refits
-  std::string colormap;       // empty: the view's default
+  std::string colormap;   // empty: the view's default
   bool gridLines = true;
   std::string tool = "draw";
   std::string toolItem = "glider";
@@ -77,6 +77,7 @@ class Lab {
   void fallBackToCpu(const std::string& reason);
   void addToHistory(const std::string& series, double value);  // keeps the last kHistory values
   void adoptModule(std::unique_ptr<Module> module);
+  void pickFirstTool();  // the module's first tool, or none
 
   std::unique_ptr<Module> module_;
   int pendingSteps_ = 0;

@@ -13,7 +13,7 @@ namespace ws::render {
 namespace {
 
 // Storage buffer bindings, as the shaders declare them.
-constexpr GLuint kCorners = 0, kPositions = 1, kValues = 2, kStart = 3;
+constexpr GLuint kCorners = 0, kPositions = 1, kValues = 2, kStart = 3, kLinePoints = 4;
 
 template <typename T>
 void fill(GLuint buffer, const std::vector<T>& data) {
@@ -30,11 +30,14 @@ MeshRenderer::MeshRenderer()
     : program_(gl::compileProgram("mesh", shaderSource("mesh.vert"), shaderSource("mesh.frag"))),
       pathProgram_(
           gl::compileProgram("paths", shaderSource("paths.vert"), shaderSource("paths.frag"))),
+      lineProgram_(
+          gl::compileProgram("lines", shaderSource("lines.vert"), shaderSource("lines.frag"))),
       vertexArray_(gl::makeVertexArray()),
       corners_(gl::makeBuffer()),
       start_(gl::makeBuffer()),
       positions_(gl::makeBuffer()),
       values_(gl::makeBuffer()),
+      linePoints_(gl::makeBuffer()),
       colormap_(gl::makeTexture()) {
   interopDevice_ = cudaDeviceForCurrentContext(interopProblem_);
 }
@@ -153,8 +156,25 @@ void MeshRenderer::draw(Module& module, const MeshScene& scene, const OrbitCamer
                        glm::value_ptr(viewProjection));
     WS_GL_CHECK(glDrawArrays(GL_LINES, 0, GLsizei(2 * scene.vertices)));
   }
+  WS_GL_CHECK(glDisable(GL_DEPTH_TEST));  // the scene's lines show through the mesh
+  drawLines(scene.lines, viewProjection);
   WS_GL_CHECK(glBindVertexArray(0));
-  WS_GL_CHECK(glDisable(GL_DEPTH_TEST));
+}
+
+void MeshRenderer::drawLines(const std::vector<SceneLines>& lines,
+                             const glm::mat4& viewProjection) {
+  if (lines.empty()) return;
+  const GLuint program = lineProgram_.get();
+  WS_GL_CHECK(glUseProgram(program));
+  glUniformMatrix4fv(glGetUniformLocation(program, "viewProjection"), 1, GL_FALSE,
+                     glm::value_ptr(viewProjection));
+  for (const SceneLines& batch : lines) {
+    if (batch.points.empty()) continue;
+    fill(linePoints_.get(), batch.points);
+    WS_GL_CHECK(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLinePoints, linePoints_.get()));
+    glUniform3fv(glGetUniformLocation(program, "colour"), 1, batch.colour);
+    WS_GL_CHECK(glDrawArrays(GL_LINES, 0, GLsizei(batch.points.size() / 3)));
+  }
 }
 
 }  // namespace ws::render

@@ -3,7 +3,7 @@
 // every frame the module writes positions and values straight into interop-mapped GL buffers on
 // the CUDA backend, into host memory otherwise. One draw without vertex attributes (the shader
 // reads the storage buffers by gl_VertexID), shaded, coloured, with its wireframe; then each
-// vertex's path as a line when asked.
+// vertex's path as a line when asked, and the scene's own lines over it all.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -33,10 +33,11 @@ class MeshRenderer {
   void upload(Module& module, const MeshScene& scene);
   void reserve(std::size_t vertices, std::size_t values);
   void uploadColormap(const std::string& name);
+  void drawLines(const std::vector<SceneLines>& lines, const glm::mat4& viewProjection);
 
-  gl::Program program_, pathProgram_;
+  gl::Program program_, pathProgram_, lineProgram_;
   gl::VertexArray vertexArray_;
-  gl::Buffer corners_, start_, positions_, values_;
+  gl::Buffer corners_, start_, positions_, values_, linePoints_;
   gl::Texture colormap_;
   std::unique_ptr<CudaGlBuffer> positionsInterop_, valuesInterop_;
   std::size_t vertexCapacity_ = 0, valueCapacity_ = 0;

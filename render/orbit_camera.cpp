@@ -47,4 +47,15 @@ glm::mat4 OrbitCamera::viewProjection(int viewportWidth, int viewportHeight) con
   return projection * glm::lookAt(eye(), centre, glm::vec3(0, 1, 0));
 }
 
+void OrbitCamera::ray(double xPixels, double yPixels, int viewportWidth, int viewportHeight,
+                      glm::vec3& origin, glm::vec3& direction) const {
+  // The pixel's points on the near and far planes, through the inverse of the projection.
+  const glm::mat4 inverse = glm::inverse(viewProjection(viewportWidth, viewportHeight));
+  const float x = float(2 * xPixels / std::max(viewportWidth, 1) - 1);
+  const float y = float(1 - 2 * yPixels / std::max(viewportHeight, 1));
+  const glm::vec4 near = inverse * glm::vec4(x, y, -1, 1), far = inverse * glm::vec4(x, y, 1, 1);
+  origin = glm::vec3(near) / near.w;
+  direction = glm::normalize(glm::vec3(far) / far.w - origin);
+}
+
 }  // namespace ws::render

@@ -18,6 +18,9 @@ class OrbitCamera {
   void pan(double dxPixels, double dyPixels, int viewportHeight);
   glm::vec3 eye() const;
   glm::mat4 viewProjection(int viewportWidth, int viewportHeight) const;
+  // The ray from the eye through the pixel (x, y from the top left), in world coordinates.
+  void ray(double xPixels, double yPixels, int viewportWidth, int viewportHeight, glm::vec3& origin,
+           glm::vec3& direction) const;
 
   static constexpr float kFieldOfView = 0.8f;  // vertical, radians
 };

@@ -70,5 +70,25 @@ TEST(Gui, TakesKeysAndMouseInput) {
   EXPECT_TRUE(std::filesystem::exists(shot));
 }
 
+// The mesh module: a click on the sphere (left of the timings panel) inspects a vertex; a step
+// later the inspector still follows it, and its notes say what its next move is.
+TEST(Gui, AClickOnTheMeshInspectsAVertex) {
+  if (test::runProcess("command -v xvfb-run && command -v xdotool").exitCode != 0)
+    GTEST_SKIP() << "xvfb-run or xdotool is not installed (apt-get install xvfb xauth xdotool)";
+  const std::string script = std::string(WARPSCOPE_BIN) +
+                             " --module mesh --backend cpu --paused --window 1024x768 "
+                             "--quit-after-frames 1500 & pid=$!; "
+                             "xdotool search --sync --name warpscope > /dev/null; sleep 1; "
+                             "xdotool mousemove 470 384 sleep 0.3 mousedown 1 sleep 0.3 mouseup 1 "
+                             "sleep 0.5 key n sleep 0.5; xdotool key ctrl+q; wait $pid";
+  const auto result =
+      test::runProcess("xvfb-run -a -s '-screen 0 1280x900x24' sh -c '" + script + "'");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find(", step 1,"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("gui: vertex "), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("Nelder-Mead iterations (at most 40)"), std::string::npos)
+      << result.output;
+}
+
 }  // namespace
 }  // namespace ws

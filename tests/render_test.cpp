@@ -5,6 +5,7 @@
 
 #include "compute/lbm/lbm_module.h"
 #include "compute/life/life_module.h"
+#include "compute/mesh/inspect.h"
 #include "compute/mesh/mesh_module.h"
 #include "compute/voxhash/voxhash_module.h"
 #include "render/colormap.h"
@@ -256,7 +257,9 @@ void renderMeshAndCheck(Backend backend, bool interop) {
                     {"colour_by", std::string("colour class")}});
   render::MeshRenderer renderer;  // one renderer, as in the GUI: the corners go up once
   if (!interop) renderer.disableInterop("the test asks for the host copy");
-  auto draw = [&](const std::string& colormap = "viridis") {
+  // The whole sphere, or the part of it within `radius` of `focus`.
+  auto draw = [&](const std::string& colormap = "viridis", const mesh::Vec3* focus = nullptr,
+                  float radius = 0) {
     gl::OffscreenTarget target(kWidth, kHeight);
     target.bind();
     glClearColor(0, 0, 0, 1);
@@ -264,6 +267,7 @@ void renderMeshAndCheck(Backend backend, bool interop) {
     const MeshScene scene = *sphere.meshScene();
     render::OrbitCamera camera;
     camera.fit({scene.centre[0], scene.centre[1], scene.centre[2]}, scene.extent);
+    if (focus) camera.fit({focus->x, focus->y, focus->z}, radius);
     renderer.draw(sphere, scene, camera, kWidth, kHeight, colormap);
     glFinish();
     return gl::readPixels(kWidth, kHeight);
@@ -297,6 +301,31 @@ void renderMeshAndCheck(Backend backend, bool interop) {
   const auto coolwarm = draw("coolwarm");
   EXPECT_GT(good(coolwarm, "coolwarm"), after / 2) << "the picked colour map";
   EXPECT_LT(good(coolwarm), after / 10) << "viridis where coolwarm was picked";
+  // The vertex inspector's disk and search, drawn over the mesh in their own colours.
+  auto exactly = [&](const std::vector<std::uint8_t>& rgba, const float colour[3]) {
+    int count = 0;
+    for (int y = 0; y < kHeight; ++y)
+      for (int x = 0; x < kWidth; ++x) {
+        const Rgb p = pixel(rgba, kWidth, x, y);
+        count += std::abs(p.r - colour[0] * 255) < 3 && std::abs(p.g - colour[1] * 255) < 3 &&
+                 std::abs(p.b - colour[2] * 255) < 3;
+      }
+    return count;
+  };
+  PointerEdit click;
+  click.tool = "inspect";
+  click.hasRay = true;
+  click.origin[2] = 5;
+  click.direction[2] = -1;
+  sphere.edit(click);
+  ASSERT_NE(sphere.inspection(), nullptr);
+  const mesh::Inspection in = *sphere.inspection();
+  const auto inspected = draw("viridis", &in.centre, 3 * in.radius);
+  click.direction[2] = 1;  // a click that misses: no more inspection
+  sphere.edit(click);
+  EXPECT_EQ(exactly(draw("viridis", &in.centre, 3 * in.radius), mesh::kDiskColour), 0);
+  EXPECT_GT(exactly(inspected, mesh::kDiskColour), 10) << "the inspected vertex's disk";
+  EXPECT_GT(exactly(inspected, mesh::kSearchColour), 3) << "its search";
   if (backend == Backend::Cpu) EXPECT_EQ(renderer.transferMode(), "CPU upload");
   if (backend == Backend::Cuda && interop && renderer.interopAvailable())
     EXPECT_EQ(renderer.transferMode(), "CUDA-GL interop");

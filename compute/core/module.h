@@ -57,6 +57,12 @@ struct VoxelScene {
 // when asked. The corners and the start positions change only with `revision`, which no other
 // mesh, of this module or another, ever has; the module writes the positions and values every
 // frame (renderMesh).
+// Lines drawn over a 3-D scene (the vertex inspector's disk and search), in one colour.
+struct SceneLines {
+  std::vector<float> points;  // x, y, z of each segment's two ends
+  float colour[3] = {1, 1, 1};
+};
+
 struct MeshScene {
   std::size_t vertices = 0, triangles = 0;
   std::uint64_t revision = 0;
@@ -67,6 +73,7 @@ struct MeshScene {
   bool wireframe = false, paths = false;
   // When value.name is a category (colour classes): the number of categories.
   int categories = 0;
+  std::vector<SceneLines> lines;  // drawn over the mesh, not hidden by it
 };
 
 // Counts in labelled bins (the cuckoo tables' eviction chain lengths), drawn as a bar chart; with
@@ -87,10 +94,13 @@ struct Metric {
 
 // A mouse action in world coordinates, for the tool the user picked.
 struct PointerEdit {
-  std::string tool;  // one of tools(): "draw", "erase", "place"
+  std::string tool;  // one of tools(): "draw", "erase", "place", "inspect"
   double x = 0, y = 0;
   double fromX = 0, fromY = 0;  // previous position during a drag (== x, y on the first event)
   std::string item;             // what to place, for "place" (a pattern name)
+  // In a 3-D scene, a click instead: the ray through the pointer, in world coordinates.
+  bool hasRay = false;
+  float origin[3] = {0, 0, 0}, direction[3] = {0, 0, 1};
 };
 
 // A module's complete state, to restore later or move between backends.

@@ -52,6 +52,8 @@ class MeshEngine {
   virtual PassCounts counts() = 0;
   virtual AngleSummary summarize() = 0;  // timed
   virtual std::vector<Vec3> positions() = 0;
+  // The positions of a few vertices (waits).
+  virtual std::vector<Vec3> positionsOf(const std::vector<std::uint32_t>& vertices) = 0;
   virtual void setPositions(const std::vector<Vec3>& positions) = 0;
 
   // Positions and values into `image` (timed); distances are in units of `edge`.

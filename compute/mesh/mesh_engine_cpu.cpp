@@ -80,6 +80,11 @@ class CpuMeshEngine final : public MeshEngine {
     return s;
   }
   std::vector<Vec3> positions() override { return mesh_->positions; }
+  std::vector<Vec3> positionsOf(const std::vector<std::uint32_t>& vertices) override {
+    std::vector<Vec3> out;
+    for (const std::uint32_t v : vertices) out.push_back(mesh_->positions[v]);
+    return out;
+  }
   void setPositions(const std::vector<Vec3>& positions) override {
     mesh_->positions = positions;
     counts_ = {};

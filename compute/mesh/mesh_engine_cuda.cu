@@ -81,6 +81,13 @@ class CudaMeshEngine final : public MeshEngine {
     return s;
   }
   std::vector<Vec3> positions() override { return surface_->positionsOnHost(); }
+  std::vector<Vec3> positionsOf(const std::vector<std::uint32_t>& vertices) override {
+    std::vector<Vec3> out(vertices.size());
+    for (std::size_t i = 0; i < vertices.size(); ++i)
+      WS_CUDA_CHECK(cudaMemcpy(&out[i], surface_->positions() + vertices[i], sizeof(Vec3),
+                               cudaMemcpyDeviceToHost));
+    return out;
+  }
   void setPositions(const std::vector<Vec3>& positions) override {
     surface_->setPositions(positions);
   }

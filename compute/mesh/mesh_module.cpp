@@ -249,12 +249,18 @@ void MeshModule::rebuild(const ParamSet& p) {
   // been destroyed and another made at its address) never mistakes its corners for these.
   static std::atomic<std::uint64_t> revisions{0};
   revision_ = ++revisions;
+  inspected_.reset();
   clearTimings();
   colour();
   startSummary_ = engine_->summarize();
-  summaryDue_ = true;
+  changed();
   forgetCounts();
   setStepCount(0);
+}
+
+void MeshModule::changed() {
+  summaryDue_ = true;
+  inspection_.reset();
 }
 
 void MeshModule::forgetCounts() {
@@ -280,7 +286,7 @@ void MeshModule::colour() {
 void MeshModule::reset() {
   engine_->setPositions(start_->positions);
   nextClass_ = 0;
-  summaryDue_ = true;
+  changed();
   forgetCounts();
   setStepCount(0);
   clearTimings();
@@ -304,7 +310,7 @@ void MeshModule::step(int count) {
   }
   engine_->run(passes, o, project);
   countSteps(count);
-  summaryDue_ = true;
+  changed();
 }
 
 const AngleSummary& MeshModule::summary() const {
@@ -348,7 +354,43 @@ std::string MeshModule::notes() const {
   text += line;
   if (summary().minDegrees < startSummary_.minDegrees - 1e-3f)
     text += "\nwarning: the smallest angle dropped below its start (guards off, or all at once)";
+  if (const Inspection* in = inspection()) {
+    text += '\n';
+    text += describe(*in, optimizeParams());
+    if (backend_ == Backend::Cuda)
+      text += "\n(the inspector searches on the host; the GPU's search may round its way "
+              "elsewhere)";
+  }
   return text;
+}
+
+void MeshModule::edit(const PointerEdit& e) {
+  if (e.tool != "inspect" || !e.hasRay) return;
+  const Vec3 origin = {e.origin[0], e.origin[1], e.origin[2]};
+  const Vec3 direction = {e.direction[0], e.direction[1], e.direction[2]};
+  inspected_ = pickVertex(engine_->positions(), start_->corners, origin, direction);
+  inspection_.reset();
+}
+
+const Inspection* MeshModule::inspection() const {
+  if (!inspected_) return nullptr;
+  if (!inspection_) {
+    // The search reads the vertex and its neighbours only: those, as they are now, over the start.
+    const std::uint32_t v = *inspected_;
+    const Topology& t = start_->topology;
+    std::vector<std::uint32_t> ring = {v};
+    ring.insert(ring.end(), t.neighbourOf.begin() + t.neighbourStart[v],
+                t.neighbourOf.begin() + t.neighbourStart[v + 1]);
+    const std::vector<Vec3> now = engine_->positionsOf(ring);
+    inspectedPositions_ = start_->positions;
+    for (std::size_t i = 0; i < ring.size(); ++i) inspectedPositions_[ring[i]] = now[i];
+    const MeshView view = {inspectedPositions_.data(), start_->corners.data(),
+                           t.triangleStart.data(),     t.triangleOf.data(),
+                           t.neighbourStart.data(),    t.neighbourOf.data()};
+    inspection_ = inspectVertex(view, v, locked_[v] != 0, optimizeParams(),
+                                params().getBool("project") ? original_.get() : nullptr);
+  }
+  return &*inspection_;
 }
 
 WorldBox MeshModule::world() const {
@@ -398,6 +440,7 @@ std::optional<MeshScene> MeshModule::meshScene() const {
   }
   scene.wireframe = params().getBool("wireframe");
   scene.paths = params().getBool("paths");
+  if (const Inspection* in = inspection()) scene.lines = inspectorLines(*in, edge_);
   return scene;
 }
 
@@ -445,11 +488,12 @@ void MeshModule::restoreState(const StateBlob& state) {
   nextClass_ = state.meta.at("next_class").get<std::uint32_t>();
   setStepCount(state.meta.at("steps").get<std::uint64_t>());
   stepsAtLastMetrics_ = stepCount();
-  summaryDue_ = true;
+  changed();
   clearTimings();
 }
 
 void MeshModule::applyParams(const std::vector<std::string>& changed) {
+  inspection_.reset();  // the search's parameters may have changed
   if (anyOf(changed, {"block"})) engine_->setBlock(std::stoi(params().getText("block")));
   if (anyOf(changed, {"mesh", "vertices", "jitter", "seed"})) {
     rebuild(params());  // throws changing nothing

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "compute/core/module.h"
+#include "compute/mesh/inspect.h"
 #include "compute/mesh/mesh_engine.h"
 
 namespace ws::mesh {
@@ -37,9 +38,11 @@ class MeshModule final : public Module {
   void renderMesh(MeshImage& image) override;
   std::vector<Histogram> histograms() const override;
 
-  std::vector<std::string> tools() const override { return {}; }
+  // "inspect": a click picks the vertex whose next move the inspector lays open (a click that
+  // misses the mesh lets it go).
+  std::vector<std::string> tools() const override { return {"inspect"}; }
   std::vector<std::string> toolItems(const std::string&) const override { return {}; }
-  void edit(const PointerEdit&) override {}
+  void edit(const PointerEdit& edit) override;
   std::vector<std::string> actions() const override { return {}; }
   void runAction(const std::string&) override {}
 
@@ -53,6 +56,8 @@ class MeshModule final : public Module {
 
   // The mesh as it is now, and as it started (for tests).
   std::vector<Vec3> positions() { return engine_->positions(); }
+  // The inspected vertex's next move, when one is inspected.
+  const Inspection* inspection() const;
   const SurfaceMesh& startMesh() const { return *start_; }
 
  protected:
@@ -69,6 +74,7 @@ class MeshModule final : public Module {
   void forgetCounts();  // after the engine's counts start again
   OptimizeParams optimizeParams() const;
   const AngleSummary& summary() const;  // of the positions now, computed when due
+  void changed();                       // the positions or the parameters: recompute what is due
 
   std::unique_ptr<MeshEngine> engine_;
   Backend engineBackend_ = Backend::Cpu;  // the backend engine_ runs on
@@ -84,6 +90,9 @@ class MeshModule final : public Module {
   AngleSummary startSummary_;
   mutable AngleSummary summary_;
   mutable bool summaryDue_ = true;
+  std::optional<std::uint32_t> inspected_;
+  mutable std::optional<Inspection> inspection_;  // of inspected_, computed when due
+  mutable std::vector<Vec3> inspectedPositions_;  // the start, with the ring of inspected_ now
   // The engine's counts and the vertices visited, at the last metrics() call.
   PassCounts atLastMetrics_;
   std::uint64_t visited_ = 0, visitedAtLastMetrics_ = 0, stepsAtLastMetrics_ = 0;

@@ -228,12 +228,23 @@ WS_HD bool foldsAt(const MeshView& m, std::uint32_t v, Vec3 at) {
 }
 
 // Where vertex v should go, and its smallest angle before and after (equal when it stays).
+// Why a vertex moved or stayed (the vertex inspector says which).
+enum class Outcome : std::uint8_t {
+  Moved,
+  NoPlane,        // its triangles have no area, or no neighbour is apart from it
+  NoBetterPlace,  // the search ended where it began
+  Folds,          // the place found turns a triangle over
+  LowersQuality,  // the place found has a smaller smallest angle
+};
+
 struct VertexMove {
   Vec3 to;
   float before, after;
   float radius;  // alpha times the distance to the nearest neighbour in the tangent plane
   int iterations;
   bool moved;
+  Outcome outcome;
+  Vec3 tried;  // the place the guards judged (projected), when there was one
 };
 
 // The unit area-weighted normal at vertex v (the sum of its triangles' cross products); false
@@ -331,6 +342,60 @@ WS_HD Real fanQuality(const Fan<Real>& fan, Vec3T<Real> p, bool folds) {
   return num / den;
 }
 
+// Where vertex v's search runs, in the fan's frame: the tangent plane through v (normal to the
+// area-weighted normal, spanned by e1 and e2) and the radius of the disk the search keeps to,
+// alpha times the distance to the nearest neighbour's foot in that plane. Not `valid` when v's
+// triangles have no area or its neighbours all sit on it.
+template <typename Real>
+struct TangentFrame {
+  Vec3T<Real> normal, e1, e2;
+  Real radius;
+  bool valid;
+};
+
+template <typename Real>
+WS_HD TangentFrame<Real> tangentFrame(const MeshView& m, std::uint32_t v, const Fan<Real>& fan,
+                                      float alpha) {
+  using V = Vec3T<Real>;
+  TangentFrame<Real> f{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, false};
+  V n = {0, 0, 0};
+  for (int i = 0; i < fan.count; ++i) n = n + cross(fan[i].a, fan[i].b);
+  const Real ln = length(n);
+  if (!(ln > 0)) return f;
+  f.normal = n * (1 / ln);
+  const V axis = (f.normal.x < 0 ? -f.normal.x : f.normal.x) < Real(0.6) ? V{1, 0, 0} : V{0, 1, 0};
+  const V e1 = cross(f.normal, axis);
+  f.e1 = e1 * (1 / length(e1));
+  f.e2 = cross(f.normal, f.e1);
+  Real nearest = Real(3.4e38f);
+  for (std::uint32_t i = m.neighbourStart[v]; i < m.neighbourStart[v + 1]; ++i) {
+    const V d = fan.local(m.positions[m.neighbourOf[i]]);
+    const Real du = dot(d, f.e1), dw = dot(d, f.e2);
+    const Real planar = squareRoot(du * du + dw * dw);
+    nearest = planar < nearest ? planar : nearest;
+  }
+  f.radius = Real(alpha) * nearest;
+  f.valid = f.radius > 0;
+  return f;
+}
+
+// The guards' verdict on moving vertex v (smallest angle `before`) to `y`, into `move`.
+WS_HD void judgeMove(const MeshView& m, std::uint32_t v, Vec3 y, const OptimizeParams& p,
+                     VertexMove& move) {
+  move.tried = y;
+  const float after = vertexQuality(m, v, y, p.rejectFolds);
+  if (after < 0) {
+    move.outcome = Outcome::Folds;
+  } else if (p.keepQuality && !(after >= move.before)) {
+    move.outcome = Outcome::LowersQuality;
+  } else {
+    move.to = y;
+    move.after = after;
+    move.moved = true;
+    move.outcome = Outcome::Moved;
+  }
+}
+
 // The chapter's search, in the tangent plane at v and in the precision Real; the place it finds
 // is then put back onto the surface by `project(point)` (closestPointOnSurface, or the point as it
 // is), and the guards judge the projected place with the smallest angle itself, in single
@@ -341,46 +406,26 @@ WS_HD Real fanQuality(const Fan<Real>& fan, Vec3T<Real> p, bool folds) {
 template <typename Real, typename Project, typename Visit>
 WS_HD VertexMove optimizeVertex(const MeshView& m, std::uint32_t v, const OptimizeParams& p,
                                 Project&& project, Visit&& visit) {
-  using V = Vec3T<Real>;
   const Vec3 x = m.positions[v];
-  VertexMove move{x, 0, 0, 0, 0, false};
+  VertexMove move{x, 0, 0, 0, 0, false, Outcome::NoPlane, x};
   move.before = move.after = vertexMinAngle(m, v, x);
   FanTriangle<Real> cache[Fan<Real>::kCapacity];
   const Fan<Real> fan(m, v, cache);
-  V n = {0, 0, 0};  // area-weighted
-  for (int i = 0; i < fan.count; ++i) n = n + cross(fan[i].a, fan[i].b);
-  const Real ln = length(n);
-  if (!(ln > 0)) return move;
-  n = n * (1 / ln);
-  const V axis = (n.x < 0 ? -n.x : n.x) < Real(0.6) ? V{1, 0, 0} : V{0, 1, 0};
-  V e1 = cross(n, axis);
-  e1 = e1 * (1 / length(e1));
-  const V e2 = cross(n, e1);
-  Real nearest = Real(3.4e38f);
-  for (std::uint32_t i = m.neighbourStart[v]; i < m.neighbourStart[v + 1]; ++i) {
-    const V d = fan.local(m.positions[m.neighbourOf[i]]);
-    const Real du = dot(d, e1), dw = dot(d, e2);
-    const Real planar = squareRoot(du * du + dw * dw);
-    nearest = planar < nearest ? planar : nearest;
-  }
-  const Real r = Real(p.alpha) * nearest;  // in the fan's units, as the search's places
-  move.radius = float(r * fan.unit);
-  if (!(r > 0)) return move;
+  const TangentFrame<Real> f = tangentFrame(fan.m, v, fan, p.alpha);
+  move.radius = float(f.radius * fan.unit);
+  if (!f.valid) return move;
+  const Real r = f.radius;  // in the fan's units, as the search's places
   constexpr Real kRefused = Real(1e30f);
   auto objective = [&](Point2T<Real> q) {
     if (q.u * q.u + q.w * q.w > r * r) return kRefused;
-    const Real quality = fanQuality(fan, e1 * q.u + e2 * q.w, p.rejectFolds);
+    const Real quality = fanQuality(fan, f.e1 * q.u + f.e2 * q.w, p.rejectFolds);
     return quality < 0 ? kRefused : -quality;
   };
   Real best = 0;
   const Point2T<Real> q = nelderMead(objective, r / 2, p.search, &best, &move.iterations, visit);
+  move.outcome = Outcome::NoBetterPlace;
   if (!(best < kRefused) || (q.u == 0 && q.w == 0)) return move;
-  const Vec3 y = project(fan.global(e1 * q.u + e2 * q.w));
-  const float after = vertexQuality(m, v, y, p.rejectFolds);
-  if (after < 0 || (p.keepQuality && !(after >= move.before))) return move;
-  move.to = y;
-  move.after = after;
-  move.moved = true;
+  judgeMove(m, v, project(fan.global(f.e1 * q.u + f.e2 * q.w)), p, move);
   return move;
 }
 
@@ -390,7 +435,7 @@ template <typename Project>
 WS_HD VertexMove smoothVertex(const MeshView& m, std::uint32_t v, const OptimizeParams& p,
                               Project&& project) {
   const Vec3 x = m.positions[v];
-  VertexMove move{x, 0, 0, 0, 0, false};
+  VertexMove move{x, 0, 0, 0, 0, false, Outcome::NoPlane, x};
   move.before = move.after = vertexMinAngle(m, v, x);
   const std::uint32_t first = m.neighbourStart[v], last = m.neighbourStart[v + 1];
   if (first == last) return move;
@@ -403,12 +448,11 @@ WS_HD VertexMove smoothVertex(const MeshView& m, std::uint32_t v, const Optimize
     step = step - n * dot(step, n);
   }
   move.radius = length(step);
-  const Vec3 y = project(x + step);
-  const float after = vertexQuality(m, v, y, p.rejectFolds);
-  if (after < 0 || (p.keepQuality && !(after >= move.before))) return move;
-  move.to = y;
-  move.after = after;
-  move.moved = y.x != x.x || y.y != x.y || y.z != x.z;
+  judgeMove(m, v, project(x + step), p, move);
+  if (move.moved && move.to.x == x.x && move.to.y == x.y && move.to.z == x.z) {
+    move.moved = false;
+    move.outcome = Outcome::NoBetterPlace;
+  }
   return move;
 }
 
