@@ -83,6 +83,8 @@ int runCommandLine(int argc, char** argv) {
   app.add_flag("--with-ui", headless.withUi, "headless: draw the panels into the frames");
   app.add_option("--window", window, "window or frame size WxH (GUI 1600x1000, headless 1280x720)");
   app.add_option("--report", headless.reportJson, "headless: write frame-time statistics as JSON");
+  app.add_option("--action", headless.actions,
+                 "headless: run a module action after the steps (repeatable; mesh: 'save mesh')");
   app.add_option("--egl-device", headless.eglDevice,
                  "headless: EGL device index (default: first GPU)");
   app.add_option("--quit-after-frames", gui.quitAfterFrames,

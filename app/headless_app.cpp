@@ -88,6 +88,12 @@ int runHeadless(const HeadlessOptions& options) {
   if (!options.screenshot.empty())
     gl::writePng(options.screenshot, options.width, options.height,
                  gl::readPixels(options.width, options.height));
+  for (const std::string& action : options.actions) {
+    if (!lab.attempt([&] { lab.module().runAction(action); })) {
+      std::cerr << "warpscope: " << action << ": " << lab.errorMessage << std::endl;
+      failed = true;
+    }
+  }
 
   // The first frames include start-up (allocation, shader and kernel loading): report warm frames.
   std::vector<double> warm(frameMs.begin() + std::min<std::size_t>(frameMs.size() - 1, 3),

@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <vector>
 
 #include "app/lab.h"
 
@@ -11,9 +12,10 @@ struct HeadlessOptions {
   long steps = 100;       // total simulation steps
   std::string framesDir;  // PNG per frame (every `frameEvery` frames) when set
   int frameEvery = 1;
-  bool withUi = false;     // draw the ImGui panels into the frames
-  std::string screenshot;  // the last frame as PNG
-  std::string reportJson;  // frame-time statistics as JSON
+  bool withUi = false;               // draw the ImGui panels into the frames
+  std::string screenshot;            // the last frame as PNG
+  std::string reportJson;            // frame-time statistics as JSON
+  std::vector<std::string> actions;  // module actions run after the steps ("save mesh")
   int eglDevice = -1;
 };
 

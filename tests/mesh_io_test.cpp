@@ -149,7 +149,7 @@ TEST(MeshIo, TheShippedMeshesAreClosedSurfaces) {
             << path << ": edge " << edge.first << "-" << edge.second << " has no twin";
       }
     }
-  EXPECT_EQ(found, 3);
+  EXPECT_EQ(found, 6);
 }
 
 }  // namespace

@@ -132,6 +132,17 @@ MeshModule::MeshModule(Backend backend) : Module(backend) {
   p.declare(ParamSpec::boolean("wireframe", "wireframe", true, "draw the triangles' edges"));
   p.declare(ParamSpec::boolean("paths", "movement vectors", false,
                                "a line from each vertex's start to where it is now"));
+  p.declare(ParamSpec::text("save_as", "save as", "optimized.ply",
+                            "where the action 'save mesh' writes the mesh as it is now (.obj, "
+                            ".ply as binary, or .off)",
+                            [](const std::string& path) -> std::string {
+                              try {
+                                meshFormatOf(path);
+                                return "";
+                              } catch (const InputError& e) {
+                                return e.what();
+                              }
+                            }));
   p.declare(ParamSpec::choice("block", "threads per block", "64",
                               {"32", "64", "128", "256", "512", "1024"},
                               "of the optimization kernels (one thread per vertex); smaller blocks "
@@ -354,14 +365,34 @@ std::string MeshModule::notes() const {
   text += line;
   if (summary().minDegrees < startSummary_.minDegrees - 1e-3f)
     text += "\nwarning: the smallest angle dropped below its start (guards off, or all at once)";
+  if (!saved_.empty()) {
+    text += "\nsaved to ";
+    text += saved_;
+  }
   if (const Inspection* in = inspection()) {
     text += '\n';
     text += describe(*in, optimizeParams());
     if (backend_ == Backend::Cuda)
-      text += "\n(the inspector searches on the host; the GPU's search may round its way "
-              "elsewhere)";
+      text +=
+          "\n(the inspector searches on the host; the GPU's search may round its way "
+          "elsewhere)";
   }
   return text;
+}
+
+void MeshModule::runAction(const std::string& action) {
+  if (action != "save mesh") return;
+  const std::string path = params().getText("save_as");
+  const std::vector<Vec3> now = engine_->positions();
+  TriangleMesh out;
+  out.vertices.reserve(now.size());
+  for (const Vec3& p : now) out.vertices.push_back({p.x, p.y, p.z});
+  for (std::size_t t = 0; t < start_->triangles(); ++t)
+    out.triangles.push_back(
+        {start_->corners[3 * t], start_->corners[3 * t + 1], start_->corners[3 * t + 2]});
+  const MeshFormat format = meshFormatOf(path);
+  saveMesh(out, path, format == MeshFormat::Ply ? MeshFormat::PlyBinary : format);
+  saved_ = path;
 }
 
 void MeshModule::edit(const PointerEdit& e) {

@@ -43,8 +43,9 @@ class MeshModule final : public Module {
   std::vector<std::string> tools() const override { return {"inspect"}; }
   std::vector<std::string> toolItems(const std::string&) const override { return {}; }
   void edit(const PointerEdit& edit) override;
-  std::vector<std::string> actions() const override { return {}; }
-  void runAction(const std::string&) override {}
+  // "save mesh": the mesh as it is now, to the file the parameter save_as names.
+  std::vector<std::string> actions() const override { return {"save mesh"}; }
+  void runAction(const std::string& action) override;
 
   StateBlob saveState() override;
   void restoreState(const StateBlob& state) override;
@@ -83,6 +84,7 @@ class MeshModule final : public Module {
   std::vector<std::uint8_t> locked_;
   std::size_t lockedCount_ = 0;
   std::string source_;  // what the mesh is, in words
+  std::string saved_;   // the file the mesh was last saved to
   float edge_ = 1;      // the start's mean edge length
   float centre_[3] = {0, 0, 0}, extent_ = 1;
   std::uint64_t revision_ = 0;
