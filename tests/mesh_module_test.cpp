@@ -4,6 +4,7 @@
 // the mesh where it was.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -57,14 +58,24 @@ TEST_P(MeshModuleTest, StepsRaiseTheSmallestAngleAndResetRestoresTheStart) {
       EXPECT_GE(now, smallest) << "class step " << i;
       smallest = now;
     }
+    // The curves: the start and a point per class step since, the smallest angle never falling.
+    const std::vector<Curve> curves = m->curves();
+    ASSERT_EQ(curves.size(), 2u);
+    ASSERT_EQ(curves[0].values.size(), 13u);
+    EXPECT_EQ(curves[0].values.front(), float(first));
+    EXPECT_TRUE(std::is_sorted(curves[0].values.begin(), curves[0].values.end()));
+    EXPECT_EQ(curves[0].values.back(), float(smallest));
+    EXPECT_GT(curves[1].values.back(), curves[1].values.front());
     m->setParam("step", std::string("sweep"));
     m->step(3);
+    EXPECT_EQ(m->curves()[0].values.size(), 14u);  // one step() call: one point
     EXPECT_GT(metric(*m, "smallest angle (degrees)"), first + 10);
     EXPECT_GT(metric(*m, "vertices moved per step"), 100);
     EXPECT_EQ(m->stepCount(), 15u);
     m->reset();
     EXPECT_TRUE(samePositions(m->positions(), start));
     EXPECT_EQ(metric(*m, "smallest angle (degrees)"), first);
+    EXPECT_EQ(m->curves()[0].values.size(), 1u);
   }
 }
 

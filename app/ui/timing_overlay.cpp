@@ -193,6 +193,9 @@ void drawTimingOverlay(Lab& lab, UiContext& context) {
     plot((scope->name() + " ms").c_str(), std::deque<float>(history.begin(), history.end()), 40);
   }
   for (const Histogram& h : module.histograms()) drawHistogram(h);
+  for (const Curve& c : module.curves())
+    plot((c.name + " per " + c.x + " (" + std::to_string(c.values.size()) + ")").c_str(), c.values,
+         50);
   for (const auto& [name, series] : lab.metricHistory()) plot(name.c_str(), series, 50);
   ImGui::Separator();
   drawColourBar(lab);

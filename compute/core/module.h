@@ -5,6 +5,7 @@
 // it offers parameters, kernel variants, timings, and views the renderer draws.
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <initializer_list>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -84,6 +85,14 @@ struct Histogram {
   std::vector<float> values;
   std::string referenceName;
   std::vector<float> reference;
+};
+
+// A series the module records itself, one value per step() call that ran (the mesh's smallest
+// angle per pass), where a per-frame plot would also count paused frames. `x` says what a point
+// is ("pass").
+struct Curve {
+  std::string name, x;
+  std::deque<float> values;
 };
 
 // A scalar the module reports each frame (population, mass, restarts); plotted over time.
@@ -173,6 +182,7 @@ class Module {
   }
   virtual void renderMesh(MeshImage& image) { (void)image; }
   virtual std::vector<Histogram> histograms() const { return {}; }
+  virtual std::vector<Curve> curves() const { return {}; }
 
   virtual std::vector<std::string> tools() const = 0;
   // What a tool can place (Life: the shipped patterns); empty for tools that place nothing.

@@ -265,6 +265,7 @@ void MeshModule::rebuild(const ParamSet& p) {
   colour();
   startSummary_ = engine_->summarize();
   changed();
+  startCurves();
   forgetCounts();
   setStepCount(0);
 }
@@ -272,6 +273,11 @@ void MeshModule::rebuild(const ParamSet& p) {
 void MeshModule::changed() {
   summaryDue_ = true;
   inspection_.reset();
+}
+
+void MeshModule::startCurves() {
+  minPerPass_.values = {summary().minDegrees};
+  meanPerPass_.values = {float(summary().meanDegrees)};
 }
 
 void MeshModule::forgetCounts() {
@@ -298,6 +304,7 @@ void MeshModule::reset() {
   engine_->setPositions(start_->positions);
   nextClass_ = 0;
   changed();
+  startCurves();
   forgetCounts();
   setStepCount(0);
   clearTimings();
@@ -322,6 +329,11 @@ void MeshModule::step(int count) {
   engine_->run(passes, o, project);
   countSteps(count);
   changed();
+  for (auto [curve, value] : {std::pair{&minPerPass_, summary().minDegrees},
+                              std::pair{&meanPerPass_, float(summary().meanDegrees)}}) {
+    curve->values.push_back(value);
+    if (curve->values.size() > kCurveLength) curve->values.pop_front();
+  }
 }
 
 const AngleSummary& MeshModule::summary() const {
@@ -520,6 +532,7 @@ void MeshModule::restoreState(const StateBlob& state) {
   setStepCount(state.meta.at("steps").get<std::uint64_t>());
   stepsAtLastMetrics_ = stepCount();
   changed();
+  startCurves();
   clearTimings();
 }
 

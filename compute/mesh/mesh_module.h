@@ -37,6 +37,10 @@ class MeshModule final : public Module {
   void meshTopology(std::vector<std::uint32_t>& corners, std::vector<float>& start) const override;
   void renderMesh(MeshImage& image) override;
   std::vector<Histogram> histograms() const override;
+  // The smallest and the mean smallest angle after each step() (one pass, a sweep or a class, at
+  // one step a frame), the last kCurveLength of them.
+  std::vector<Curve> curves() const override { return {minPerPass_, meanPerPass_}; }
+  static constexpr std::size_t kCurveLength = 600;
 
   // "inspect": a click picks the vertex whose next move the inspector lays open (a click that
   // misses the mesh lets it go).
@@ -100,6 +104,9 @@ class MeshModule final : public Module {
   std::uint64_t visited_ = 0, visitedAtLastMetrics_ = 0, stepsAtLastMetrics_ = 0;
   double movesPerStep_ = 0, iterationsPerVertex_ = 0;
   double colouringMs_ = 0;  // the last colouring, host clock (it waits for the GPU)
+  Curve minPerPass_{"smallest angle (degrees)", "pass", {}},
+      meanPerPass_{"mean smallest angle (degrees)", "pass", {}};
+  void startCurves();  // from the summary now
   MeshTimings cpu_, gpu_;
 };
 
