@@ -110,6 +110,14 @@ if has mesh; then
   "$BUILD/warpscope" bench --module mesh --size 1000000 --set mesh.mesh=torus --variant nelder-mead \
     --set mesh.precision=fp64 --steps-per-sample 2 --samples 5 \
     --json "$OUT/bench-mesh-1000000-fp64.json" | grep -E "^cuda"
+  # Every search made to its 40 iterations (the target counts 40 each).
+  "$BUILD/warpscope" bench --module mesh --size 1000000 --set mesh.mesh=torus --variant nelder-mead \
+    --set mesh.tolerance=1e-9 --steps-per-sample 2 --samples 5 \
+    --json "$OUT/bench-mesh-1000000-40-iterations.json" | grep -E "^cuda"
+  # Without projection onto the input surface (what it costs).
+  "$BUILD/warpscope" bench --module mesh --size 1000000 --set mesh.mesh=torus --variant nelder-mead \
+    --set mesh.project=false --steps-per-sample 2 --samples 5 \
+    --json "$OUT/bench-mesh-1000000-no-projection.json" | grep -E "^cuda"
   "$BUILD/warpscope" bench --module mesh --backend cpu --size 1000000 --set mesh.mesh=torus \
     --variant nelder-mead --samples 3 --steps-per-sample 1 --json "$OUT/bench-mesh-cpu.json" | tee "$OUT/bench-mesh-cpu.txt"
   # The first sweeps of a fresh 3.6M mesh, one per frame, drawn at full HD through interop.
