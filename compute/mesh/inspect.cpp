@@ -95,9 +95,10 @@ Inspection inspectVertex(const MeshView& m, std::uint32_t v, bool locked,
       for (int k = 0; k < 3; ++k)
         corners[k] = fan.global(f.e1 * simplex[k].u + f.e2 * simplex[k].w);
     };
-    in.move = params.method == Method::NelderMead
-                  ? optimizeVertex<Real>(m, v, params, project, record)
-                  : smoothVertex(m, v, params, project);
+    const bool search = params.method == Method::NelderMead;
+    in.move = search ? optimizeVertex<Real>(m, v, params, project, record)
+                     : smoothVertex(m, v, params, project);
+    if (!search) in.radius = in.move.radius;  // the smoothing step's length, drawn as the disk
   });
   return in;
 }

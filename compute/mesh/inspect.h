@@ -24,7 +24,8 @@ struct Inspection {
   std::uint32_t vertex = 0;
   int triangles = 0;  // around the vertex
   bool locked = false;
-  // The disk the search keeps to, in mesh coordinates: centre, unit normal and axes, radius.
+  // The disk the search keeps to, in mesh coordinates: centre, unit normal and axes, radius (for
+  // the smoothing variants, the length of their step).
   Vec3 centre{}, normal{}, e1{}, e2{};
   float radius = 0;
   std::vector<std::array<Vec3, 3>> simplices;  // each Nelder-Mead iteration's, best first

@@ -418,14 +418,16 @@ void MeshModule::edit(const PointerEdit& e) {
 const Inspection* MeshModule::inspection() const {
   if (!inspected_) return nullptr;
   if (!inspection_) {
-    // The search reads the vertex and its neighbours only: those, as they are now, over the start.
+    // The search reads the vertex and its neighbours only: those, as they are now, over a copy of
+    // the start made once (what other vertices hold there is never read).
     const std::uint32_t v = *inspected_;
     const Topology& t = start_->topology;
     std::vector<std::uint32_t> ring = {v};
     ring.insert(ring.end(), t.neighbourOf.begin() + t.neighbourStart[v],
                 t.neighbourOf.begin() + t.neighbourStart[v + 1]);
     const std::vector<Vec3> now = engine_->positionsOf(ring);
-    inspectedPositions_ = start_->positions;
+    if (inspectedPositions_.size() != start_->positions.size())
+      inspectedPositions_ = start_->positions;
     for (std::size_t i = 0; i < ring.size(); ++i) inspectedPositions_[ring[i]] = now[i];
     const MeshView view = {inspectedPositions_.data(), start_->corners.data(),
                            t.triangleStart.data(),     t.triangleOf.data(),

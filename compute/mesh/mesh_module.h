@@ -98,7 +98,7 @@ class MeshModule final : public Module {
   mutable bool summaryDue_ = true;
   std::optional<std::uint32_t> inspected_;
   mutable std::optional<Inspection> inspection_;  // of inspected_, computed when due
-  mutable std::vector<Vec3> inspectedPositions_;  // the start, with the ring of inspected_ now
+  mutable std::vector<Vec3> inspectedPositions_;  // the ring of inspected_ as it is now
   // The engine's counts and the vertices visited, at the last metrics() call.
   PassCounts atLastMetrics_;
   std::uint64_t visited_ = 0, visitedAtLastMetrics_ = 0, stepsAtLastMetrics_ = 0;

@@ -227,7 +227,6 @@ WS_HD bool foldsAt(const MeshView& m, std::uint32_t v, Vec3 at) {
   return vertexQuality(m, v, at, true) < 0;
 }
 
-// Where vertex v should go, and its smallest angle before and after (equal when it stays).
 // Why a vertex moved or stayed (the vertex inspector says which).
 enum class Outcome : std::uint8_t {
   Moved,
@@ -237,6 +236,7 @@ enum class Outcome : std::uint8_t {
   LowersQuality,  // the place found has a smaller smallest angle
 };
 
+// Where vertex v should go, and its smallest angle before and after (equal when it stays).
 struct VertexMove {
   Vec3 to;
   float before, after;
@@ -411,7 +411,7 @@ WS_HD VertexMove optimizeVertex(const MeshView& m, std::uint32_t v, const Optimi
   move.before = move.after = vertexMinAngle(m, v, x);
   FanTriangle<Real> cache[Fan<Real>::kCapacity];
   const Fan<Real> fan(m, v, cache);
-  const TangentFrame<Real> f = tangentFrame(fan.m, v, fan, p.alpha);
+  const TangentFrame<Real> f = tangentFrame(m, v, fan, p.alpha);
   move.radius = float(f.radius * fan.unit);
   if (!f.valid) return move;
   const Real r = f.radius;  // in the fan's units, as the search's places
