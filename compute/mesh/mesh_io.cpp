@@ -14,6 +14,7 @@
 
 #include "compute/core/assets.h"
 #include "compute/core/errors.h"
+#include "compute/core/text_tokens.h"
 
 namespace ws::mesh {
 
@@ -28,86 +29,6 @@ std::string lowercase(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
   return s;
 }
-
-struct Token {
-  std::string text;
-  int line = 0, column = 0;
-};
-
-// Whitespace-separated tokens of a text file, with their positions; `#` starts a comment to the
-// end of the line.
-class TextTokens {
- public:
-  TextTokens(std::istream& in, std::string source) : in_(in), source_(std::move(source)) {}
-
-  // The next token on this line, or false at the end of it (then nextLine()).
-  bool onLine(Token& token) {
-    while (at_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[at_]))) ++at_;
-    if (at_ >= text_.size() || text_[at_] == '#') return false;
-    const std::size_t start = at_;
-    while (at_ < text_.size() && !std::isspace(static_cast<unsigned char>(text_[at_]))) ++at_;
-    token = {text_.substr(start, at_ - start), line_, int(start) + 1};
-    return true;
-  }
-  bool nextLine() {
-    if (!std::getline(in_, text_)) return false;
-    ++line_;
-    at_ = 0;
-    return true;
-  }
-  // The next token, across lines; fails naming `what` at the end of the file.
-  Token next(const std::string& what) {
-    Token token;
-    while (!onLine(token))
-      if (!nextLine())
-        fail(line_, int(text_.size()) + 1, "the file ends where " + what + " should be");
-    return token;
-  }
-  // What is left of the current line, as one string (the PLY header's comments, OBJ names).
-  std::string rest() {
-    const std::string r = at_ < text_.size() ? text_.substr(at_) : "";
-    at_ = text_.size();
-    return r;
-  }
-
-  [[noreturn]] void fail(int line, int column, const std::string& problem) const {
-    throw ParseError(source_, line, column, problem);
-  }
-  [[noreturn]] void fail(const Token& t, const std::string& problem) const {
-    fail(t.line, t.column, problem);
-  }
-
-  float real(const Token& t, const char* what) const {
-    char* end = nullptr;
-    const float v = std::strtof(t.text.c_str(), &end);
-    if (end == t.text.c_str() || *end != '\0')
-      fail(t, std::string(what) + ": '" + t.text + "' is not a number");
-    if (!std::isfinite(v)) fail(t, std::string(what) + ": '" + t.text + "' is not finite");
-    return v;
-  }
-  long long integer(const Token& t, const char* what) const {
-    char* end = nullptr;
-    const long long v = std::strtoll(t.text.c_str(), &end, 10);
-    if (end == t.text.c_str() || *end != '\0')
-      fail(t, std::string(what) + ": '" + t.text + "' is not a whole number");
-    return v;
-  }
-  long long count(const Token& t, const char* what) const {
-    const long long v = integer(t, what);
-    if (v < 0 || std::size_t(v) > kMaxVertices)
-      fail(t, std::string(what) + ": " + t.text + " is out of range");
-    return v;
-  }
-  std::istream& stream() { return in_; }
-  int line() const { return line_; }
-
- private:
-  std::istream& in_;
-  std::string source_;
-  std::string text_;
-  std::size_t at_ = 0;
-  int line_ = 0;
-};
 
 // A face of `corners` vertex indices (already checked) as a triangle fan.
 void addFace(TriangleMesh& mesh, const std::vector<std::uint32_t>& corners) {
