@@ -1,0 +1,35 @@
+#pragma once
+// Centrality by Brandes' algorithm (the source's chapter 2): from each source a breadth-first
+// sweep that counts shortest paths (forward), then the dependencies summed back up the levels
+// (backward). For an undirected graph every value counts each pair of endpoints once (the
+// chapter's listing counts ordered pairs: twice as much). From a sample of sources the pair sums
+// (betweenness and stress) are scaled by vertices / sources, an estimate; closeness and graph
+// centrality are those of the sources only (0 elsewhere).
+#include <cstdint>
+#include <vector>
+
+#include "compute/graph/graph.h"
+
+namespace ws::graph {
+
+struct Centrality {
+  std::vector<double> betweenness;      // per vertex: sum over pairs s, t of sigma_st(v) / sigma_st
+  std::vector<double> edgeBetweenness;  // per edge, likewise
+  std::vector<double> stress;           // per vertex: shortest paths through it
+  std::vector<double> closeness;        // per source: 1 / sum of distances to what it reaches
+  std::vector<double> graph;            // per source: 1 / its largest distance
+  std::uint64_t arcsTraversed = 0;      // arcs looked at, forward and backward, over all sources
+};
+
+// `sources`: the vertices to start from (all when empty). Edges with removed[e] set are not
+// there (removed may be empty). Path counts are doubles: exact up to 2^53, then rounded, where
+// integers would overflow (a 34 x 34 grid already has more than 2^63 paths corner to corner).
+Centrality centralityOnCpu(const Graph& g, const std::vector<std::uint32_t>& sources = {},
+                           const std::vector<std::uint8_t>& removed = {});
+
+// `count` distinct vertices chosen at random from `vertices` (all of them, in order, when count
+// is at least that).
+std::vector<std::uint32_t> sampleSources(std::uint32_t vertices, std::uint32_t count,
+                                         std::uint64_t seed);
+
+}  // namespace ws::graph
