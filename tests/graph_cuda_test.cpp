@@ -1,13 +1,16 @@
 // Brandes' centrality on the GPU against the CPU, for every thread mapping, on fresh random
 // graphs of each kind (and with edges removed): betweenness, stress and edge betweenness in
-// double agree to 1e-9 relative, closeness and graph centrality exactly. Skips without a GPU.
+// double agree to 1e-9 relative, closeness and graph centrality exactly; and Girvan-Newman driven
+// by either removes the same edges. Skips without a GPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
 #include "compute/graph/centrality_cuda.h"
+#include "compute/graph/clustering.h"
 #include "compute/graph/generators.h"
+#include "compute/graph/graph_io.h"
 #include "tests/test_support.h"
 
 namespace ws::graph {
@@ -53,6 +56,27 @@ TEST(GraphCentralityCuda, EveryMappingMatchesTheCpu) {
 TEST(GraphCentralityCuda, LargeGridsAgree) {
   WS_REQUIRE_GPU();
   expectSameCentrality(grid(60, 60), {0, 1799, 3599}, {}, "60 x 60 grid");
+}
+
+// Girvan-Newman with the GPU's edge betweenness removes the same edges in the same order as with
+// the CPU's (near-ties go to the lowest edge id on both), on the karate club and a planted
+// partition.
+TEST(GraphCentralityCuda, GirvanNewmanRemovesTheSameEdges) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  for (const Graph& g :
+       {loadGraph(graphPathOf("karate")), plantedPartition(4, 30, 0.3, 0.02, seed)}) {
+    GirvanNewman cpu(g, edgeBetweennessOnCpu(g));
+    CudaCentrality device(g);
+    GirvanNewman gpu(g, [&](const std::vector<std::uint32_t>& sources,
+                            const std::vector<std::uint8_t>& removed) {
+      return device.run(sources, Parallelism::Edge, removed, false).edgeBetweenness;
+    });
+    while (cpu.step()) ASSERT_TRUE(gpu.step());
+    EXPECT_FALSE(gpu.step());
+    EXPECT_EQ(gpu.removals(), cpu.removals()) << "seed " << seed;
+    EXPECT_EQ(gpu.bestLevel(), cpu.bestLevel());
+  }
 }
 
 }  // namespace

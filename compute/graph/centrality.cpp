@@ -18,7 +18,7 @@ struct Sweep {
 }  // namespace
 
 Centrality centralityOnCpu(const Graph& g, const std::vector<std::uint32_t>& sourceList,
-                           const std::vector<std::uint8_t>& removed) {
+                           const std::vector<std::uint8_t>& removed, bool extrapolate) {
   const std::uint32_t n = g.vertices;
   std::vector<std::uint32_t> sources = sourceList;
   if (sources.empty()) {
@@ -99,12 +99,7 @@ Centrality centralityOnCpu(const Graph& g, const std::vector<std::uint32_t>& sou
       for (std::size_t e = 0; e < g.edges(); ++e) c.edgeBetweenness[e] += edges[e];
     }
   }
-  // Each unordered pair was counted from both ends (when every source is used), and a sample
-  // stands for all the sources.
-  const double scale = 0.5 * double(n) / double(std::max<std::size_t>(sources.size(), 1));
-  for (double& b : c.betweenness) b *= scale;
-  for (double& b : c.stress) b *= scale;
-  for (double& b : c.edgeBetweenness) b *= scale;
+  c.scalePairSums(pairScale(n, sources.size(), extrapolate));
   c.arcsTraversed = arcs;
   return c;
 }

@@ -19,13 +19,26 @@ struct Centrality {
   std::vector<double> closeness;        // per source: 1 / sum of distances to what it reaches
   std::vector<double> graph;            // per source: 1 / its largest distance
   std::uint64_t arcsTraversed = 0;      // arcs looked at, forward and backward, over all sources
+
+  void scalePairSums(double factor) {  // betweenness, edge betweenness and stress
+    for (auto* sums : {&betweenness, &edgeBetweenness, &stress})
+      for (double& b : *sums) b *= factor;
+  }
 };
 
 // `sources`: the vertices to start from (all when empty). Edges with removed[e] set are not
 // there (removed may be empty). Path counts are doubles: exact up to 2^53, then rounded, where
 // integers would overflow (a 34 x 34 grid already has more than 2^63 paths corner to corner).
+// With `extrapolate` off, the pair sums are those of the sources given, not scaled up to stand for
+// every vertex (Girvan-Newman recomputing one component from all of its vertices).
 Centrality centralityOnCpu(const Graph& g, const std::vector<std::uint32_t>& sources = {},
-                           const std::vector<std::uint8_t>& removed = {});
+                           const std::vector<std::uint8_t>& removed = {}, bool extrapolate = true);
+
+// The scale of the pair sums from `sources` of `vertices`: each pair counted from both ends,
+// and a sample standing for all when extrapolating.
+inline double pairScale(std::uint32_t vertices, std::size_t sources, bool extrapolate) {
+  return extrapolate ? 0.5 * double(vertices) / double(sources ? sources : 1) : 0.5;
+}
 
 // `count` distinct vertices chosen at random from `vertices` (all of them, in order, when count
 // is at least that).

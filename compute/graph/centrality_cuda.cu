@@ -139,7 +139,8 @@ CudaCentrality::CudaCentrality(const Graph& g, std::uint64_t permutationSeed)
 }
 
 Centrality CudaCentrality::run(const std::vector<std::uint32_t>& sourceList,
-                               Parallelism parallelism, const std::vector<std::uint8_t>& removed) {
+                               Parallelism parallelism, const std::vector<std::uint8_t>& removed,
+                               bool extrapolate) {
   const std::uint32_t n = vertices_;
   std::vector<std::uint32_t> sources = sourceList;
   if (sources.empty()) {
@@ -198,10 +199,7 @@ Centrality CudaCentrality::run(const std::vector<std::uint32_t>& sourceList,
   const std::vector<unsigned long long> sums = toHost(distanceSum_.data(), n);
   for (const std::uint32_t source : sources)
     c.closeness[source] = sums[source] ? 1.0 / double(sums[source]) : 0;
-  const double scale = 0.5 * double(n) / double(std::max<std::size_t>(sources.size(), 1));
-  for (double& b : c.betweenness) b *= scale;
-  for (double& b : c.stress) b *= scale;
-  for (double& b : c.edgeBetweenness) b *= scale;
+  c.scalePairSums(pairScale(n, sources.size(), extrapolate));
   return c;
 }
 

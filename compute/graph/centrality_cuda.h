@@ -22,7 +22,7 @@ class CudaCentrality {
 
   // As centralityOnCpu, with `removed` edges absent; waits for the result.
   Centrality run(const std::vector<std::uint32_t>& sources, Parallelism parallelism,
-                 const std::vector<std::uint8_t>& removed = {});
+                 const std::vector<std::uint8_t>& removed = {}, bool extrapolate = true);
 
  private:
   std::uint32_t vertices_;
