@@ -1,0 +1,173 @@
+#include "compute/graph/louvain.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace ws::graph {
+
+namespace {
+
+// A weighted graph as the levels after the first see it: node i's links are
+// to[offset[i] .. offset[i + 1]) with their weights; a community's inside edges become a
+// self-loop, kept in `loop` (counted once, as weight inside).
+struct Weighted {
+  std::uint32_t n = 0;
+  std::vector<std::uint32_t> offset, to;
+  std::vector<double> weight, loop;
+  double total = 0;  // the sum of all edge weights (m)
+
+  double degree(std::uint32_t i) const {  // links out plus twice the loop
+    double d = 2 * loop[i];
+    for (std::uint32_t a = offset[i]; a < offset[i + 1]; ++a) d += weight[a];
+    return d;
+  }
+};
+
+Weighted fromGraph(const Graph& g) {
+  Weighted w;
+  w.n = g.vertices;
+  w.offset = g.offset;
+  w.to = g.arcTo;
+  w.weight.assign(g.arcs(), 1.0);
+  w.loop.assign(g.vertices, 0.0);
+  w.total = double(g.edges());
+  return w;
+}
+
+// One level's local moving. Returns whether any node moved; `community` per node.
+bool moveNodes(const Weighted& w, std::vector<std::uint32_t>& community) {
+  const double m2 = 2 * w.total;
+  std::vector<double> degree(w.n), tot(w.n, 0);
+  for (std::uint32_t i = 0; i < w.n; ++i) tot[community[i]] += degree[i] = w.degree(i);
+  std::vector<double> links(w.n, 0);
+  std::vector<std::uint32_t> seen;
+  bool movedAny = false;
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (std::uint32_t i = 0; i < w.n; ++i) {
+      const std::uint32_t own = community[i];
+      // The weight from i to each neighbouring community.
+      seen.clear();
+      for (std::uint32_t a = w.offset[i]; a < w.offset[i + 1]; ++a) {
+        const std::uint32_t c = community[w.to[a]];
+        if (links[c] == 0) seen.push_back(c);
+        links[c] += w.weight[a];
+      }
+      tot[own] -= degree[i];
+      // The gain of joining c, up to a common factor: links to c less what chance would put there.
+      auto gain = [&](std::uint32_t c) { return links[c] - tot[c] * degree[i] / m2; };
+      // Stay on a tie; between other tied communities, take the lowest number.
+      std::uint32_t best = own;
+      double bestGain = gain(own);
+      for (const std::uint32_t c : seen) {
+        if (c == own) continue;
+        const double gc = gain(c);
+        if (gc > bestGain + 1e-12 || (best != own && gc > bestGain - 1e-12 && c < best)) {
+          best = c;
+          bestGain = gc;
+        }
+      }
+      tot[best] += degree[i];
+      for (const std::uint32_t c : seen) links[c] = 0;
+      links[own] = 0;
+      if (best != own) {
+        community[i] = best;
+        moved = movedAny = true;
+      }
+    }
+  }
+  return movedAny;
+}
+
+// Communities renumbered 0 .. k - 1 in order of first appearance; returns k.
+std::uint32_t renumber(std::vector<std::uint32_t>& community) {
+  std::vector<std::uint32_t> number(community.size(), UINT32_MAX);
+  std::uint32_t next = 0;
+  for (auto& c : community) {
+    if (number[c] == UINT32_MAX) number[c] = next++;
+    c = number[c];
+  }
+  return next;
+}
+
+// The graph of the communities: a node each, links summed, inside weight as loops.
+Weighted aggregate(const Weighted& w, const std::vector<std::uint32_t>& community,
+                   std::uint32_t k) {
+  Weighted out;
+  out.n = k;
+  out.total = w.total;
+  out.loop.assign(k, 0);
+  std::vector<std::vector<std::pair<std::uint32_t, double>>> rows(k);
+  for (std::uint32_t i = 0; i < w.n; ++i) {
+    const std::uint32_t ci = community[i];
+    out.loop[ci] += w.loop[i];
+    for (std::uint32_t a = w.offset[i]; a < w.offset[i + 1]; ++a) {
+      const std::uint32_t cj = community[w.to[a]];
+      if (cj == ci)
+        out.loop[ci] += w.weight[a] / 2;  // seen from both ends
+      else
+        rows[ci].emplace_back(cj, w.weight[a]);
+    }
+  }
+  out.offset.assign(k + 1, 0);
+  for (std::uint32_t c = 0; c < k; ++c) {
+    auto& row = rows[c];
+    std::sort(row.begin(), row.end());
+    std::size_t kept = 0;
+    for (std::size_t r = 0; r < row.size(); ++r) {
+      if (kept > 0 && row[kept - 1].first == row[r].first)
+        row[kept - 1].second += row[r].second;
+      else
+        row[kept++] = row[r];
+    }
+    row.resize(kept);
+    out.offset[c + 1] = out.offset[c] + std::uint32_t(kept);
+    for (const auto& [to, weight] : row) {
+      out.to.push_back(to);
+      out.weight.push_back(weight);
+    }
+  }
+  return out;
+}
+
+double weightedModularity(const Weighted& w, const std::vector<std::uint32_t>& community,
+                          std::uint32_t k) {
+  if (w.total == 0) return 0;
+  std::vector<double> inside(k, 0), tot(k, 0);
+  for (std::uint32_t i = 0; i < w.n; ++i) {
+    inside[community[i]] += w.loop[i];
+    tot[community[i]] += w.degree(i);
+    for (std::uint32_t a = w.offset[i]; a < w.offset[i + 1]; ++a)
+      if (community[w.to[a]] == community[i]) inside[community[i]] += w.weight[a] / 2;
+  }
+  double q = 0;
+  for (std::uint32_t c = 0; c < k; ++c)
+    q += inside[c] / w.total - (tot[c] / (2 * w.total)) * (tot[c] / (2 * w.total));
+  return q;
+}
+
+}  // namespace
+
+LouvainResult louvainOnCpu(const Graph& g) {
+  LouvainResult result;
+  result.community.resize(g.vertices);
+  std::iota(result.community.begin(), result.community.end(), 0u);
+  Weighted w = fromGraph(g);
+  std::vector<std::uint32_t> level(w.n);
+  std::iota(level.begin(), level.end(), 0u);
+  while (true) {
+    std::iota(level.begin(), level.end(), 0u);
+    if (!moveNodes(w, level)) break;
+    const std::uint32_t k = renumber(level);
+    for (auto& c : result.community) c = level[c];
+    ++result.levels;
+    if (k == w.n) break;
+    w = aggregate(w, level, k);
+    level.resize(k);
+  }
+  result.communities = renumber(result.community);
+  result.modularity = weightedModularity(fromGraph(g), result.community, result.communities);
+  return result;
+}
+
+}  // namespace ws::graph
