@@ -11,6 +11,7 @@
 #include "compute/graph/centrality.h"
 #include "compute/graph/generators.h"
 #include "compute/graph/graph_io.h"
+#include "compute/graph/layout.h"
 #include "tests/test_support.h"
 
 namespace ws::graph {
@@ -296,6 +297,63 @@ TEST(GraphIo, MalformedFilesSayWhere) {
   EXPECT_EQ(line("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2\n2 3\n", true), 4);
   EXPECT_EQ(line("%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2\n", true), 3);
   EXPECT_THROW(loadGraph("/no/such/graph.txt"), InputError);
+}
+
+// Runs `steps` layout steps with the temperature cooling from 1 to 0.02.
+Layout laidOut(const Graph& g, int steps, std::uint64_t seed) {
+  Layout layout(g, seed);
+  LayoutParams params;
+  for (int s = 0; s < steps; ++s) {
+    params.temperature = std::max(0.02f, 1 - float(s) / float(steps));
+    layout.step(params);
+  }
+  return layout;
+}
+
+float distance(const std::vector<float>& p, std::uint32_t a, std::uint32_t b) {
+  return std::hypot(p[2 * a] - p[2 * b], p[2 * a + 1] - p[2 * b + 1]);
+}
+
+// A grid laid out from random places: its edges end up near one length (the forces' balance),
+// and the same seed gives the same drawing.
+TEST(GraphLayout, AGridSettlesToEvenEdges) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  const Graph g = grid(10, 10);
+  const Layout layout = laidOut(g, 400, seed);
+  const std::vector<float>& p = layout.positions();
+  double sum = 0, squares = 0;
+  for (std::size_t e = 0; e < g.edges(); ++e) {
+    const double l = distance(p, g.ends[2 * e], g.ends[2 * e + 1]);
+    sum += l;
+    squares += l * l;
+  }
+  const double mean = sum / double(g.edges());
+  const double spread = std::sqrt(squares / double(g.edges()) - mean * mean) / mean;
+  EXPECT_LT(spread, 0.3) << "mean " << mean << ", seed " << seed;
+  EXPECT_GT(mean, 0.3);
+  EXPECT_EQ(laidOut(g, 400, seed).positions(), p);
+}
+
+// The barbell's cliques end apart: their centres farther from each other than their members
+// from their own centre.
+TEST(GraphLayout, TheBarbellsCliquesEndApart) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  for (std::uint32_t half = 0; half < 2; ++half)
+    for (std::uint32_t a = 0; a < 8; ++a)
+      for (std::uint32_t b = a + 1; b < 8; ++b) pairs.emplace_back(half * 8 + a, half * 8 + b);
+  pairs.emplace_back(7, 8);
+  const Graph g = buildGraph(16, pairs);
+  const std::vector<float> p = laidOut(g, 300, seed).positions();
+  float centre[2][2] = {};
+  for (std::uint32_t v = 0; v < 16; ++v)
+    for (int a = 0; a < 2; ++a) centre[v / 8][a] += p[2 * v + a] / 8;
+  const float apart = std::hypot(centre[0][0] - centre[1][0], centre[0][1] - centre[1][1]);
+  float spread = 0;
+  for (std::uint32_t v = 0; v < 16; ++v)
+    spread =
+        std::max(spread, std::hypot(p[2 * v] - centre[v / 8][0], p[2 * v + 1] - centre[v / 8][1]));
+  EXPECT_GT(apart, 1.5f * spread) << "seed " << seed;
 }
 
 }  // namespace
