@@ -10,6 +10,7 @@
 #include "compute/graph/generators.h"
 #include "compute/graph/graph_io.h"
 #include "compute/graph/louvain.h"
+#include "tests/graph_shapes.h"
 #include "tests/test_support.h"
 
 namespace ws::graph {
@@ -39,12 +40,7 @@ TEST(GraphClustering, ModularityAndMutualInformation) {
 }
 
 TEST(GraphClustering, TheBarbellSplitsAtItsBridge) {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> p;
-  for (std::uint32_t half = 0; half < 2; ++half)
-    for (std::uint32_t a = 0; a < 5; ++a)
-      for (std::uint32_t b = a + 1; b < 5; ++b) p.emplace_back(half * 5 + a, half * 5 + b);
-  p.emplace_back(4, 5);
-  const Graph g = buildGraph(10, p);
+  const Graph g = barbell(5);
   GirvanNewman gn(g, edgeBetweennessOnCpu(g));
   ASSERT_TRUE(gn.step());
   const std::uint32_t bridge = gn.removals()[0];

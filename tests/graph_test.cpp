@@ -12,45 +12,11 @@
 #include "compute/graph/generators.h"
 #include "compute/graph/graph_io.h"
 #include "compute/graph/layout.h"
+#include "tests/graph_shapes.h"
 #include "tests/test_support.h"
 
 namespace ws::graph {
 namespace {
-
-Graph fromPairs(std::uint32_t n, std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs) {
-  return buildGraph(n, std::move(pairs));
-}
-
-Graph path(std::uint32_t n) {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> p;
-  for (std::uint32_t v = 0; v + 1 < n; ++v) p.emplace_back(v, v + 1);
-  return fromPairs(n, p);
-}
-Graph star(std::uint32_t leaves) {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> p;
-  for (std::uint32_t v = 1; v <= leaves; ++v) p.emplace_back(0, v);
-  return fromPairs(leaves + 1, p);
-}
-Graph cycle(std::uint32_t n) {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> p;
-  for (std::uint32_t v = 0; v < n; ++v) p.emplace_back(v, (v + 1) % n);
-  return fromPairs(n, p);
-}
-Graph complete(std::uint32_t n) {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> p;
-  for (std::uint32_t a = 0; a < n; ++a)
-    for (std::uint32_t b = a + 1; b < n; ++b) p.emplace_back(a, b);
-  return fromPairs(n, p);
-}
-// Two cliques of `size` joined by one edge (the bridge: size - 1 to size).
-Graph barbell(std::uint32_t size) {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> p;
-  for (std::uint32_t half = 0; half < 2; ++half)
-    for (std::uint32_t a = 0; a < size; ++a)
-      for (std::uint32_t b = a + 1; b < size; ++b) p.emplace_back(half * size + a, half * size + b);
-  p.emplace_back(size - 1, size);
-  return fromPairs(2 * size, p);
-}
 
 // All-pairs distances and shortest-path counts by breadth-first search from every vertex.
 struct AllPairs {
@@ -338,12 +304,7 @@ TEST(GraphLayout, AGridSettlesToEvenEdges) {
 // from their own centre.
 TEST(GraphLayout, TheBarbellsCliquesEndApart) {
   const std::uint64_t seed = ws::test::freshSeed();
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
-  for (std::uint32_t half = 0; half < 2; ++half)
-    for (std::uint32_t a = 0; a < 8; ++a)
-      for (std::uint32_t b = a + 1; b < 8; ++b) pairs.emplace_back(half * 8 + a, half * 8 + b);
-  pairs.emplace_back(7, 8);
-  const Graph g = buildGraph(16, pairs);
+  const Graph g = barbell(8);
   const std::vector<float> p = laidOut(g, 300, seed).positions();
   float centre[2][2] = {};
   for (std::uint32_t v = 0; v < 16; ++v)
