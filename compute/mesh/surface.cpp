@@ -106,24 +106,27 @@ std::vector<std::uint8_t> lockedVertices(const SurfaceMesh& m, float featureDegr
   return locked;
 }
 
-std::size_t optimizeClass(SurfaceMesh& mesh, const Colouring& colouring, std::uint32_t colour,
-                          const std::vector<std::uint8_t>& locked, const OptimizeParams& params,
-                          const SurfaceGrid* original, std::uint64_t* iterations) {
-  const MeshView view = mesh.view();
+namespace {
+
+// Moves vertices vertexOf(0 .. count - 1) as `view` reads the mesh, in parallel, unless locked,
+// each to `to[v]`; adds the Nelder-Mead iterations to *iterations. Returns how many moved.
+template <typename VertexOf>
+std::size_t moveVertices(std::int64_t count, VertexOf&& vertexOf, const MeshView& view,
+                         const std::vector<std::uint8_t>& locked, const OptimizeParams& params,
+                         const SurfaceGrid* original, Vec3* to, std::uint64_t* iterations) {
   const SurfaceProjection project{original ? original->view() : SurfaceGridView{}};
-  const std::int64_t first = colouring.classStart[colour], last = colouring.classStart[colour + 1];
   std::size_t moved = 0;
   std::uint64_t used = 0;
   withPrecision(params.precision, [&](auto real) {
     using Real = decltype(real);
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : moved, used)
-    for (std::int64_t i = first; i < last; ++i) {
-      const std::uint32_t v = colouring.members[i];
+    for (std::int64_t i = 0; i < count; ++i) {
+      const std::uint32_t v = vertexOf(i);
       if (locked[v]) continue;
       const VertexMove move = moveVertex<Real>(view, v, params, project, NoVisit{});
       used += std::uint64_t(move.iterations);
       if (move.moved) {
-        view.positions[v] = move.to;
+        to[v] = move.to;
         ++moved;
       }
     }
@@ -132,31 +135,27 @@ std::size_t optimizeClass(SurfaceMesh& mesh, const Colouring& colouring, std::ui
   return moved;
 }
 
+}  // namespace
+
+std::size_t optimizeClass(SurfaceMesh& mesh, const Colouring& colouring, std::uint32_t colour,
+                          const std::vector<std::uint8_t>& locked, const OptimizeParams& params,
+                          const SurfaceGrid* original, std::uint64_t* iterations) {
+  // A class's vertices share no triangle: each reads and writes the one array.
+  const std::int64_t first = colouring.classStart[colour], last = colouring.classStart[colour + 1];
+  return moveVertices(
+      last - first, [&](std::int64_t i) { return colouring.members[first + i]; }, mesh.view(),
+      locked, params, original, mesh.positions.data(), iterations);
+}
+
 std::size_t optimizeAllAtOnce(SurfaceMesh& mesh, const std::vector<std::uint8_t>& locked,
                               const OptimizeParams& params, const SurfaceGrid* original,
                               std::uint64_t* iterations) {
   const std::vector<Vec3> before = mesh.positions;
   MeshView view = mesh.view();
   view.positions = const_cast<Vec3*>(before.data());  // read only: every move sees `before`
-  const SurfaceProjection project{original ? original->view() : SurfaceGridView{}};
-  const std::int64_t n = std::int64_t(mesh.positions.size());
-  std::size_t moved = 0;
-  std::uint64_t used = 0;
-  withPrecision(params.precision, [&](auto real) {
-    using Real = decltype(real);
-#pragma omp parallel for schedule(dynamic, 256) reduction(+ : moved, used)
-    for (std::int64_t v = 0; v < n; ++v) {
-      if (locked[v]) continue;
-      const VertexMove move = moveVertex<Real>(view, std::uint32_t(v), params, project, NoVisit{});
-      used += std::uint64_t(move.iterations);
-      if (move.moved) {
-        mesh.positions[v] = move.to;
-        ++moved;
-      }
-    }
-  });
-  if (iterations) *iterations += used;
-  return moved;
+  return moveVertices(
+      std::int64_t(mesh.positions.size()), [](std::int64_t v) { return std::uint32_t(v); }, view,
+      locked, params, original, mesh.positions.data(), iterations);
 }
 
 TriangleMesh jitteredSphere(int levels, float jitter, std::uint64_t seed) {
