@@ -230,6 +230,7 @@ TEST(GraphIo, EdgeListsAndMatrixMarket) {
   EXPECT_EQ(report.selfLoops, 1u);
   EXPECT_TRUE(report.weighted);
   EXPECT_EQ(g.label(2), 30u);
+  EXPECT_EQ(report.summary(), "1 self-loops dropped, weights read and ignored");
   std::istringstream mtx(
       "%%MatrixMarket matrix coordinate pattern symmetric\n% c\n4 4 3\n2 1\n3 2\n4 3\n");
   const Graph m = readMatrixMarket(mtx, "m.mtx");
