@@ -9,8 +9,11 @@
 
 #include "compute/graph/centrality_cuda.h"
 #include "compute/graph/clustering.h"
+#include "compute/graph/components_cuda.h"
 #include "compute/graph/generators.h"
 #include "compute/graph/graph_io.h"
+#include "compute/graph/layout_cuda.h"
+#include "compute/graph/louvain_cuda.h"
 #include "tests/test_support.h"
 
 namespace ws::graph {
@@ -25,7 +28,10 @@ void expectClose(const std::vector<double>& gpu, const std::vector<double>& cpu,
 void expectSameCentrality(const Graph& g, const std::vector<std::uint32_t>& sources,
                           const std::vector<std::uint8_t>& removed, const char* name) {
   const Centrality cpu = centralityOnCpu(g, sources, removed);
+  // Every source in one batch, and a batch of a few sources at a time.
   CudaCentrality gpu(g, ws::test::freshSeed());
+  CudaCentrality small(g, 1, 28.0 * 3 * g.vertices);
+  ASSERT_EQ(small.batch(), std::min<std::uint32_t>(3, g.vertices));
   for (const Parallelism p : {Parallelism::Node, Parallelism::Edge, Parallelism::PermutedEdge}) {
     SCOPED_TRACE(std::string(name) + ", mapping " + std::to_string(int(p)));
     const Centrality c = gpu.run(sources, p, removed);
@@ -35,6 +41,14 @@ void expectSameCentrality(const Graph& g, const std::vector<std::uint32_t>& sour
     expectClose(c.closeness, cpu.closeness, "closeness");
     expectClose(c.graph, cpu.graph, "graph centrality");
   }
+  // Without the stress: the same betweenness, and the stress left at 0.
+  const Centrality lean = gpu.run(sources, Parallelism::Edge, removed, true, false);
+  expectClose(lean.betweenness, cpu.betweenness, "betweenness without stress");
+  EXPECT_EQ(lean.stress, std::vector<double>(g.vertices, 0.0));
+  const Centrality batched = small.run(sources, Parallelism::Edge, removed);
+  expectClose(batched.betweenness, cpu.betweenness, "betweenness, small batches");
+  expectClose(batched.edgeBetweenness, cpu.edgeBetweenness, "edge betweenness, small batches");
+  expectClose(batched.closeness, cpu.closeness, "closeness, small batches");
 }
 
 TEST(GraphCentralityCuda, EveryMappingMatchesTheCpu) {
@@ -76,6 +90,72 @@ TEST(GraphCentralityCuda, GirvanNewmanRemovesTheSameEdges) {
     EXPECT_FALSE(gpu.step());
     EXPECT_EQ(gpu.removals(), cpu.removals()) << "seed " << seed;
     EXPECT_EQ(gpu.bestLevel(), cpu.bestLevel());
+  }
+}
+
+// Hook-and-jump components on the GPU number the components exactly as the CPU's union-find,
+// with random edges removed, on graphs of many components and on a long path (many rounds).
+TEST(GraphComponentsCuda, MatchUnionFind) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const Graph& g : {plantedPartition(20, 50, 0.05, 0.0005, seed), grid(80, 3),
+                         wattsStrogatz(3000, 4, 0.05, seed)}) {
+    const DeviceGraph device(g);
+    CudaComponents gpu(device);
+    for (const int keepOneIn : {0, 2, 4}) {
+      std::vector<std::uint8_t> removed(g.edges(), 0);
+      if (keepOneIn)
+        for (auto& r : removed) r = rng() % keepOneIn != 0;
+      std::uint32_t cpuCount = 0, gpuCount = 0;
+      const std::vector<std::uint32_t> cpu = components(g, removed, &cpuCount);
+      EXPECT_EQ(gpu.label(removed, &gpuCount), cpu);
+      EXPECT_EQ(gpuCount, cpuCount);
+    }
+  }
+}
+
+// One layout step on the GPU moves every vertex as the CPU's does from the same positions (the
+// same forces in the same order; only fused multiply-adds round differently), with edges removed.
+TEST(GraphLayoutCuda, AStepMatchesTheCpu) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const Graph g = barabasiAlbert(3000, 3, seed);
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint8_t> removed(g.edges());
+  for (auto& r : removed) r = rng() % 5 == 0;
+  Layout cpu(g, seed);
+  for (int s = 0; s < 20; ++s) cpu.step({}, removed);  // a layout under way, not just random
+  const DeviceGraph device(g);
+  CudaLayout gpu(device, cpu.positions());
+  gpu.setRemoved(removed);
+  const LayoutParams params{1.0f, 0.05f, 0.5f};
+  cpu.step(params, removed);
+  gpu.step(params);
+  const std::vector<float> a = cpu.positions(), b = gpu.positionsOnHost();
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i)
+    ASSERT_NEAR(b[i], a[i], 1e-3f * std::max(1.0f, std::fabs(a[i]))) << "coordinate " << i;
+}
+
+// The GPU's synchronous Louvain takes exactly the CPU reference's decisions (integer gains):
+// the same communities, levels and sweeps, on the karate club and fresh random graphs.
+TEST(GraphLouvainCuda, MatchesTheSynchronousCpuMethod) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (const Graph& g :
+       {loadGraph(graphPathOf("karate")), plantedPartition(10, 80, 0.15, 0.004, seed),
+        barabasiAlbert(5000, 4, seed), wattsStrogatz(4000, 6, 0.05, seed), grid(40, 30)}) {
+    const LouvainResult cpu = louvainSynchronousOnCpu(g);
+    const DeviceGraph device(g);
+    const LouvainResult gpu = CudaLouvain(device).run(g);
+    EXPECT_EQ(gpu.community, cpu.community);
+    EXPECT_EQ(gpu.levels, cpu.levels);
+    EXPECT_EQ(gpu.sweeps, cpu.sweeps);
+    EXPECT_DOUBLE_EQ(gpu.modularity, cpu.modularity);
   }
 }
 

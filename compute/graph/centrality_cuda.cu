@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <cub/block/block_reduce.cuh>
+#include <cuda/functional>
 #include <numeric>
 #include <random>
 
@@ -11,124 +13,179 @@ namespace ws::graph {
 namespace {
 
 constexpr unsigned kBlock = 256;
+// Forward levels launched between looks at how deep the batch got: a look costs a wait for the
+// GPU; a level launched past the deepest one returns at once.
+constexpr int kLevelsPerLook = 4;
 
-// The arrays one source's sweeps read and write.
+// A vertex's state from one source, in one 32-byte sector: a thread that looks at a neighbour
+// far away in memory (most arcs lead to one) fetches one sector for all of it, not one per array.
+struct alignas(32) Record {
+  double paths, dependency, suffixes;
+  std::int32_t distance;
+};
+// The record and, for the level scans that read only distances (coalesced), a copy of those.
+constexpr double kBytesPerVertexAndSource = sizeof(Record) + 4;
+
+// The arrays a batch's sweeps read and write. Source blockIdx.y of the batch owns the n entries
+// from slot() on of the per-source arrays.
 struct Sweep {
   const std::uint32_t *offset, *arcFrom, *arcTo, *arcEdge;
   const std::uint8_t* removed;  // per edge, or null
+  const std::uint32_t* sources;
+  std::uint32_t n;
   std::int32_t* distance;
-  double *paths, *dependency, *suffixes, *edgeBetweenness;
+  Record* record;
+  double* edgeBetweenness;
+  std::int32_t* levelReached;
+  bool stress;  // sum the suffixes (paths below each vertex) too  // per level: some source of the
+                // batch reached a vertex there
+
+  __device__ std::size_t slot() const { return std::size_t(blockIdx.y) * n; }
 };
 
 // Forward, arc a = v -> w with v on level d: w is on level d + 1 if it was unreached, and then
 // takes v's paths. Several threads may reach w at once: they all write the same level.
-__device__ void forwardArc(const Sweep& s, std::uint32_t a, std::uint32_t v, std::int32_t d,
-                           int* found) {
+__device__ void forwardArc(const Sweep& s, std::size_t b, std::uint32_t a, std::uint32_t v,
+                           std::int32_t d) {
   if (s.removed && s.removed[s.arcEdge[a]]) return;
   const std::uint32_t w = s.arcTo[a];
-  if (s.distance[w] < 0) {
-    s.distance[w] = d + 1;
-    *found = 1;
+  Record& far = s.record[b + w];
+  if (far.distance < 0) {
+    far.distance = s.distance[b + w] = d + 1;
+    s.levelReached[d + 1] = 1;
   }
-  if (s.distance[w] == d + 1) atomicAdd(&s.paths[w], s.paths[v]);
+  if (far.distance == d + 1) atomicAdd(&far.paths, s.record[b + v].paths);
 }
 
 // Backward, arc a = v -> w with v on level d: w's dependency flows to v and to their edge.
 // Returns v's shares (dependency, suffixes) from this arc.
-__device__ double2 backwardArc(const Sweep& s, std::uint32_t a, std::uint32_t v, std::int32_t d) {
+__device__ double2 backwardArc(const Sweep& s, std::size_t b, std::uint32_t a, std::uint32_t v,
+                               std::int32_t d) {
   if (s.removed && s.removed[s.arcEdge[a]]) return {0, 0};
-  const std::uint32_t w = s.arcTo[a];
-  if (s.distance[w] != d + 1) return {0, 0};
-  const double share = s.paths[v] / s.paths[w] * (1 + s.dependency[w]);
-  s.edgeBetweenness[s.arcEdge[a]] += share;  // one arc of an edge per source goes deeper
-  return {share, 1 + s.suffixes[w]};
+  const Record far = s.record[b + s.arcTo[a]];
+  if (far.distance != d + 1) return {0, 0};
+  const double share = s.record[b + v].paths / far.paths * (1 + far.dependency);
+  atomicAdd(&s.edgeBetweenness[s.arcEdge[a]], share);
+  return {share, 1 + far.suffixes};
 }
 
-__global__ void startKernel(Sweep s, std::uint32_t n, std::uint32_t source) {
+__global__ void startKernel(Sweep s) {
   const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v >= n) return;
-  s.distance[v] = v == source ? 0 : -1;
-  s.paths[v] = v == source ? 1 : 0;
-  s.dependency[v] = 0;
-  s.suffixes[v] = 0;
+  if (v >= s.n) return;
+  const std::size_t b = s.slot();
+  const bool source = v == s.sources[blockIdx.y];
+  s.distance[b + v] = source ? 0 : -1;
+  s.record[b + v] = {source ? 1.0 : 0.0, 0, 0, source ? 0 : -1};
+  if (source) s.levelReached[0] = 1;
 }
 
-__global__ void forwardNodes(Sweep s, std::uint32_t n, std::int32_t d, int* found) {
+__global__ void forwardNodes(Sweep s, std::int32_t d) {
   const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v >= n || s.distance[v] != d) return;
-  for (std::uint32_t a = s.offset[v]; a < s.offset[v + 1]; ++a) forwardArc(s, a, v, d, found);
+  if (!s.levelReached[d] || v >= s.n) return;
+  const std::size_t b = s.slot();
+  if (s.distance[b + v] != d) return;
+  for (std::uint32_t a = s.offset[v]; a < s.offset[v + 1]; ++a) forwardArc(s, b, a, v, d);
 }
 
-__global__ void forwardArcs(Sweep s, std::size_t arcs, std::int32_t d, int* found) {
+__global__ void forwardArcs(Sweep s, std::size_t arcs, std::int32_t d) {
   const std::size_t a = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (a >= arcs) return;
+  if (!s.levelReached[d] || a >= arcs) return;
+  const std::size_t b = s.slot();
   const std::uint32_t v = s.arcFrom[a];
-  if (s.distance[v] == d) forwardArc(s, std::uint32_t(a), v, d, found);
+  if (s.distance[b + v] == d) forwardArc(s, b, std::uint32_t(a), v, d);
 }
 
-__global__ void backwardNodes(Sweep s, std::uint32_t n, std::int32_t d) {
+__global__ void backwardNodes(Sweep s, std::int32_t d) {
   const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v >= n || s.distance[v] != d) return;
+  if (v >= s.n) return;
+  const std::size_t b = s.slot();
+  if (s.distance[b + v] != d) return;
   double2 sum = {0, 0};
   for (std::uint32_t a = s.offset[v]; a < s.offset[v + 1]; ++a) {
-    const double2 share = backwardArc(s, a, v, d);
+    const double2 share = backwardArc(s, b, a, v, d);
     sum.x += share.x;
     sum.y += share.y;
   }
-  s.dependency[v] = sum.x;
-  s.suffixes[v] = sum.y;
+  s.record[b + v].dependency = sum.x;
+  s.record[b + v].suffixes = sum.y;
 }
 
 __global__ void backwardArcs(Sweep s, std::size_t arcs, std::int32_t d) {
   const std::size_t a = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (a >= arcs) return;
+  const std::size_t b = s.slot();
   const std::uint32_t v = s.arcFrom[a];
-  if (s.distance[v] != d) return;
-  const double2 share = backwardArc(s, std::uint32_t(a), v, d);
+  if (s.distance[b + v] != d) return;
+  const double2 share = backwardArc(s, b, std::uint32_t(a), v, d);
   if (share.y == 0) return;  // not an arc to the next level
-  atomicAdd(&s.dependency[v], share.x);
-  atomicAdd(&s.suffixes[v], share.y);
+  atomicAdd(&s.record[b + v].dependency, share.x);
+  if (s.stress) atomicAdd(&s.record[b + v].suffixes, share.y);
 }
 
-// The source's sweeps into the sums: betweenness and stress of every vertex but the source, and
-// the distances from it (for its closeness).
-__global__ void accumulateKernel(Sweep s, std::uint32_t n, std::uint32_t source,
-                                 double* betweenness, double* stress,
-                                 unsigned long long* distanceSum) {
+// The batch's sweeps into the sums: betweenness and stress of every vertex from every source but
+// itself, added in the batch's order (no atomics: the same sums every run).
+__global__ void accumulateKernel(Sweep s, std::uint32_t count, double* betweenness,
+                                 double* stress) {
   const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v >= n || s.distance[v] < 0) return;
-  if (s.distance[v] > 0) atomicAdd(distanceSum, (unsigned long long)s.distance[v]);
-  if (v == source) return;
-  betweenness[v] += s.dependency[v];
-  stress[v] += s.paths[v] * s.suffixes[v];
+  if (v >= s.n) return;
+  double b = 0, st = 0;
+  for (std::uint32_t k = 0; k < count; ++k) {
+    const Record r = s.record[std::size_t(k) * s.n + v];
+    if (r.distance <= 0) continue;  // unreached, or the source
+    b += r.dependency;
+    if (s.stress) st += r.paths * r.suffixes;
+  }
+  betweenness[v] += b;
+  stress[v] += st;
+}
+
+// Per source (a block each): the sum of its distances and the largest, for closeness and graph
+// centrality.
+__global__ void sourceKernel(Sweep s, unsigned long long* distanceSum, std::int32_t* eccentricity) {
+  using Sum = cub::BlockReduce<unsigned long long, kBlock>;
+  using Max = cub::BlockReduce<std::int32_t, kBlock>;
+  __shared__ typename Sum::TempStorage sumStorage;
+  __shared__ typename Max::TempStorage maxStorage;
+  const std::size_t b = s.slot();
+  unsigned long long sum = 0;
+  std::int32_t deepest = 0;
+  for (std::uint32_t v = threadIdx.x; v < s.n; v += kBlock) {
+    const std::int32_t d = s.distance[b + v];
+    if (d > 0) sum += unsigned(d);
+    deepest = max(deepest, d);
+  }
+  sum = Sum(sumStorage).Sum(sum);
+  deepest = Max(maxStorage).Reduce(deepest, cuda::maximum<>{});
+  if (threadIdx.x == 0) {
+    distanceSum[s.sources[blockIdx.y]] = sum;
+    eccentricity[s.sources[blockIdx.y]] = deepest;
+  }
 }
 
 }  // namespace
 
-CudaCentrality::CudaCentrality(const Graph& g, std::uint64_t permutationSeed)
-    : vertices_(g.vertices),
-      edges_(g.edges()),
-      arcs_(g.arcs()),
-      offset_(toDevice(g.offset)),
-      arcFrom_(toDevice(g.arcFrom)),
-      arcTo_(toDevice(g.arcTo)),
-      arcEdge_(toDevice(g.arcEdge)),
-      removed_(std::max<std::size_t>(edges_, 1)),
-      distance_(std::max<std::uint32_t>(vertices_, 1)),
-      paths_(std::max<std::uint32_t>(vertices_, 1)),
-      dependency_(std::max<std::uint32_t>(vertices_, 1)),
-      suffixes_(std::max<std::uint32_t>(vertices_, 1)),
-      betweenness_(std::max<std::uint32_t>(vertices_, 1)),
-      stress_(std::max<std::uint32_t>(vertices_, 1)),
-      edgeBetweenness_(std::max<std::size_t>(edges_, 1)),
-      distanceSum_(std::max<std::uint32_t>(vertices_, 1)),
-      found_(1) {
+CudaCentrality::CudaCentrality(const Graph& g, std::uint64_t permutationSeed, double batchBytes)
+    : graph_(g),
+      batch_(std::uint32_t(std::clamp(
+          batchBytes / (kBytesPerVertexAndSource * std::max<std::uint32_t>(g.vertices, 1)), 1.0,
+          double(std::clamp<std::uint32_t>(g.vertices, 1, 65535))))),
+      removed_(std::max<std::size_t>(g.edges(), 1)),
+      batchSources_(batch_),
+      distance_(std::size_t(batch_) * std::max<std::uint32_t>(g.vertices, 1)),
+      levelReached_(std::size_t(g.vertices) + 2 * kLevelsPerLook + 1),
+      records_(distance_.size() * sizeof(Record)),
+      betweenness_(std::max<std::uint32_t>(g.vertices, 1)),
+      stress_(std::max<std::uint32_t>(g.vertices, 1)),
+      edgeBetweenness_(std::max<std::size_t>(g.edges(), 1)),
+      distanceSum_(std::max<std::uint32_t>(g.vertices, 1)),
+      eccentricity_(std::max<std::uint32_t>(g.vertices, 1)) {
   // The arcs in a random order, for the permuted mapping.
-  std::vector<std::uint32_t> order(arcs_);
+  const std::size_t arcs = g.arcs();
+  std::vector<std::uint32_t> order(arcs);
   std::iota(order.begin(), order.end(), 0u);
   std::shuffle(order.begin(), order.end(), std::mt19937_64(permutationSeed));
-  std::vector<std::uint32_t> from(arcs_), to(arcs_), edge(arcs_);
-  for (std::size_t i = 0; i < arcs_; ++i) {
+  std::vector<std::uint32_t> from(arcs), to(arcs), edge(arcs);
+  for (std::size_t i = 0; i < arcs; ++i) {
     from[i] = g.arcFrom[order[i]];
     to[i] = g.arcTo[order[i]];
     edge[i] = g.arcEdge[order[i]];
@@ -140,65 +197,87 @@ CudaCentrality::CudaCentrality(const Graph& g, std::uint64_t permutationSeed)
 
 Centrality CudaCentrality::run(const std::vector<std::uint32_t>& sourceList,
                                Parallelism parallelism, const std::vector<std::uint8_t>& removed,
-                               bool extrapolate) {
-  const std::uint32_t n = vertices_;
+                               bool extrapolate, bool stress) {
+  const std::uint32_t n = graph_.vertices;
+  const std::size_t arcs = graph_.arcs;
   std::vector<std::uint32_t> sources = sourceList;
   if (sources.empty()) {
     sources.resize(n);
     std::iota(sources.begin(), sources.end(), 0u);
   }
   if (!removed.empty())
-    WS_CUDA_CHECK(cudaMemcpy(removed_.data(), removed.data(), edges_, cudaMemcpyHostToDevice));
+    WS_CUDA_CHECK(
+        cudaMemcpy(removed_.data(), removed.data(), graph_.edges, cudaMemcpyHostToDevice));
   betweenness_.zero();
   stress_.zero();
   edgeBetweenness_.zero();
   distanceSum_.zero();
+  eccentricity_.zero();
   const bool permuted = parallelism == Parallelism::PermutedEdge;
-  const Sweep s = {offset_.data(),
-                   permuted ? permutedFrom_.data() : arcFrom_.data(),
-                   permuted ? permutedTo_.data() : arcTo_.data(),
-                   permuted ? permutedEdge_.data() : arcEdge_.data(),
+  const Sweep s = {graph_.offset.data(),
+                   permuted ? permutedFrom_.data() : graph_.arcFrom.data(),
+                   permuted ? permutedTo_.data() : graph_.arcTo.data(),
+                   permuted ? permutedEdge_.data() : graph_.arcEdge.data(),
                    removed.empty() ? nullptr : removed_.data(),
+                   batchSources_.data(),
+                   n,
                    distance_.data(),
-                   paths_.data(),
-                   dependency_.data(),
-                   suffixes_.data(),
-                   edgeBetweenness_.data()};
-  const unsigned vertexBlocks = blocksFor(n, kBlock), arcBlocks = blocksFor(arcs_, kBlock);
+                   reinterpret_cast<Record*>(records_.data()),
+                   edgeBetweenness_.data(),
+                   levelReached_.data(),
+                   stress};
+  const bool byNode = parallelism == Parallelism::Node;
+  const unsigned vertexBlocks = blocksFor(n, kBlock), arcBlocks = blocksFor(arcs, kBlock);
+  levelLaunches_ = 0;
+  for (std::size_t first = 0; first < sources.size() && n > 0; first += batch_) {
+    const auto count = std::uint32_t(std::min<std::size_t>(batch_, sources.size() - first));
+    WS_CUDA_CHECK(cudaMemcpy(batchSources_.data(), sources.data() + first,
+                             count * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+    levelReached_.zero();
+    startKernel<<<dim3(vertexBlocks, count), kBlock>>>(s);
+    // Forward, a level a launch; every few levels, a look at how deep the sweeps got.
+    std::int32_t deepest = 0;
+    for (std::int32_t d = 0;; d += kLevelsPerLook) {
+      for (std::int32_t level = d; level < d + kLevelsPerLook; ++level) {
+        if (byNode)
+          forwardNodes<<<dim3(vertexBlocks, count), kBlock>>>(s, level);
+        else if (arcs)
+          forwardArcs<<<dim3(arcBlocks, count), kBlock>>>(s, arcs, level);
+      }
+      levelLaunches_ += kLevelsPerLook;
+      WS_CUDA_CHECK(cudaGetLastError());
+      std::int32_t reached[kLevelsPerLook];  // levels d + 1 .. d + kLevelsPerLook
+      WS_CUDA_CHECK(cudaMemcpy(reached, levelReached_.data() + d + 1, sizeof reached,
+                               cudaMemcpyDeviceToHost));
+      deepest = d;
+      for (int k = 0; k < kLevelsPerLook; ++k)
+        if (reached[k]) deepest = d + 1 + k;
+      if (deepest < d + kLevelsPerLook) break;
+    }
+    // Backward from the level before the deepest.
+    for (std::int32_t d = deepest - 1; d >= 0; --d) {
+      if (byNode)
+        backwardNodes<<<dim3(vertexBlocks, count), kBlock>>>(s, d);
+      else if (arcs)
+        backwardArcs<<<dim3(arcBlocks, count), kBlock>>>(s, arcs, d);
+    }
+    levelLaunches_ += std::uint64_t(std::max(deepest, 0));
+    accumulateKernel<<<vertexBlocks, kBlock>>>(s, count, betweenness_.data(), stress_.data());
+    sourceKernel<<<dim3(1, count), kBlock>>>(s, distanceSum_.data(), eccentricity_.data());
+    WS_CUDA_CHECK(cudaGetLastError());
+  }
   Centrality c;
+  c.betweenness = toHost(betweenness_.data(), n);
+  c.stress = toHost(stress_.data(), n);
+  c.edgeBetweenness = toHost(edgeBetweenness_.data(), graph_.edges);
+  const std::vector<unsigned long long> sums = toHost(distanceSum_.data(), n);
+  const std::vector<std::int32_t> eccentricity = toHost(eccentricity_.data(), n);
   c.closeness.assign(n, 0);
   c.graph.assign(n, 0);
   for (const std::uint32_t source : sources) {
-    startKernel<<<vertexBlocks, kBlock>>>(s, n, source);
-    // Forward, a level a launch, until a level finds no one (the host reads a flag each level).
-    std::int32_t depth = 0;
-    for (int found = 1; found; ++depth) {
-      WS_CUDA_CHECK(cudaMemsetAsync(found_.data(), 0, sizeof(int)));
-      if (parallelism == Parallelism::Node)
-        forwardNodes<<<vertexBlocks, kBlock>>>(s, n, depth, found_.data());
-      else if (arcs_)
-        forwardArcs<<<arcBlocks, kBlock>>>(s, arcs_, depth, found_.data());
-      WS_CUDA_CHECK(cudaGetLastError());
-      WS_CUDA_CHECK(cudaMemcpy(&found, found_.data(), sizeof(int), cudaMemcpyDeviceToHost));
-    }
-    // depth - 1 is the last level reached; backward from the one before it.
-    for (std::int32_t d = depth - 2; d >= 0; --d) {
-      if (parallelism == Parallelism::Node)
-        backwardNodes<<<vertexBlocks, kBlock>>>(s, n, d);
-      else if (arcs_)
-        backwardArcs<<<arcBlocks, kBlock>>>(s, arcs_, d);
-    }
-    accumulateKernel<<<vertexBlocks, kBlock>>>(s, n, source, betweenness_.data(), stress_.data(),
-                                               distanceSum_.data() + source);
-    WS_CUDA_CHECK(cudaGetLastError());
-    c.graph[source] = depth > 1 ? 1.0 / (depth - 1) : 0;
-  }
-  c.betweenness = toHost(betweenness_.data(), n);
-  c.stress = toHost(stress_.data(), n);
-  c.edgeBetweenness = toHost(edgeBetweenness_.data(), edges_);
-  const std::vector<unsigned long long> sums = toHost(distanceSum_.data(), n);
-  for (const std::uint32_t source : sources)
     c.closeness[source] = sums[source] ? 1.0 / double(sums[source]) : 0;
+    c.graph[source] = eccentricity[source] > 0 ? 1.0 / eccentricity[source] : 0;
+  }
   c.scalePairSums(pairScale(n, sources.size(), extrapolate));
   return c;
 }

@@ -3,14 +3,20 @@
 // the chapter's three thread mappings: a thread per vertex of the current level's candidates
 // (node-parallel: work per thread follows the degree, so hubs hold up their warps), a thread per
 // arc (edge-parallel: even work, more threads), and a thread per arc with the arcs in random order
-// (the chapter's control: even work without coalesced reads, separating the two effects). Path
-// counts and dependencies are doubles (integers overflow on grids), so the results match the
-// CPU's to rounding. Throws OutOfMemoryError when the graph does not fit.
+// (the chapter's control: even work without coalesced reads, separating the two effects).
+//
+// Sources go in batches, one per grid row (blockIdx.y), all at the same level at once: a level is
+// one launch for the whole batch instead of one per source (Girvan-Newman recomputing a
+// 1,000-vertex component is then some 30 launches, not 30,000), and the host looks at whether a
+// level was reached only every few levels. Path counts and dependencies are doubles (integers
+// overflow on grids), so the results match the CPU's to rounding. A vertex's values from a source
+// share one 32-byte record, so that a look at a far neighbour fetches one sector. Throws
+// OutOfMemoryError when the graph does not fit.
 #include <cstdint>
 #include <vector>
 
-#include "compute/core/device_buffer.h"
 #include "compute/graph/centrality.h"
+#include "compute/graph/device_graph.h"
 
 namespace ws::graph {
 
@@ -18,23 +24,33 @@ enum class Parallelism { Node, Edge, PermutedEdge };
 
 class CudaCentrality {
  public:
-  explicit CudaCentrality(const Graph& g, std::uint64_t permutationSeed = 1);
+  // `batchBytes`: the device memory the per-source arrays of a batch may take (28 bytes a vertex
+  // a source); a batch holds at least one source.
+  explicit CudaCentrality(const Graph& g, std::uint64_t permutationSeed = 1,
+                          double batchBytes = double(1 << 30));
 
-  // As centralityOnCpu, with `removed` edges absent; waits for the result.
+  // As centralityOnCpu, with `removed` edges absent; waits for the result. Without `stress`
+  // the stress is not summed (left 0): the backward sweep's atomics halve.
   Centrality run(const std::vector<std::uint32_t>& sources, Parallelism parallelism,
-                 const std::vector<std::uint8_t>& removed = {}, bool extrapolate = true);
+                 const std::vector<std::uint8_t>& removed = {}, bool extrapolate = true,
+                 bool stress = true);
+
+  std::uint32_t batch() const { return batch_; }  // sources a launch serves
+  // Levels launched in the last run (every batch's forward and backward), and read-backs made.
+  std::uint64_t levelLaunches() const { return levelLaunches_; }
 
  private:
-  std::uint32_t vertices_;
-  std::size_t edges_, arcs_;
-  DeviceBuffer<std::uint32_t> offset_, arcFrom_, arcTo_, arcEdge_;
+  DeviceGraph graph_;
+  std::uint32_t batch_;
   DeviceBuffer<std::uint32_t> permutedFrom_, permutedTo_, permutedEdge_;
   DeviceBuffer<std::uint8_t> removed_;
-  DeviceBuffer<std::int32_t> distance_;
-  DeviceBuffer<double> paths_, dependency_, suffixes_;
+  DeviceBuffer<std::uint32_t> batchSources_;
+  DeviceBuffer<std::int32_t> distance_, levelReached_;
+  DeviceBuffer<std::uint8_t> records_;  // per source and vertex: paths, dependency, suffixes
   DeviceBuffer<double> betweenness_, stress_, edgeBetweenness_;
   DeviceBuffer<unsigned long long> distanceSum_;
-  DeviceBuffer<int> found_;
+  DeviceBuffer<std::int32_t> eccentricity_;
+  std::uint64_t levelLaunches_ = 0;
 };
 
 }  // namespace ws::graph

@@ -48,13 +48,17 @@ EdgeBetweenness edgeBetweennessOnCpu(const Graph& g) {
   };
 }
 
-GirvanNewman::GirvanNewman(const Graph& g, EdgeBetweenness betweenness, std::uint32_t perStep)
+GirvanNewman::GirvanNewman(const Graph& g, EdgeBetweenness betweenness, std::uint32_t perStep,
+                           ComponentLabels labels)
     : g_(g),
       compute_(std::move(betweenness)),
+      label_(labels ? std::move(labels)
+                    : [&g](const std::vector<std::uint8_t>& removed,
+                           std::uint32_t* count) { return components(g, removed, count); }),
       perStep_(std::max(perStep, 1u)),
       removed_(g.edges(), 0),
       betweenness_(g.edges(), 0) {
-  component_ = components(g_, removed_, &components_);
+  component_ = label_(removed_, &components_);
   levels_.push_back({0, components_, modularity(g_, component_)});
   std::vector<std::uint32_t> all(components_);
   for (std::uint32_t c = 0; c < components_; ++c) all[c] = c;
@@ -90,7 +94,7 @@ bool GirvanNewman::step() {
     chosen.push_back(e);
   }
   const std::uint32_t before = components_;
-  component_ = components(g_, removed_, &components_);
+  component_ = label_(removed_, &components_);
   if (components_ > before)
     levels_.push_back({removals_.size(), components_, modularity(g_, component_)});
   // Betweenness changes only in the components the removed edges were in (now one or two each).

@@ -27,6 +27,11 @@ using EdgeBetweenness = std::function<std::vector<double>(
     const std::vector<std::uint32_t>& sources, const std::vector<std::uint8_t>& removed)>;
 EdgeBetweenness edgeBetweennessOnCpu(const Graph& g);
 
+// Connected components of g with `removed` edges absent, numbered as components() numbers them:
+// the CPU's union-find (when empty), or a GPU's.
+using ComponentLabels = std::function<std::vector<std::uint32_t>(
+    const std::vector<std::uint8_t>& removed, std::uint32_t* count)>;
+
 struct DendrogramLevel {
   std::size_t removals;  // edges removed when this level began (its split's last removal)
   std::uint32_t components;
@@ -36,7 +41,8 @@ struct DendrogramLevel {
 class GirvanNewman {
  public:
   // `perStep`: edges removed per step (the speed knob; 1 is the method as published).
-  GirvanNewman(const Graph& g, EdgeBetweenness betweenness, std::uint32_t perStep = 1);
+  GirvanNewman(const Graph& g, EdgeBetweenness betweenness, std::uint32_t perStep = 1,
+               ComponentLabels labels = {});
 
   // Removes the next perStep edges of highest betweenness (ties to the lowest edge id), then
   // recomputes betweenness in the components they were in. False when no edge is left.
@@ -59,6 +65,7 @@ class GirvanNewman {
 
   const Graph& g_;
   EdgeBetweenness compute_;
+  ComponentLabels label_;
   std::uint32_t perStep_;
   std::vector<std::uint8_t> removed_;
   std::vector<double> betweenness_;

@@ -16,8 +16,21 @@ struct LouvainResult {
   std::uint32_t communities = 0;
   double modularity = 0;
   int levels = 0;  // aggregation levels that changed something
+  int sweeps = 0;  // local-moving sweeps over all the nodes, every level together
 };
 
 LouvainResult louvainOnCpu(const Graph& g);
+
+// The synchronous Louvain method, as a GPU runs it: in each sweep every node picks its move
+// seeing all the others where they were before the sweep (louvain_rule.h), and all move at once;
+// a level ends when a sweep no longer raises modularity (that sweep is undone) or raises it by
+// less than 10^-6. Levels aggregate as above, communities numbered in order of their old
+// number. Lower modularity than the sequential method on some graphs (moves made together can
+// work against each other), near-linear work that parallelizes over nodes and arcs. This is the
+// CPU reference that CudaLouvain matches exactly. Throws InputError when 2m >= 2^31.
+LouvainResult louvainSynchronousOnCpu(const Graph& g);
+
+// The largest number of sweeps a level may take, and of levels.
+inline constexpr int kLouvainMaxSweeps = 64, kLouvainMaxLevels = 32;
 
 }  // namespace ws::graph
