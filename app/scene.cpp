@@ -58,6 +58,13 @@ void drawScene(Lab& lab, SceneRenderers& renderers, int width, int height, int l
     lab.camera.fit(lab.module().world(), width, height, leftInset);
     lab.fitPending = false;
   }
+  if (const std::optional<GraphScene> graph = lab.module().graphScene()) {
+    drawFallingBack(lab, renderers.graph, [&] {
+      renderers.graph.draw(lab.module(), *graph, lab.camera, width, height, lab.colormapForView());
+    });
+    renderers.transferMode = renderers.graph.transferMode();
+    return;
+  }
   drawFallingBack(lab, renderers.field, [&] {
     renderers.field.draw(lab.module(), lab.camera, width, height, lab.colormapForView(),
                          lab.gridLines);

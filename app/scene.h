@@ -1,10 +1,11 @@
 #pragma once
 // Drawing one frame's simulation view, shared by the GUI and the headless runner: a module's 2-D
-// field, or its 3-D voxel or mesh scene where it has one.
+// field, its 2-D graph, or its 3-D voxel or mesh scene where it has one.
 #include <string>
 
 #include "app/lab.h"
 #include "render/field_renderer.h"
+#include "render/graph_renderer.h"
 #include "render/mesh_renderer.h"
 #include "render/voxel_renderer.h"
 
@@ -14,6 +15,7 @@ struct SceneRenderers {
   render::FieldRenderer field;
   render::VoxelRenderer voxels;
   render::MeshRenderer mesh;
+  render::GraphRenderer graph;
   // How the last frame's view reached GL, for the status bar.
   std::string transferMode;
 };

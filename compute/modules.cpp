@@ -1,5 +1,6 @@
 // The modules warpscope offers, in menu order.
 #include "compute/core/module.h"
+#include "compute/graph/graph_module.h"
 #include "compute/lbm/lbm_module.h"
 #include "compute/life/life_module.h"
 #include "compute/mesh/mesh_module.h"
@@ -24,6 +25,10 @@ const std::vector<ModuleEntry>& moduleRegistry() {
       {"mesh", "Surface mesh optimization",
        [](Backend backend) -> std::unique_ptr<Module> {
          return std::make_unique<mesh::MeshModule>(backend);
+       }},
+      {"graph", "Graph clustering",
+       [](Backend backend) -> std::unique_ptr<Module> {
+         return std::make_unique<graph::GraphModule>(backend);
        }},
   };
   return entries;

@@ -5,7 +5,9 @@
 # [lbm-bench] [lbm-frames] [voxhash] [mesh] (bench and frames are Life's; voxhash: its CUDA tests
 # under compute-sanitizer, the hash lab's benchmarks for both insertions and the intersection's,
 # headless frames of the voxels and of a table; mesh: likewise for the mesh module, at the issue's
-# 1 and 3.6 million vertices; mesh-profile: Nsight Compute on its Nelder-Mead kernel).
+# 1 and 3.6 million vertices; mesh-profile: Nsight Compute on its Nelder-Mead kernel; graph: the
+# graph module's CUDA tests under compute-sanitizer, its benchmarks (TEPS of the three mappings,
+# Girvan-Newman removals, Louvain) and headless frames).
 set -uo pipefail
 OUT=${OUT:-/tmp/warpscope-gpu}
 BUILD=${BUILD:-/tmp/ws-build}
@@ -175,5 +177,37 @@ if has lbm-frames; then
     --steps-per-frame 200 --window 1600x900 --with-ui --screenshot "$OUT/lbm-cylinder.png" | tail -4
   "$BUILD/warpscope" --headless --module lbm --preset assets/presets/lbm-cavity-3d.json --steps 6000 \
     --steps-per-frame 100 --window 1200x900 --with-ui --screenshot "$OUT/lbm-cavity-3d.png" | tail -4
+fi
+if has graph; then
+  sanitize graph_cuda_test graph_module_test
+  # TEPS: Barabasi-Albert, 1 million vertices, 10 edges a new vertex (about 10 million edges),
+  # 256 sampled sources; then the 1000 x 1000 grid from 16 sources.
+  "$BUILD/warpscope" bench --module graph --size 1000000 --set graph.graph=barabasi-albert \
+    --set graph.degree=20 --set graph.step=centrality --set graph.sources=256 --set graph.layout=false \
+    --samples 5 --steps-per-sample 1 --json "$OUT/bench-graph-ba.json" | tee "$OUT/bench-graph-ba.txt"
+  "$BUILD/warpscope" bench --module graph --size 1000000 --set graph.graph=grid \
+    --set graph.step=centrality --set graph.sources=16 --set graph.layout=false \
+    --samples 3 --steps-per-sample 1 --json "$OUT/bench-graph-grid.json" | tee "$OUT/bench-graph-grid.txt"
+  # Girvan-Newman: a planted partition of 1,000 vertices and about 5,000 edges, one removal and a
+  # recomputation a step, layout on (as it animates).
+  "$BUILD/warpscope" bench --module graph --size 1000 --set graph.degree=10 --samples 9 \
+    --steps-per-sample 10 --json "$OUT/bench-graph-gn.json" | tee "$OUT/bench-graph-gn.txt"
+  "$BUILD/warpscope" bench --module graph --backend cpu --size 1000 --set graph.degree=10 --samples 5 \
+    --steps-per-sample 10 --json "$OUT/bench-graph-gn-cpu.json" | grep -E "^cpu"
+  # Louvain on the 10-million-edge graph.
+  "$BUILD/warpscope" bench --module graph --size 1000000 --set graph.graph=barabasi-albert \
+    --set graph.degree=20 --set graph.method=louvain --set graph.layout=false --variant edge \
+    --samples 5 --steps-per-sample 1 --json "$OUT/bench-graph-louvain.json" | tee "$OUT/bench-graph-louvain.txt"
+  "$BUILD/warpscope" bench --module graph --size 1000000 --set graph.graph=barabasi-albert \
+    --set graph.degree=20 --set graph.step=layout --variant edge --samples 5 --steps-per-sample 1 \
+    --json "$OUT/bench-graph-layout.json" | grep -E "^cuda"
+  # Frames: the karate club and a planted partition as they split, and a 100,000-vertex graph.
+  "$BUILD/warpscope" --headless --module graph --set graph.graph=karate --steps 60 \
+    --set graph.layout_steps=10 --window 1280x800 --with-ui --screenshot "$OUT/graph-karate.png" | tail -4
+  "$BUILD/warpscope" --headless --module graph --size 1000 --steps 600 --window 1600x1000 --with-ui \
+    --report "$OUT/frame-graph-gn.json" --screenshot "$OUT/graph-planted.png" | tail -6
+  "$BUILD/warpscope" --headless --module graph --size 100000 --set graph.graph=planted \
+    --set graph.groups=50 --set graph.method=louvain --steps 400 --window 1920x1080 --with-ui \
+    --report "$OUT/frame-graph-100k.json" --screenshot "$OUT/graph-100k.png" | tail -6
 fi
 exit $status

@@ -137,5 +137,33 @@ TEST(GraphClustering, SynchronousLouvainFindsCommunitiesToo) {
   EXPECT_EQ(louvainSynchronousOnCpu(g).community, r.community);
 }
 
+// The merge step: three 5-cliques in a chain, A and B joined by three edges, B and C by one. The
+// first merge joins A and B (affinity 3/25 against 1/25), the second all three; asking for more
+// stops when one community is left.
+TEST(GraphClustering, CommunitiesMergeByAffinity) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  for (std::uint32_t c = 0; c < 3; ++c)
+    for (std::uint32_t i = 0; i < 5; ++i)
+      for (std::uint32_t j = i + 1; j < 5; ++j) pairs.emplace_back(5 * c + i, 5 * c + j);
+  for (const auto& bridge : {std::pair{0u, 5u}, {1u, 6u}, {2u, 7u}, {9u, 10u}})
+    pairs.push_back(bridge);
+  const Graph g = buildGraph(15, pairs);
+  std::vector<std::uint32_t> cliques(15);
+  for (std::uint32_t v = 0; v < 15; ++v) cliques[v] = v / 5;
+  std::vector<Merge> merges;
+  const std::vector<std::uint32_t> one = mergeByAffinity(g, cliques, 1, &merges);
+  ASSERT_EQ(merges.size(), 1u);
+  EXPECT_EQ(merges[0].a, 0u);
+  EXPECT_EQ(merges[0].b, 1u);
+  EXPECT_DOUBLE_EQ(merges[0].affinity, 3.0 / 25);
+  for (std::uint32_t v = 0; v < 15; ++v) EXPECT_EQ(one[v], v < 10 ? 0u : 1u) << v;
+  merges.clear();
+  const std::vector<std::uint32_t> all = mergeByAffinity(g, cliques, 5, &merges);
+  EXPECT_EQ(merges.size(), 2u);
+  EXPECT_DOUBLE_EQ(merges[1].affinity, 1.0 / 50);  // one edge between 10 and 5 members
+  EXPECT_EQ(all, std::vector<std::uint32_t>(15, 0));
+  EXPECT_EQ(mergeByAffinity(g, cliques, 0), cliques);
+}
+
 }  // namespace
 }  // namespace ws::graph

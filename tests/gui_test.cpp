@@ -90,5 +90,29 @@ TEST(Gui, AClickOnTheMeshInspectsAVertex) {
       << result.output;
 }
 
+// The graph module runs in the GUI: Girvan-Newman takes the karate club apart frame by frame, the
+// drawn graph has its communities' colours, and the notes printed at the end say how far it got.
+TEST(Gui, TheGraphModuleAnimatesGirvanNewman) {
+  if (test::runProcess("command -v xvfb-run").exitCode != 0)
+    GTEST_SKIP() << "xvfb-run is not installed (apt-get install xvfb xauth)";
+  const std::string shot = ::testing::TempDir() + "/gui-graph.png";
+  const auto result =
+      test::runProcess("xvfb-run -a -s '-screen 0 1280x900x24' " + std::string(WARPSCOPE_BIN) +
+                       " --module graph --backend cpu --set graph.graph=karate --window 1024x768 "
+                       "--quit-after-frames 120 --screenshot " +
+                       shot);
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("Girvan-Newman: "), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("Girvan-Newman: 0 of"), std::string::npos) << result.output;
+  int width = 0, height = 0, channels = 0;
+  unsigned char* pixels = stbi_load(shot.c_str(), &width, &height, &channels, 3);
+  ASSERT_NE(pixels, nullptr) << "no readable screenshot";
+  int blue = 0;  // the first community's palette colour, 0x4e79a7
+  for (int i = 0; i < width * height; ++i)
+    blue += pixels[3 * i] == 0x4e && pixels[3 * i + 1] == 0x79 && pixels[3 * i + 2] == 0xa7;
+  stbi_image_free(pixels);
+  EXPECT_GT(blue, 30);
+}
+
 }  // namespace
 }  // namespace ws

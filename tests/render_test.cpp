@@ -3,6 +3,7 @@
 // and so do the LBM's tracer particles.
 #include <gtest/gtest.h>
 
+#include "compute/graph/graph_module.h"
 #include "compute/lbm/lbm_module.h"
 #include "compute/life/life_module.h"
 #include "compute/mesh/inspect.h"
@@ -13,6 +14,7 @@
 #include "render/gl/egl_context.h"
 #include "render/gl/gl_check.h"
 #include "render/gl/offscreen_target.h"
+#include "render/graph_renderer.h"
 #include "render/mesh_renderer.h"
 #include "render/voxel_renderer.h"
 #include "tests/test_support.h"
@@ -335,6 +337,78 @@ void renderMeshAndCheck(Backend backend, bool interop) {
 
 TEST_P(RenderPaths, MeshShowsItsClassesAndItsAnglesImprove) {
   renderMeshAndCheck(GetParam().backend, GetParam().interop);
+}
+
+// The graph scene: the karate club split by Girvan-Newman, each community's palette colour covers
+// its nodes' discs, edges are drawn between them (coloured pixels that are no node's colour), the
+// picked node has its white ring, and the communities view draws one disc per community.
+void renderGraphAndCheck(Backend backend, bool interop) {
+  auto context = makeContext();
+  if (!context) GTEST_SKIP() << "no EGL device with OpenGL 4.3 here";
+  constexpr int kWidth = 320, kHeight = 240;
+  graph::GraphModule module(backend);
+  module.setParams({{"graph", std::string("karate")}, {"layout_steps", std::int64_t(20)}});
+  module.step(60);  // the layout settles; 60 of 78 edges are removed
+  render::GraphRenderer renderer;
+  if (!interop) renderer.disableInterop("the test asks for the host copy");
+  auto draw = [&] {
+    gl::OffscreenTarget target(kWidth, kHeight);
+    target.bind();
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    render::Camera2D camera;
+    camera.fit(module.world(), kWidth, kHeight);
+    renderer.draw(module, *module.graphScene(), camera, kWidth, kHeight, "viridis");
+    glFinish();
+    return gl::readPixels(kWidth, kHeight);
+  };
+  auto count = [&](const std::vector<std::uint8_t>& rgba, std::uint32_t c) {
+    int n = 0;
+    for (int y = 0; y < kHeight; ++y)
+      for (int x = 0; x < kWidth; ++x) {
+        const Rgb p = pixel(rgba, kWidth, x, y);
+        n += std::abs(p.r - int(c >> 16 & 0xff)) <= 2 && std::abs(p.g - int(c >> 8 & 0xff)) <= 2 &&
+             std::abs(p.b - int(c & 0xff)) <= 2;
+      }
+    return n;
+  };
+  const GraphScene scene = *module.graphScene();
+  ASSERT_GE(scene.categories, 2);
+  const auto rgba = draw();
+  int nodes = 0;
+  for (int k = 0; k < std::min(scene.categories, 12); ++k) {
+    const int here = count(rgba, render::kCategoryColours[k]);
+    EXPECT_GT(here, 10) << "community " << k << " of " << scene.categories;
+    nodes += here;
+  }
+  int lit = 0;
+  for (int y = 0; y < kHeight; ++y)
+    for (int x = 0; x < kWidth; ++x) {
+      const Rgb p = pixel(rgba, kWidth, x, y);
+      lit += p.r + p.g + p.b > 60;
+    }
+  EXPECT_GT(lit, nodes + 50) << "edges and rims besides the discs";
+  EXPECT_EQ(count(rgba, 0xffffff), 0) << "no node picked yet";
+  const std::vector<float> p = module.positions();
+  PointerEdit pick;
+  pick.tool = "pick";
+  pick.x = pick.fromX = p[0];
+  pick.y = pick.fromY = p[1];
+  module.edit(pick);
+  ASSERT_EQ(module.picked(), 0);
+  EXPECT_GT(count(draw(), 0xffffff), 5) << "the picked node's ring";
+  module.setParam("view", std::string("communities"));
+  const GraphScene grouped = *module.graphScene();
+  EXPECT_EQ(grouped.nodes, std::size_t(scene.categories));
+  const auto communities = draw();
+  for (int k = 0; k < std::min(scene.categories, 12); ++k)
+    EXPECT_GT(count(communities, render::kCategoryColours[k]), 10) << "community " << k;
+  if (backend == Backend::Cuda && interop && renderer.interopAvailable())
+    EXPECT_EQ(renderer.transferMode(), "CUDA-GL interop");
+}
+
+TEST_P(RenderPaths, GraphShowsItsCommunitiesEdgesAndPick) {
+  renderGraphAndCheck(GetParam().backend, GetParam().interop);
 }
 
 }  // namespace

@@ -49,4 +49,15 @@ struct MeshImage {
   bool onDevice = false;
 };
 
+// A graph drawn in the plane (the graph module): four floats per node, its world x and y, its
+// radius in world units and the value its colour shows; two per edge, the value its colour and
+// width show (0 to 1) and its opacity. On the CUDA backend both may be device pointers (into
+// interop-mapped GL buffers).
+struct GraphImage {
+  float* nodes = nullptr;
+  float* edges = nullptr;
+  std::size_t nodeCount = 0, edgeCount = 0;
+  bool onDevice = false;
+};
+
 }  // namespace ws

@@ -77,6 +77,18 @@ struct MeshScene {
   std::vector<SceneLines> lines;  // drawn over the mesh, not hidden by it
 };
 
+// A graph drawn in 2-D through the field's camera (the graph module): nodes as discs, edges as
+// bands. The edges' ends change only with `revision`, unique across modules; the module writes
+// node positions, sizes and values and edge values every frame (renderGraph).
+struct GraphScene {
+  std::size_t nodes = 0, edges = 0;
+  std::uint64_t revision = 0;
+  FieldView nodeValue;  // what a node's colour shows, and its range
+  int categories = 0;   // when nodes show categories (communities): their number, else 0
+  FieldView edgeValue;  // what an edge's colour and width show (values 0 to 1)
+  long picked = -1;     // the node picked, drawn with a ring, or -1
+};
+
 // Counts in labelled bins (the cuckoo tables' eviction chain lengths), drawn as a bar chart; with
 // a reference (the same bins at the start), both on one scale.
 struct Histogram {
@@ -181,6 +193,11 @@ class Module {
     (void)corners, (void)start;
   }
   virtual void renderMesh(MeshImage& image) { (void)image; }
+  // The 2-D graph view, when the module shows one: each edge's two node numbers for the current
+  // revision, and each frame's image.
+  virtual std::optional<GraphScene> graphScene() const { return std::nullopt; }
+  virtual void graphTopology(std::vector<std::uint32_t>& ends) const { (void)ends; }
+  virtual void renderGraph(GraphImage& image) { (void)image; }
   virtual std::vector<Histogram> histograms() const { return {}; }
   virtual std::vector<Curve> curves() const { return {}; }
 

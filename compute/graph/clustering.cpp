@@ -120,4 +120,55 @@ std::vector<std::uint32_t> GirvanNewman::communities(std::size_t level) const {
   return components(g_, removed);
 }
 
+std::uint32_t renumberCommunities(std::vector<std::uint32_t>& community) {
+  std::vector<std::uint32_t> number(community.size(), UINT32_MAX);
+  std::uint32_t next = 0;
+  for (auto& c : community) {
+    if (number[c] == UINT32_MAX) number[c] = next++;
+    c = number[c];
+  }
+  return next;
+}
+
+std::vector<std::uint32_t> mergeByAffinity(const Graph& g,
+                                           const std::vector<std::uint32_t>& community,
+                                           std::uint32_t count, std::vector<Merge>* merges) {
+  std::vector<std::uint32_t> out = community;
+  const std::uint32_t k =
+      community.empty() ? 0 : *std::max_element(community.begin(), community.end()) + 1;
+  std::vector<double> members(k, 0);
+  for (const std::uint32_t c : community) ++members[c];
+  // Edges between each pair of communities (smaller number first).
+  std::map<std::pair<std::uint32_t, std::uint32_t>, double> between;
+  for (std::size_t e = 0; e < g.edges(); ++e) {
+    const std::uint32_t a = community[g.ends[2 * e]], b = community[g.ends[2 * e + 1]];
+    if (a != b) between[{std::min(a, b), std::max(a, b)}] += 1;
+  }
+  std::vector<std::uint32_t> into(k);  // where each community went
+  for (std::uint32_t c = 0; c < k; ++c) into[c] = c;
+  for (std::uint32_t m = 0; m < count && !between.empty(); ++m) {
+    auto best = between.begin();
+    double bestAffinity = -1;
+    for (auto it = between.begin(); it != between.end(); ++it) {
+      const double affinity = it->second / (members[it->first.first] * members[it->first.second]);
+      if (affinity > bestAffinity) best = it, bestAffinity = affinity;
+    }
+    const auto [a, b] = best->first;
+    if (merges) merges->push_back({a, b, bestAffinity});
+    // b joins a: its pairs become a's.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, double> next;
+    for (const auto& [pair, edges] : between) {
+      std::uint32_t x = pair.first == b ? a : pair.first, y = pair.second == b ? a : pair.second;
+      if (x != y) next[{std::min(x, y), std::max(x, y)}] += edges;
+    }
+    between.swap(next);
+    members[a] += members[b];
+    for (auto& c : into)
+      if (c == b) c = a;
+  }
+  for (auto& c : out) c = into[c];
+  renumberCommunities(out);
+  return out;
+}
+
 }  // namespace ws::graph

@@ -32,6 +32,23 @@ EdgeBetweenness edgeBetweennessOnCpu(const Graph& g);
 using ComponentLabels = std::function<std::vector<std::uint32_t>(
     const std::vector<std::uint8_t>& removed, std::uint32_t* count)>;
 
+// The merge step after the split (the source's chapter 2, line 994): in the quotient graph of the
+// communities, the pair of highest affinity (edges between them per pair of their members) joins,
+// `count` times or until no two communities share an edge; ties go to the lowest pair of numbers.
+// Returns the communities after the merges, numbered from 0 in order of first vertex; `merges`
+// (when given) gets each merge's pair, as numbered before the first, and its affinity.
+struct Merge {
+  std::uint32_t a, b;
+  double affinity;
+};
+std::vector<std::uint32_t> mergeByAffinity(const Graph& g,
+                                           const std::vector<std::uint32_t>& community,
+                                           std::uint32_t count,
+                                           std::vector<Merge>* merges = nullptr);
+
+// Communities numbered 0 .. k - 1 in order of first vertex; returns k.
+std::uint32_t renumberCommunities(std::vector<std::uint32_t>& community);
+
 struct DendrogramLevel {
   std::size_t removals;  // edges removed when this level began (its split's last removal)
   std::uint32_t components;

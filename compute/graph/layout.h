@@ -26,6 +26,10 @@ class Layout {
   void step(const LayoutParams& params, const std::vector<std::uint8_t>& removed = {});
   const std::vector<float>& positions() const { return positions_; }
   void setPositions(std::vector<float> positions) { positions_ = std::move(positions); }
+  void place(std::uint32_t v, float x, float y) {
+    positions_[2 * v] = x;
+    positions_[2 * v + 1] = y;
+  }
 
  private:
   const Graph& g_;

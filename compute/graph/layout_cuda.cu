@@ -45,6 +45,12 @@ __global__ void moveKernel(float* positions, const float* force, std::uint32_t n
   if (v < n) layoutMove(positions, v, force[2 * v], force[2 * v + 1], params);
 }
 
+__global__ void nodesKernel(const float* positions, const float* style, std::uint32_t n,
+                            float4* nodes) {
+  const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v < n) nodes[v] = {positions[2 * v], positions[2 * v + 1], style[2 * v], style[2 * v + 1]};
+}
+
 int bitsFor(std::uint32_t values) {  // bits that hold 0 .. values - 1
   int bits = 1;
   while (bits < 32 && (std::uint64_t(1) << bits) < values) ++bits;
@@ -78,6 +84,20 @@ std::vector<float> CudaLayout::positionsOnHost() const {
 void CudaLayout::setPositions(const std::vector<float>& positions) {
   WS_CUDA_CHECK(cudaMemcpy(positions_.data(), positions.data(), positions.size() * sizeof(float),
                            cudaMemcpyHostToDevice));
+}
+
+void CudaLayout::place(std::uint32_t v, float x, float y) {
+  const float p[2] = {x, y};
+  WS_CUDA_CHECK(
+      cudaMemcpy(positions_.data() + 2 * std::size_t(v), p, sizeof p, cudaMemcpyHostToDevice));
+}
+
+void CudaLayout::writeNodes(float* nodes, const float* style) const {
+  const std::uint32_t n = graph_.vertices;
+  if (n == 0) return;
+  nodesKernel<<<blocksFor(n, kBlock), kBlock>>>(positions_.data(), style, n,
+                                                reinterpret_cast<float4*>(nodes));
+  WS_CUDA_CHECK(cudaGetLastError());
 }
 
 void CudaLayout::step(const LayoutParams& params) {

@@ -23,6 +23,10 @@ class CudaLayout {
   const float* positions() const { return positions_.data(); }  // x, y per vertex, on the device
   std::vector<float> positionsOnHost() const;
   void setPositions(const std::vector<float>& positions);
+  void place(std::uint32_t v, float x, float y);  // one vertex, where the user put it
+  // Four floats per vertex into `nodes` (device memory): x, y, then the two of `style` (device
+  // memory, two floats per vertex: radius and value).
+  void writeNodes(float* nodes, const float* style) const;
 
  private:
   const DeviceGraph& graph_;

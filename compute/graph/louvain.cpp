@@ -83,17 +83,6 @@ bool moveNodes(const Weighted& w, std::vector<std::uint32_t>& community) {
   return movedAny;
 }
 
-// Communities renumbered 0 .. k - 1 in order of first appearance; returns k.
-std::uint32_t renumber(std::vector<std::uint32_t>& community) {
-  std::vector<std::uint32_t> number(community.size(), UINT32_MAX);
-  std::uint32_t next = 0;
-  for (auto& c : community) {
-    if (number[c] == UINT32_MAX) number[c] = next++;
-    c = number[c];
-  }
-  return next;
-}
-
 // The graph of the communities: a node each, links summed, inside weight as loops.
 Weighted aggregate(const Weighted& w, const std::vector<std::uint32_t>& community,
                    std::uint32_t k) {
@@ -162,14 +151,14 @@ LouvainResult louvainOnCpu(const Graph& g) {
   while (true) {
     std::iota(level.begin(), level.end(), 0u);
     if (!moveNodes(w, level)) break;
-    const std::uint32_t k = renumber(level);
+    const std::uint32_t k = renumberCommunities(level);
     for (auto& c : result.community) c = level[c];
     ++result.levels;
     if (k == w.n) break;
     w = aggregate(w, level, k);
     level.resize(k);
   }
-  result.communities = renumber(result.community);
+  result.communities = renumberCommunities(result.community);
   result.modularity = weightedModularity(fromGraph(g), result.community, result.communities);
   return result;
 }
@@ -334,7 +323,7 @@ LouvainResult louvainSynchronousOnCpu(const Graph& g) {
     if (k == w.n) break;
     w = aggregate(w, community, k);
   }
-  result.communities = renumber(result.community);
+  result.communities = renumberCommunities(result.community);
   result.modularity = modularity(g, result.community);
   return result;
 }

@@ -1,0 +1,821 @@
+#include "compute/graph/graph_module.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <sstream>
+
+#include "compute/core/device_buffer.h"
+#include "compute/core/errors.h"
+#include "compute/graph/centrality_cuda.h"
+#include "compute/graph/components_cuda.h"
+#include "compute/graph/generators.h"
+#include "compute/graph/graph_io.h"
+#include "compute/graph/layout_cuda.h"
+#include "compute/graph/louvain_cuda.h"
+
+namespace ws::graph {
+
+// The CUDA backend's objects: the graph on the device and what works on it.
+struct GraphGpu {
+  GraphGpu(const Graph& g, const std::vector<float>& positions, std::uint64_t seed)
+      : graph(g),
+        centrality(g, seed),
+        components(graph),
+        layout(graph, positions),
+        louvain(graph),
+        nodeStyle(2 * std::size_t(std::max<std::uint32_t>(g.vertices, 1))),
+        edgeStyle(2 * std::max<std::size_t>(g.edges(), 1)) {}
+  DeviceGraph graph;
+  CudaCentrality centrality;
+  CudaComponents components;
+  CudaLayout layout;
+  CudaLouvain louvain;
+  DeviceBuffer<float> nodeStyle, edgeStyle;
+  std::uint64_t styleRevision = 0;  // of the module's style now on the device
+};
+
+namespace {
+
+const std::vector<std::string> kGenerators = {"planted", "barabasi-albert", "watts-strogatz",
+                                              "alpha", "grid"};
+constexpr std::int64_t kMaxVertices = std::int64_t(1) << 24;
+// Girvan-Newman recomputes betweenness after every removal: O(m^2 n) in all. Past this many edges
+// it would take hours; Louvain is the method for those.
+constexpr std::size_t kGirvanNewmanEdges = 50000;
+// Sources when `sources` is 0 (all) but the graph is too large for all.
+constexpr std::uint32_t kAllSourcesUpTo = 20000, kDefaultSample = 256;
+constexpr float kFadeSteps = 40;  // a removed edge fades out over this many steps
+
+bool isGenerator(const std::string& name) {
+  return std::find(kGenerators.begin(), kGenerators.end(), name) != kGenerators.end();
+}
+
+std::string checkGraphName(const std::string& name) {
+  if (isGenerator(name)) return "";
+  for (const std::string& shipped : shippedGraphs())
+    if (name == shipped) return "";
+  std::FILE* f = std::fopen(name.c_str(), "rb");
+  if (f) {
+    std::fclose(f);
+    return "";
+  }
+  std::string choices;
+  for (const std::string& g : kGenerators) choices += g + ", ";
+  for (const std::string& g : shippedGraphs()) choices += g + ", ";
+  return "no graph called '" + name + "': a generator or shipped graph (" +
+         choices.substr(0, choices.size() - 2) + ") or the path of an edge list or .mtx file";
+}
+
+// The values of `measure` scaled to 0 .. 1 by the largest.
+std::vector<float> normalized(const std::vector<double>& measure) {
+  double top = 0;
+  for (const double m : measure) top = std::max(top, m);
+  std::vector<float> out(measure.size(), 0);
+  for (std::size_t i = 0; i < measure.size(); ++i) out[i] = top > 0 ? float(measure[i] / top) : 0;
+  return out;
+}
+
+}  // namespace
+
+GraphModule::~GraphModule() = default;
+
+GraphModule::GraphModule(Backend backend) : Module(backend) {
+  const bool gpu = backend == Backend::Cuda;
+  ParamSet& p = declare();
+  ParamSpec graph = ParamSpec::text(
+      "graph", "graph", "planted",
+      "a generator (planted partition, Barabasi-Albert, Watts-Strogatz, Watts' alpha-model, "
+      "grid), a shipped graph (karate: Zachary's karate club) or the path of an edge list "
+      "(pairs of ids, # comments, as SNAP writes them) or a Matrix Market .mtx file",
+      checkGraphName);
+  for (const std::string& g : kGenerators) graph.suggestions.emplace_back("generator", g);
+  for (const std::string& g : shippedGraphs()) graph.suggestions.emplace_back("graph", g);
+  p.declare(graph);
+  ParamSpec vertices = ParamSpec::integer(
+      "vertices", "vertices", gpu ? 1000 : 300, 4, double(kMaxVertices),
+      "of a generated graph (a grid: the nearest square; planted: groups of equal size)");
+  vertices.logScale = true;
+  p.declare(vertices);
+  p.declare(ParamSpec::real("degree", "mean degree", 10, 1, 200,
+                            "of a generated graph (Barabasi-Albert: each new vertex brings "
+                            "degree / 2 edges; grids have 4)"));
+  p.declare(ParamSpec::integer("groups", "planted groups", 10, 1, 100000,
+                               "groups of the planted partition"));
+  p.declare(ParamSpec::real("mixing", "planted mixing", 0.1, 0, 1,
+                            "the share of a planted vertex's edges that leave its group: low "
+                            "values make clear communities, near 1 - 1/groups none at all"));
+  p.declare(ParamSpec::real("rewiring", "rewiring / alpha", 0.1, 0, 20,
+                            "Watts-Strogatz: the probability an edge is rewired; the "
+                            "alpha-model: alpha (small: cliquish, large: random)"));
+  p.declare(ParamSpec::integer("seed", "seed", 1, 0, 2147483647,
+                               "of the generator, the layout's start and the sampled sources"));
+  p.declare(ParamSpec::choice("method", "clustering", "girvan-newman", {"girvan-newman", "louvain"},
+                              "Girvan-Newman: remove the edge of highest betweenness, recompute, "
+                              "repeat (divisive, slow, shows the structure as it comes apart; up "
+                              "to 50,000 edges); Louvain: join nodes into the communities that "
+                              "raise modularity most, then the communities, level by level "
+                              "(fast, for large graphs)"));
+  p.declare(ParamSpec::integer("removals", "removals per step", 1, 1, 1000,
+                               "Girvan-Newman's edges removed between recomputations (1: the "
+                               "method as published; more: faster, coarser)"));
+  p.declare(ParamSpec::integer("level", "dendrogram level", -1, -1, 1000000,
+                               "the Girvan-Newman level shown: -1 the one of highest modularity, "
+                               "else the level (0: nothing removed yet)"));
+  p.declare(ParamSpec::integer("merges", "affinity merges", 0, 0, 1000,
+                               "after the split, merge the pair of communities of highest "
+                               "affinity (edges between them per pair of members) this many "
+                               "times"));
+  p.declare(ParamSpec::choice("view", "view", "graph", {"graph", "communities"},
+                              "the graph itself, or its communities as one node each (at their "
+                              "members' centre, sized by their members) joined by the edges "
+                              "between them, coloured by affinity"));
+  p.declare(ParamSpec::choice("size_by", "node size", "betweenness",
+                              {"betweenness", "closeness", "stress", "graph", "degree"},
+                              "the centrality that sizes nodes: betweenness (shortest paths "
+                              "through), closeness (1 / total distance), stress (path count "
+                              "through), graph (1 / farthest distance), degree"));
+  p.declare(ParamSpec::choice("colour_by", "node colour", "community",
+                              {"community", "centrality", "planted group"},
+                              "the community shown, the sizing centrality, or the planted "
+                              "partition's groups (where the graph has them)"));
+  ParamSpec sources = ParamSpec::integer(
+      "sources", "centrality sources", 0, 0, double(kMaxVertices),
+      "breadth-first sweeps from this many random vertices, scaled up to estimate the whole "
+      "(0: from every vertex, or 256 of them past 20,000 vertices); closeness and graph "
+      "centrality are then known for the sources only");
+  sources.logScale = true;
+  p.declare(sources);
+  p.declare(ParamSpec::choice("step", "one step is", "cluster", {"cluster", "centrality", "layout"},
+                              "what a step computes besides the layout: a Girvan-Newman step "
+                              "(or a Louvain run), the centralities from the sources again (what "
+                              "the benchmark's edges per second count), or the layout alone"));
+  p.declare(
+      ParamSpec::boolean("layout", "run layout", true, "move the nodes by forces every step"));
+  p.declare(ParamSpec::integer("layout_steps", "layout iterations per step", 2, 1, 50, ""));
+  p.declare(ParamSpec::real("spacing", "spacing", 1, 0.1, 10,
+                            "the ideal edge length k: repulsion k^2 / d, attraction d^2 / k"));
+  p.declare(ParamSpec::real("gravity", "gravity", 0.02, 0, 1,
+                            "pull towards the centre, per unit of distance: keeps pieces that "
+                            "split off in view"));
+  p.declare(ParamSpec::real("cooling", "cooling", 0.995, 0.9, 1,
+                            "the largest move shrinks by this factor each iteration, from 1 k "
+                            "(down to 0.05 k); 'shake layout' heats it up again"));
+  cpuTimes_ = {&addTiming("girvan-newman step (CPU)", "removals/s", false),
+               &addTiming("louvain (CPU)", "edges/s", false),
+               &addTiming("centrality (CPU)", "edges/s", false),
+               &addTiming("layout (CPU)", "vertices/s", false)};
+  gpuTimes_ = {&addTiming("girvan-newman step (CUDA, host clock)", "removals/s", false),
+               &addTiming("louvain (CUDA, host clock)", "edges/s", false),
+               &addTiming("centrality (CUDA, host clock)", "edges/s", false),
+               &addTiming("layout (CUDA, host clock)", "vertices/s", false)};
+  variant_ = defaultVariant(backend);
+  rebuild(params());
+}
+
+void GraphModule::setSize(const std::string& text) {
+  setParam("vertices", params().parse("vertices", text));
+}
+
+std::vector<KernelVariant> GraphModule::variants(Backend backend) const {
+  if (backend == Backend::Cpu)
+    return {{"brandes",
+             "Brandes' algorithm, OpenMP over sources",
+             "Breadth first from each source with a queue, counting shortest paths, then the "
+             "dependencies summed back from the deepest vertices (Brandes, 2001): work "
+             "proportional to the arcs reached. Sources run in parallel on the CPU's cores. "
+             "The chapter's single CPU thread needed 854 s for 4,096 sources of the 6.6 "
+             "million-edge flickr graph (Core i7-975, 2010).",
+             {"sources"}}};
+  const std::vector<std::string> tuned = {"sources"};
+  return {
+      {"edge", "edge-parallel (chapter 2)",
+       "A thread per arc, every level: an arc whose tail is on the level updates its head "
+       "(forward: "
+       "distance and path count; backward: dependency). Every thread does the same small work, "
+       "and neighbouring threads read neighbouring arcs (coalesced), at the price of looking at "
+       "every arc at every level. The chapter's GTX 480 (2010) ran a BFS of the flickr graph in "
+       "11.9 ms this way, against 26.7 ms node-parallel.",
+       tuned},
+      {"node", "node-parallel",
+       "A thread per vertex, every level: a vertex on the level walks its own arcs. Work per "
+       "thread follows the degree: on a scale-free graph one hub's thread holds up the 31 others "
+       "of its warp (divergence), while most of the warp's vertices are not on the level at all.",
+       tuned},
+      {"permuted-edge", "edge-parallel, arcs permuted",
+       "The edge-parallel kernel with the arcs in random order: the same even work per thread, "
+       "but neighbouring threads now read far-apart memory (uncoalesced). The chapter's control: "
+       "slower than both on most graphs, which shows that coalescing, not only even work, makes "
+       "the edge-parallel kernel fast (flickr on the GTX 480: 134.8 ms).",
+       tuned}};
+}
+
+std::string GraphModule::defaultVariant(Backend backend) const {
+  return backend == Backend::Cuda ? "edge" : "brandes";
+}
+
+std::string GraphModule::configuration() const {
+  std::ostringstream out;
+  if (backend_ == Backend::Cuda)
+    out << "block 256, " << device_->centrality.batch() << " sources a launch (grid rows)";
+  else
+    out << "OpenMP, a source a thread at a time";
+  return out.str();
+}
+
+std::vector<std::uint32_t> GraphModule::sources() const {
+  const auto wanted = std::uint32_t(params().getInt("sources"));
+  const std::uint32_t n = graph_->vertices;
+  if (wanted == 0 && n <= kAllSourcesUpTo) return {};
+  return sampleSources(n, wanted ? wanted : kDefaultSample, std::uint64_t(params().getInt("seed")));
+}
+
+// The CUDA variant's thread mapping.
+static Parallelism mappingOf(const std::string& variant) {
+  if (variant == "node") return Parallelism::Node;
+  return variant == "permuted-edge" ? Parallelism::PermutedEdge : Parallelism::Edge;
+}
+
+EdgeBetweenness GraphModule::betweennessFunction() {
+  if (backend_ == Backend::Cpu) return edgeBetweennessOnCpu(*graph_);
+  return [this](const std::vector<std::uint32_t>& s, const std::vector<std::uint8_t>& removed) {
+    return device_->centrality.run(s, mappingOf(variant_), removed, false, false).edgeBetweenness;
+  };
+}
+
+void GraphModule::rebuild(const ParamSet& p) {
+  const std::string name = p.getText("graph");
+  const auto n = std::uint32_t(p.getInt("vertices"));
+  const double degree = p.getFloat("degree");
+  const auto seed = std::uint64_t(p.getInt("seed"));
+  auto g = std::make_unique<Graph>();
+  GraphReport report;
+  std::vector<std::uint32_t> planted;
+  std::string source;
+  char text[160];
+  if (name == "planted") {
+    const auto groups = std::uint32_t(std::min<std::int64_t>(p.getInt("groups"), n));
+    const std::uint32_t size = std::max(1u, n / groups);
+    const double mixing = p.getFloat("mixing");
+    const double pIn = std::min(1.0, degree * (1 - mixing) / std::max(1u, size - 1));
+    const double pOut = std::min(1.0, degree * mixing / std::max(1.0, double(n - size)));
+    *g = plantedPartition(groups, size, pIn, pOut, seed, &planted);
+    std::snprintf(text, sizeof text, "planted partition: %u groups of %u, mixing %.2f", groups,
+                  size, mixing);
+    source = text;
+  } else if (name == "barabasi-albert") {
+    const auto m = std::uint32_t(std::max(1.0, std::round(degree / 2)));
+    *g = barabasiAlbert(std::max(n, m + 2), m, seed);
+    source = "Barabasi-Albert, " + std::to_string(m) + " edges a new vertex";
+  } else if (name == "watts-strogatz") {
+    const auto k = std::uint32_t(std::max(2.0, 2 * std::round(degree / 2)));
+    *g = wattsStrogatz(n, k, p.getFloat("rewiring"), seed);
+    source = "Watts-Strogatz small world";
+  } else if (name == "alpha") {
+    if (n > 20000) throw InputError("the alpha-model takes up to 20,000 vertices (O(n) an edge)");
+    const auto k = std::uint32_t(std::max(2.0, std::round(degree)));
+    *g = wattsAlpha(n, k, p.getFloat("rewiring"), 1e-4, seed);
+    source = "Watts' alpha-model";
+  } else if (name == "grid") {
+    const auto side = std::uint32_t(std::max(1.0, std::round(std::sqrt(double(n)))));
+    *g = grid(side, side);
+    source = std::to_string(side) + " x " + std::to_string(side) + " grid";
+  } else {
+    *g = loadGraph(graphPathOf(name), &report);
+    source = name;
+  }
+  const double bytes = double(g->arcs()) * 16 + double(g->vertices) * 64;
+  if (backend_ == Backend::Cpu) requireHostMemory(bytes, source);
+  std::vector<float> start = Layout(*g, seed).positions();
+  std::unique_ptr<GraphGpu> device;
+  std::unique_ptr<Layout> layout;
+  if (backend_ == Backend::Cuda)
+    device = std::make_unique<GraphGpu>(*g, start, seed);  // throws OutOfMemoryError
+  else
+    layout = std::make_unique<Layout>(*g, seed);
+  // Everything new is made: now the module changes.
+  device_.reset();
+  cpuLayout_.reset();
+  gn_.reset();
+  graph_ = std::move(g);
+  device_ = std::move(device);
+  cpuLayout_ = std::move(layout);
+  report_ = report;
+  planted_ = std::move(planted);
+  source_ = source;
+  static std::atomic<std::uint64_t> revisions{0};
+  revision_ = ++revisions;
+  pinned_.clear();
+  picked_ = dragged_ = -1;
+  temperature_ = 1;
+  clearTimings();
+  computeCentrality();
+  startClustering();
+  setStepCount(0);
+}
+
+void GraphModule::reset() {
+  rebuild(params());
+}
+
+void GraphModule::computeCentrality() {
+  const std::vector<std::uint32_t> from = sources();
+  CpuStopwatch clock;
+  if (backend_ == Backend::Cuda) {
+    centrality_ = device_->centrality.run(from, mappingOf(variant_));
+  } else {
+    centrality_ = centralityOnCpu(*graph_, from);
+  }
+  centralityMs_ = clock.elapsedMs();
+  centralitySources_ = from.empty() ? graph_->vertices : std::uint32_t(from.size());
+}
+
+void GraphModule::runLouvain() {
+  CpuStopwatch clock;
+  louvain_ = backend_ == Backend::Cuda ? device_->louvain.run(*graph_) : louvainOnCpu(*graph_);
+  louvainMs_ = clock.elapsedMs();
+}
+
+void GraphModule::startClustering() {
+  removedAt_.assign(graph_->edges(), ~0u);
+  modularityCurve_.values.clear();
+  componentsCurve_.values.clear();
+  runLouvain();
+  gnMs_ = 0;
+  gn_.reset();
+  if (graph_->edges() <= kGirvanNewmanEdges) {
+    ComponentLabels labels;
+    if (backend_ == Backend::Cuda)
+      labels = [this](const std::vector<std::uint8_t>& removed, std::uint32_t* count) {
+        return device_->components.label(removed, count);
+      };
+    CpuStopwatch clock;
+    gn_ = std::make_unique<GirvanNewman>(*graph_, betweennessFunction(),
+                                         std::uint32_t(params().getInt("removals")), labels);
+    gnMs_ = clock.elapsedMs();
+    modularityCurve_.values.push_back(float(gn_->levels().back().modularity));
+    componentsCurve_.values.push_back(float(gn_->levels().back().components));
+  }
+  restyle();
+}
+
+bool GraphModule::quotientView() const {
+  return params().getText("view") == "communities";
+}
+
+std::vector<std::uint32_t> GraphModule::shownCommunities(std::vector<Merge>* merges) const {
+  std::vector<std::uint32_t> community;
+  if (params().getText("method") == "louvain" || !gn_) {
+    if (louvain_) community = louvain_->community;
+  } else {
+    const std::int64_t level = params().getInt("level");
+    const std::size_t levels = gn_->levels().size();
+    community = gn_->communities(level < 0 ? gn_->bestLevel()
+                                           : std::min<std::size_t>(std::size_t(level), levels - 1));
+  }
+  if (community.empty()) community.assign(graph_->vertices, 0);
+  const auto count = std::uint32_t(params().getInt("merges"));
+  return count ? mergeByAffinity(*graph_, community, count, merges) : community;
+}
+
+std::vector<double> GraphModule::nodeMeasure() const {
+  const std::string& by = params().getText("size_by");
+  if (by == "closeness") return centrality_.closeness;
+  if (by == "stress") return centrality_.stress;
+  if (by == "graph") return centrality_.graph;
+  if (by == "degree") {
+    std::vector<double> d(graph_->vertices);
+    for (std::uint32_t v = 0; v < graph_->vertices; ++v) d[v] = graph_->degree(v);
+    return d;
+  }
+  return centrality_.betweenness;
+}
+
+void GraphModule::restyle() {
+  const std::uint32_t n = graph_->vertices;
+  const std::size_t m = graph_->edges();
+  const std::vector<float> measure = normalized(nodeMeasure());
+  const std::string& colourBy = params().getText("colour_by");
+  merges_.clear();
+  std::vector<std::uint32_t> community = shownCommunities(&merges_);
+  shownCommunities_ = community.empty() ? 0 : renumberCommunities(community);
+  if (gn_) {
+    const std::int64_t level = params().getInt("level");
+    shownLevel_ =
+        int(level < 0 ? gn_->bestLevel() : std::min<std::size_t>(level, gn_->levels().size() - 1));
+  }
+  const float k = float(params().getFloat("spacing"));
+  nodeStyle_.resize(2 * std::size_t(n));
+  for (std::uint32_t v = 0; v < n; ++v) {
+    nodeStyle_[2 * v] = k * (0.08f + 0.3f * std::sqrt(measure[v]));
+    nodeStyle_[2 * v + 1] = colourBy == "centrality" ? measure[v]
+                            : colourBy == "planted group" && !planted_.empty()
+                                ? float(planted_[v])
+                                : float(community[v]);
+  }
+  const std::vector<float> value =
+      normalized(gn_ ? gn_->edgeBetweenness() : centrality_.edgeBetweenness);
+  const float now = float(stepCount());
+  edgeStyle_.resize(2 * m);
+  for (std::size_t e = 0; e < m; ++e) {
+    const bool removed = removedAt_[e] != ~0u;
+    edgeStyle_[2 * e] = removed ? 1.0f : value[e];
+    edgeStyle_[2 * e + 1] =
+        removed ? std::max(0.0f, 1 - (now - float(removedAt_[e])) / kFadeSteps) : 1.0f;
+  }
+  ++styleRevision_;
+}
+
+void GraphModule::layoutSteps() {
+  if (!params().getBool("layout")) return;
+  const int iterations = int(params().getInt("layout_steps"));
+  const float cooling = float(params().getFloat("cooling"));
+  CpuStopwatch clock;
+  for (int i = 0; i < iterations; ++i) {
+    const LayoutParams lp{float(params().getFloat("spacing")), float(params().getFloat("gravity")),
+                          temperature_};
+    if (backend_ == Backend::Cuda)
+      device_->layout.step(lp);
+    else
+      cpuLayout_->step(lp, gn_ ? gn_->removed() : std::vector<std::uint8_t>{});
+    for (const auto& [v, at] : pinned_) {
+      if (backend_ == Backend::Cuda)
+        device_->layout.place(v, at[0], at[1]);
+      else
+        cpuLayout_->place(v, at[0], at[1]);
+    }
+    temperature_ = std::max(0.05f, temperature_ * cooling);
+  }
+  if (backend_ == Backend::Cuda) WS_CUDA_CHECK(cudaDeviceSynchronize());
+  times().layout->record(clock.elapsedMs(), double(graph_->vertices) * iterations, 0);
+}
+
+void GraphModule::step(int count) {
+  const std::string& kind = params().getText("step");
+  const bool louvain = params().getText("method") == "louvain";
+  // The step's own work, timed as one sample per call (the benchmark counts on it).
+  double ms = 0, work = 0;
+  TimingScope* scope = nullptr;
+  bool changed = false;
+  for (int s = 0; s < count; ++s) {
+    if (kind == "cluster" && louvain) {
+      runLouvain();
+      ms += louvainMs_;
+      work += double(graph_->edges());
+      scope = times().louvain;
+      changed = true;
+    } else if (kind == "cluster" && gn_ && !gn_->done()) {
+      CpuStopwatch clock;
+      const std::size_t before = gn_->removals().size();
+      gn_->step();
+      const double stepMs = clock.elapsedMs();
+      gnMs_ += stepMs;
+      ms += stepMs;
+      work += double(gn_->removals().size() - before);
+      scope = times().girvanNewman;
+      for (std::size_t r = before; r < gn_->removals().size(); ++r)
+        removedAt_[gn_->removals()[r]] = std::uint32_t(stepCount() + s);
+      lastRemoval_ = stepCount() + s;
+      modularityCurve_.values.push_back(float(modularity(*graph_, gn_->communitiesNow())));
+      componentsCurve_.values.push_back(float(gn_->levels().back().components));
+      for (Curve* c : {&modularityCurve_, &componentsCurve_})
+        while (c->values.size() > kCurveLength) c->values.pop_front();
+      changed = true;
+    } else if (kind == "centrality") {
+      computeCentrality();
+      ms += centralityMs_;
+      work += double(graph_->edges()) * centralitySources_;
+      scope = times().centrality;
+      changed = true;
+    }
+  }
+  if (scope) scope->record(ms, work, work * bytesPerWorkUnit());
+  if (gn_ && backend_ == Backend::Cuda && kind == "cluster" && !louvain)
+    device_->layout.setRemoved(gn_->removed());  // the layout lets go of them
+  layoutSteps();
+  countSteps(count);
+  // Restyled when something shown changed, or while removed edges fade.
+  if (changed || double(stepCount()) < double(lastRemoval_) + kFadeSteps + 2) restyle();
+}
+
+std::vector<Metric> GraphModule::metrics() {
+  std::vector<Metric> out = {{"vertices", double(graph_->vertices)},
+                             {"edges", double(graph_->edges())},
+                             {"communities shown", double(shownCommunities_)}};
+  if (gn_) {
+    out.push_back({"edges removed", double(gn_->removals().size())});
+    out.push_back({"components", double(gn_->levels().back().components)});
+    out.push_back({"best Girvan-Newman Q", gn_->levels()[gn_->bestLevel()].modularity});
+  }
+  if (louvain_) out.push_back({"Louvain Q", louvain_->modularity});
+  return out;
+}
+
+std::string GraphModule::notes() const {
+  std::ostringstream out;
+  out.precision(4);
+  out << source_ << ": " << graph_->vertices << " vertices, " << graph_->edges() << " edges";
+  const std::string report = report_.summary();
+  if (!report.empty()) out << "\n" << report;
+  if (report_.weighted) out << "\nthe edge weights are ignored: every method here is unweighted";
+  const std::vector<std::uint32_t> s = sources();
+  out << "\ncentrality from "
+      << (s.empty() ? "every vertex" : std::to_string(s.size()) + " sampled sources") << " in "
+      << centralityMs_ << " ms";
+  if (gn_) {
+    const DendrogramLevel& best = gn_->levels()[gn_->bestLevel()];
+    out << "\nGirvan-Newman: " << gn_->removals().size() << " of " << graph_->edges()
+        << " edges removed in " << gnMs_ << " ms; best Q " << best.modularity << " at level "
+        << gn_->bestLevel() << " (" << best.components << " communities, " << best.removals
+        << " removals); showing level " << shownLevel_;
+  } else {
+    out << "\nwarning: Girvan-Newman is off past " << kGirvanNewmanEdges
+        << " edges (it recomputes betweenness after every removal); Louvain is shown";
+  }
+  if (louvain_)
+    out << "\nLouvain (" << (backend_ == Backend::Cuda ? "synchronous, GPU" : "sequential, CPU")
+        << "): Q " << louvain_->modularity << ", " << louvain_->communities << " communities, "
+        << louvain_->levels << " levels, in " << louvainMs_ << " ms";
+  if (!planted_.empty()) {
+    const std::vector<std::uint32_t> shown = shownCommunities();
+    out << "\nagreement with the planted groups (NMI): "
+        << std::max(0.0, normalizedMutualInformation(shown, planted_));
+  }
+  for (const Merge& m : merges_)
+    out << "\nmerged communities " << m.a << " and " << m.b << " (affinity " << m.affinity << ")";
+  if (picked_ >= 0) {
+    const auto v = std::uint32_t(picked_);
+    out << "\nnode " << graph_->label(v) << ": degree " << graph_->degree(v) << ", betweenness "
+        << centrality_.betweenness[v] << ", closeness " << centrality_.closeness[v] << ", stress "
+        << centrality_.stress[v] << ", graph " << centrality_.graph[v];
+    if (gn_) out << ", component " << gn_->communitiesNow()[v];
+  }
+  if (!pinned_.empty()) out << "\n" << pinned_.size() << " nodes pinned where dragged";
+  return out.str();
+}
+
+std::vector<float> GraphModule::positions() const {
+  return backend_ == Backend::Cuda ? device_->layout.positionsOnHost() : cpuLayout_->positions();
+}
+
+WorldBox GraphModule::world() const {
+  const std::vector<float> p = positions();
+  WorldBox box{0, 0, 1, 1};
+  if (p.empty()) return box;
+  box = {p[0], p[1], p[0], p[1]};
+  for (std::size_t i = 0; i < p.size(); i += 2) {
+    box.minX = std::min<double>(box.minX, p[i]);
+    box.maxX = std::max<double>(box.maxX, p[i]);
+    box.minY = std::min<double>(box.minY, p[i + 1]);
+    box.maxY = std::max<double>(box.maxY, p[i + 1]);
+  }
+  const double pad = params().getFloat("spacing");
+  return {box.minX - pad, box.minY - pad, box.maxX + pad, box.maxY + pad};
+}
+
+std::string GraphModule::sizeText() const {
+  return std::to_string(graph_->vertices) + "v/" + std::to_string(graph_->edges()) + "e";
+}
+
+std::vector<FieldView> GraphModule::fieldViews() const {
+  return {{"graph", "shown as a graph", 0, 1, "viridis"}};
+}
+
+void GraphModule::renderField(const FieldRequest&, FieldImage&) {
+  throw InputError("the graph module is drawn through its graph scene");
+}
+
+std::optional<GraphScene> GraphModule::graphScene() const {
+  GraphScene scene;
+  const bool grouped = quotientView();
+  scene.nodes = grouped ? shownCommunities_ : graph_->vertices;
+  scene.revision = grouped ? revision_ * 1000003 + styleRevision_ : revision_;
+  const std::string& colourBy = params().getText("colour_by");
+  if (colourBy == "centrality" && !grouped) {
+    scene.nodeValue = {"centrality", params().getText("size_by") + " (of the largest)", 0, 1,
+                       "viridis"};
+  } else {
+    const std::uint32_t groups = colourBy == "planted group" && !planted_.empty() && !grouped
+                                     ? *std::max_element(planted_.begin(), planted_.end()) + 1
+                                     : shownCommunities_;
+    scene.nodeValue = {"community", "community", 0, float(std::max(groups, 1u)), "viridis"};
+    scene.categories = int(std::max(groups, 1u));
+  }
+  if (grouped) {
+    std::vector<float> nodes, edges;
+    quotient(nodes, edges, nullptr);
+    scene.edges = edges.size() / 2;
+    scene.edgeValue = {"affinity", "affinity (of the largest)", 0, 1, "inferno"};
+  } else {
+    scene.edges = graph_->edges();
+    scene.edgeValue = {"edge betweenness", "edge betweenness (of the largest)", 0, 1, "inferno"};
+    scene.picked = picked_;
+  }
+  return scene;
+}
+
+void GraphModule::quotient(std::vector<float>& nodes, std::vector<float>& edges,
+                           std::vector<std::uint32_t>* ends) const {
+  std::vector<std::uint32_t> community = shownCommunities();
+  const std::uint32_t k = renumberCommunities(community);
+  const std::vector<float> p = positions();
+  std::vector<double> x(k, 0), y(k, 0), members(k, 0);
+  for (std::uint32_t v = 0; v < graph_->vertices; ++v) {
+    x[community[v]] += p[2 * v];
+    y[community[v]] += p[2 * v + 1];
+    ++members[community[v]];
+  }
+  const float spacing = float(params().getFloat("spacing"));
+  nodes.assign(4 * std::size_t(k), 0);
+  for (std::uint32_t c = 0; c < k; ++c) {
+    nodes[4 * c] = float(x[c] / members[c]);
+    nodes[4 * c + 1] = float(y[c] / members[c]);
+    nodes[4 * c + 2] = spacing * 0.4f * float(std::sqrt(members[c]));
+    nodes[4 * c + 3] = float(c);
+  }
+  std::map<std::pair<std::uint32_t, std::uint32_t>, double> between;
+  for (std::size_t e = 0; e < graph_->edges(); ++e) {
+    const std::uint32_t a = community[graph_->ends[2 * e]], b = community[graph_->ends[2 * e + 1]];
+    if (a != b) between[{std::min(a, b), std::max(a, b)}] += 1;
+  }
+  std::vector<double> affinity;
+  for (const auto& [pair, count] : between) {
+    affinity.push_back(count / (members[pair.first] * members[pair.second]));
+    if (ends) ends->insert(ends->end(), {pair.first, pair.second});
+  }
+  const std::vector<float> value = normalized(affinity);
+  edges.clear();
+  for (const float a : value) edges.insert(edges.end(), {a, 0.35f + 0.65f * a});
+}
+
+void GraphModule::graphTopology(std::vector<std::uint32_t>& ends) const {
+  ends.clear();
+  if (quotientView()) {
+    std::vector<float> nodes, edges;
+    quotient(nodes, edges, &ends);
+    return;
+  }
+  ends = graph_->ends;
+}
+
+void GraphModule::renderGraph(GraphImage& image) {
+  auto copy = [&](float* to, const float* from, std::size_t count, bool fromDevice) {
+    if (!image.onDevice && !fromDevice)
+      std::memcpy(to, from, count * sizeof(float));
+    else
+      WS_CUDA_CHECK(cudaMemcpy(to, from, count * sizeof(float), cudaMemcpyDefault));
+  };
+  if (quotientView()) {
+    std::vector<float> nodes, edges;
+    quotient(nodes, edges, nullptr);
+    copy(image.nodes, nodes.data(), std::min(nodes.size(), 4 * image.nodeCount), false);
+    copy(image.edges, edges.data(), std::min(edges.size(), 2 * image.edgeCount), false);
+    return;
+  }
+  const std::uint32_t n = graph_->vertices;
+  if (backend_ == Backend::Cuda) {
+    if (device_->styleRevision != styleRevision_) {
+      WS_CUDA_CHECK(cudaMemcpy(device_->nodeStyle.data(), nodeStyle_.data(),
+                               nodeStyle_.size() * sizeof(float), cudaMemcpyHostToDevice));
+      WS_CUDA_CHECK(cudaMemcpy(device_->edgeStyle.data(), edgeStyle_.data(),
+                               edgeStyle_.size() * sizeof(float), cudaMemcpyHostToDevice));
+      device_->styleRevision = styleRevision_;
+    }
+    if (image.onDevice) {
+      device_->layout.writeNodes(image.nodes, device_->nodeStyle.data());
+      copy(image.edges, device_->edgeStyle.data(), edgeStyle_.size(), true);
+      return;
+    }
+  }
+  const std::vector<float> p = positions();
+  for (std::uint32_t v = 0; v < n; ++v) {
+    image.nodes[4 * v] = p[2 * v];
+    image.nodes[4 * v + 1] = p[2 * v + 1];
+    image.nodes[4 * v + 2] = nodeStyle_[2 * v];
+    image.nodes[4 * v + 3] = nodeStyle_[2 * v + 1];
+  }
+  std::memcpy(image.edges, edgeStyle_.data(), edgeStyle_.size() * sizeof(float));
+}
+
+void GraphModule::edit(const PointerEdit& edit) {
+  const std::vector<float> p = positions();
+  const bool fresh = edit.x == edit.fromX && edit.y == edit.fromY;
+  auto nearest = [&]() -> long {
+    long best = -1;
+    double bestD = INFINITY;
+    for (std::uint32_t v = 0; v < graph_->vertices; ++v) {
+      const double d = std::hypot(p[2 * v] - edit.x, p[2 * v + 1] - edit.y);
+      if (d < bestD) best = v, bestD = d;
+    }
+    // Within two spacings (a click that misses every node lets go).
+    return bestD < 2 * params().getFloat("spacing") ? best : -1;
+  };
+  if (edit.tool == "pick") {
+    picked_ = nearest();
+  } else if (edit.tool == "drag") {
+    if (fresh) dragged_ = nearest();
+    if (dragged_ < 0) return;
+    const auto v = std::uint32_t(dragged_);
+    const std::array<float, 2> at = {float(edit.x), float(edit.y)};
+    auto it = std::find_if(pinned_.begin(), pinned_.end(),
+                           [&](const auto& pin) { return pin.first == v; });
+    if (it == pinned_.end())
+      pinned_.emplace_back(v, at);
+    else
+      it->second = at;
+    if (backend_ == Backend::Cuda)
+      device_->layout.place(v, at[0], at[1]);
+    else
+      cpuLayout_->place(v, at[0], at[1]);
+    picked_ = dragged_;
+  } else {
+    throw InputError("the graph module has no tool '" + edit.tool + "'");
+  }
+}
+
+void GraphModule::runAction(const std::string& action) {
+  if (action == "recompute centrality") {
+    computeCentrality();
+  } else if (action == "unpin all") {
+    pinned_.clear();
+  } else if (action == "shake layout") {
+    temperature_ = 1;
+  } else {
+    throw InputError("the graph module has no action '" + action + "'");
+  }
+  restyle();
+}
+
+StateBlob GraphModule::saveState() {
+  StateBlob state;
+  state.meta = {{"steps", stepCount()},
+                {"removals", gn_ ? gn_->removals().size() : 0},
+                {"temperature", temperature_}};
+  const std::vector<float> p = positions();
+  state.data.resize(p.size() * sizeof(float));
+  std::memcpy(state.data.data(), p.data(), state.data.size());
+  return state;
+}
+
+void GraphModule::restoreState(const StateBlob& state) {
+  rebuild(params());
+  const auto removals = state.meta.at("removals").get<std::size_t>();
+  while (gn_ && gn_->removals().size() < removals && gn_->step()) {
+  }
+  if (gn_) {
+    for (std::size_t r = 0; r < gn_->removals().size(); ++r) removedAt_[gn_->removals()[r]] = 0;
+    if (backend_ == Backend::Cuda) device_->layout.setRemoved(gn_->removed());
+  }
+  std::vector<float> p(state.data.size() / sizeof(float));
+  std::memcpy(p.data(), state.data.data(), state.data.size());
+  if (p.size() == 2 * std::size_t(graph_->vertices)) {
+    if (backend_ == Backend::Cuda)
+      device_->layout.setPositions(p);
+    else
+      cpuLayout_->setPositions(p);
+  }
+  temperature_ = state.meta.value("temperature", 1.0f);
+  setStepCount(state.meta.at("steps").get<std::uint64_t>());
+  clearTimings();
+  restyle();
+}
+
+void GraphModule::applyParams(const std::vector<std::string>& changed) {
+  if (anyOf(changed, {"graph", "vertices", "degree", "groups", "mixing", "rewiring", "seed"})) {
+    rebuild(params());
+    return;
+  }
+  if (anyOf(changed, {"removals"})) startClustering();
+  if (anyOf(changed, {"sources"})) computeCentrality();
+  restyle();
+}
+
+void GraphModule::applySelection(Backend previous, const StateBlob& state) {
+  if (previous == backend_) {  // another mapping: same results, recomputed with it
+    computeCentrality();
+    restyle();
+    return;
+  }
+  restoreState(state);
+}
+
+double GraphModule::bytesPerWorkUnit() const {
+  // Per edge and source, what a pass must at least move: each arc's tail id read and its
+  // tail's distance looked at once per level would be far more; the floor counts each of the
+  // two arcs once forward and once backward (4 bytes of arc, 4 of distance) and each vertex's
+  // 32-byte record written and read once.
+  const double arcsPerEdge = 2;
+  return arcsPerEdge * 2 * 8 +
+         2.0 * 32 * graph_->vertices / std::max<std::size_t>(graph_->edges(), 1);
+}
+
+const TimingScope& GraphModule::stepTiming() const {
+  const std::string& kind = params().getText("step");
+  if (kind == "centrality") return *times().centrality;
+  if (kind == "layout") return *times().layout;
+  return params().getText("method") == "louvain" ? *times().louvain : *times().girvanNewman;
+}
+
+}  // namespace ws::graph

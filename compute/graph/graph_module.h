@@ -1,0 +1,127 @@
+#pragma once
+// The graph clustering module (the source's chapter 2): a graph, generated or loaded, laid out by
+// forces in the plane while Girvan-Newman takes it apart edge by edge (or Louvain finds its
+// communities at once), on the CPU or the GPU. Nodes are coloured by community and sized by a
+// centrality; edges are coloured and widened by their betweenness, and fade as they are removed.
+// The communities can be shown as their quotient graph, merged by affinity.
+#include <array>
+#include <memory>
+#include <optional>
+
+#include "compute/core/module.h"
+#include "compute/graph/centrality.h"
+#include "compute/graph/clustering.h"
+#include "compute/graph/layout.h"
+#include "compute/graph/louvain.h"
+
+namespace ws::graph {
+
+struct GraphGpu;  // the CUDA backend's objects
+
+class GraphModule final : public Module {
+ public:
+  explicit GraphModule(Backend backend);
+  ~GraphModule() override;
+
+  std::string_view name() const override { return "graph"; }
+  std::string_view title() const override { return "Graph clustering"; }
+  void setSize(const std::string& text) override;
+  std::vector<KernelVariant> variants(Backend backend) const override;
+  std::string defaultVariant(Backend backend) const override;
+  std::string configuration() const override;
+  std::string notes() const override;
+
+  void reset() override;
+  void step(int count) override;
+  std::vector<Metric> metrics() override;
+
+  WorldBox world() const override;
+  std::string sizeText() const override;
+  std::vector<FieldView> fieldViews() const override;
+  int currentFieldView() const override { return 0; }
+  void renderField(const FieldRequest& request, FieldImage& image) override;
+  std::optional<GraphScene> graphScene() const override;
+  void graphTopology(std::vector<std::uint32_t>& ends) const override;
+  void renderGraph(GraphImage& image) override;
+  // Modularity and components after each Girvan-Newman step (the dendrogram's levels as they
+  // come), the last kCurveLength of them.
+  std::vector<Curve> curves() const override { return {modularityCurve_, componentsCurve_}; }
+  static constexpr std::size_t kCurveLength = 2000;
+
+  // "pick": the node nearest the pointer shows its values in the notes; "drag": moves the node
+  // under the pointer, which then stays where it was left (pinned) while the layout goes on.
+  std::vector<std::string> tools() const override { return {"pick", "drag"}; }
+  std::vector<std::string> toolItems(const std::string&) const override { return {}; }
+  void edit(const PointerEdit& edit) override;
+  std::vector<std::string> actions() const override {
+    return {"recompute centrality", "unpin all", "shake layout"};
+  }
+  void runAction(const std::string& action) override;
+
+  StateBlob saveState() override;
+  void restoreState(const StateBlob& state) override;
+
+  double bytesPerWorkUnit() const override;
+  const TimingScope& stepTiming() const override;
+
+  // For tests: the graph, the communities shown, the node positions, the Girvan-Newman run.
+  const Graph& graph() const { return *graph_; }
+  // (with the merges by affinity made, when asked)
+  std::vector<std::uint32_t> shownCommunities(std::vector<Merge>* merges = nullptr) const;
+  std::vector<float> positions() const;
+  const GirvanNewman* girvanNewman() const { return gn_.get(); }
+  const std::optional<LouvainResult>& louvain() const { return louvain_; }
+  const Centrality& centrality() const { return centrality_; }
+  long picked() const { return picked_; }
+
+ protected:
+  void applyParams(const std::vector<std::string>& changed) override;
+  void applySelection(Backend previous, const StateBlob& state) override;
+
+ private:
+  struct Timings {
+    TimingScope *girvanNewman, *louvain, *centrality, *layout;
+  };
+  void rebuild(const ParamSet& p);  // a new graph from the parameters; throws changing nothing
+  void startClustering();
+  void computeCentrality();
+  void runLouvain();
+  void layoutSteps();
+  void restyle();  // node sizes and colours, edge values, after what they show changed
+  bool quotientView() const;
+  void quotient(std::vector<float>& nodes, std::vector<float>& edges,
+                std::vector<std::uint32_t>* ends) const;
+  std::vector<double> nodeMeasure() const;
+  EdgeBetweenness betweennessFunction();
+  std::vector<std::uint32_t> sources() const;
+
+  Timings cpuTimes_, gpuTimes_;
+  const Timings& times() const { return backend_ == Backend::Cuda ? gpuTimes_ : cpuTimes_; }
+  std::unique_ptr<Graph> graph_;
+  GraphReport report_;
+  std::string source_;                  // what the graph is, in words
+  std::vector<std::uint32_t> planted_;  // the planted groups, when known
+  std::unique_ptr<GraphGpu> device_;    // on the CUDA backend
+  std::unique_ptr<Layout> cpuLayout_;   // on the CPU backend
+  std::unique_ptr<GirvanNewman> gn_;
+  std::optional<LouvainResult> louvain_;
+  double louvainMs_ = 0, gnMs_ = 0, centralityMs_ = 0;
+  std::uint32_t centralitySources_ = 0;
+  std::uint64_t lastRemoval_ = 0;  // the step of the last Girvan-Newman removal
+  Centrality centrality_;
+  std::vector<std::uint32_t> removedAt_;  // per edge: the step it was removed at, or ~0u
+  std::vector<std::pair<std::uint32_t, std::array<float, 2>>> pinned_;
+  long picked_ = -1, dragged_ = -1;
+  float temperature_ = 1;
+  std::uint64_t revision_ = 0;
+  // What renderGraph draws: per node radius and value, per edge value and opacity.
+  std::vector<float> nodeStyle_, edgeStyle_;
+  std::uint64_t styleRevision_ = 0;
+  int shownLevel_ = 0;
+  std::uint32_t shownCommunities_ = 0;
+  std::vector<Merge> merges_;
+  Curve modularityCurve_{"modularity Q", "removal step", {}},
+      componentsCurve_{"communities (components)", "removal step", {}};
+};
+
+}  // namespace ws::graph

@@ -1,0 +1,139 @@
+#include "render/graph_renderer.h"
+
+#include <algorithm>
+
+#include "compute/core/backend.h"
+#include "render/colormap.h"
+#include "render/gl/gl_check.h"
+#include "render/shaders.h"
+
+namespace ws::render {
+
+namespace {
+
+// Storage buffer bindings, as the shaders declare them.
+constexpr GLuint kEnds = 0, kNodes = 1, kEdges = 2;
+
+void allocate(GLuint buffer, std::size_t bytes, const void* data, GLenum usage) {
+  WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer));
+  WS_GL_CHECK(glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(std::max<std::size_t>(bytes, 4)),
+                           data, usage));
+  WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0));
+}
+
+}  // namespace
+
+GraphRenderer::GraphRenderer()
+    : nodeProgram_(gl::compileProgram("graph nodes", shaderSource("graph_nodes.vert"),
+                                      shaderSource("graph_nodes.frag"))),
+      edgeProgram_(gl::compileProgram("graph edges", shaderSource("graph_edges.vert"),
+                                      shaderSource("graph_edges.frag"))),
+      vertexArray_(gl::makeVertexArray()),
+      ends_(gl::makeBuffer()),
+      nodes_(gl::makeBuffer()),
+      edges_(gl::makeBuffer()),
+      colormap_(gl::makeTexture()),
+      edgeColormap_(gl::makeTexture()) {
+  interopDevice_ = cudaDeviceForCurrentContext(interopProblem_);
+}
+
+GraphRenderer::~GraphRenderer() = default;
+
+void GraphRenderer::disableInterop(const std::string& why) {
+  nodesInterop_.reset();
+  edgesInterop_.reset();
+  interopDevice_ = -1;
+  interopProblem_ = why;
+}
+
+void GraphRenderer::reserve(std::size_t nodes, std::size_t edges) {
+  const bool wantInterop = interopDevice_ >= 0;
+  if (nodes <= nodeCapacity_ && edges <= edgeCapacity_ && bool(nodesInterop_) == wantInterop)
+    return;
+  nodesInterop_.reset();
+  edgesInterop_.reset();
+  nodeCapacity_ = std::max(nodes, nodeCapacity_);
+  edgeCapacity_ = std::max(edges, edgeCapacity_);
+  allocate(nodes_.get(), 4 * nodeCapacity_ * sizeof(float), nullptr, GL_STREAM_DRAW);
+  allocate(edges_.get(), 2 * edgeCapacity_ * sizeof(float), nullptr, GL_STREAM_DRAW);
+  nodesInterop_ = tryRegisterWithCuda(nodes_.get(), interopDevice_, interopProblem_);
+  if (interopDevice_ >= 0)
+    edgesInterop_ = tryRegisterWithCuda(edges_.get(), interopDevice_, interopProblem_);
+  if (interopDevice_ < 0) nodesInterop_.reset();  // both or neither
+}
+
+void GraphRenderer::draw(Module& module, const GraphScene& scene, const Camera2D& camera,
+                         int viewportWidth, int viewportHeight, const std::string& colormap) {
+  if (viewportWidth <= 0 || viewportHeight <= 0 || scene.nodes == 0) return;
+  if (scene.revision != revision_) {  // revisions are unique across modules
+    std::vector<std::uint32_t> ends;
+    module.graphTopology(ends);
+    allocate(ends_.get(), ends.size() * sizeof(std::uint32_t), ends.data(), GL_STATIC_DRAW);
+    revision_ = scene.revision;
+  }
+  reserve(scene.nodes, scene.edges);
+  if (module.backend() == Backend::Cuda && nodesInterop_ && edgesInterop_) {
+    CudaGlBuffer::Mapping nodes(*nodesInterop_), edges(*edgesInterop_);
+    GraphImage image{static_cast<float*>(nodes.device()), static_cast<float*>(edges.device()),
+                     scene.nodes, scene.edges, true};
+    module.renderGraph(image);
+    transferMode_ = "CUDA-GL interop";
+  } else {
+    hostNodes_.resize(4 * scene.nodes);
+    hostEdges_.resize(2 * scene.edges);
+    GraphImage image{hostNodes_.data(), hostEdges_.data(), scene.nodes, scene.edges, false};
+    module.renderGraph(image);
+    for (auto [buffer, data] :
+         {std::pair{nodes_.get(), &hostNodes_}, std::pair{edges_.get(), &hostEdges_}}) {
+      WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer));
+      WS_GL_CHECK(glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0,
+                                  GLsizeiptr(data->size() * sizeof(float)), data->data()));
+    }
+    WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0));
+    transferMode_ =
+        module.backend() == Backend::Cuda ? "host copy (" + interopProblem_ + ")" : "CPU upload";
+  }
+  if (colormap != colormapName_) {
+    fillColormapTexture(colormap_.get(), colormap);
+    fillColormapTexture(edgeColormap_.get(), scene.edgeValue.colormap);
+    colormapName_ = colormap;
+  }
+
+  const FieldRequest view = camera.request(viewportWidth, viewportHeight);
+  WS_GL_CHECK(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kEnds, ends_.get()));
+  WS_GL_CHECK(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kNodes, nodes_.get()));
+  WS_GL_CHECK(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kEdges, edges_.get()));
+  WS_GL_CHECK(glBindVertexArray(vertexArray_.get()));
+  WS_GL_CHECK(glEnable(GL_BLEND));
+  WS_GL_CHECK(glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA));
+  WS_GL_CHECK(glActiveTexture(GL_TEXTURE0));
+  for (const GLuint program : {edgeProgram_.get(), nodeProgram_.get()}) {
+    WS_GL_CHECK(glUseProgram(program));
+    glUniform2f(glGetUniformLocation(program, "origin"), float(view.originX), float(view.originY));
+    glUniform1f(glGetUniformLocation(program, "worldPerPixel"), float(view.worldPerPixel));
+    glUniform2f(glGetUniformLocation(program, "viewport"), float(viewportWidth),
+                float(viewportHeight));
+    glUniform1i(glGetUniformLocation(program, "colormap"), 0);
+  }
+  WS_GL_CHECK(glUseProgram(edgeProgram_.get()));
+  WS_GL_CHECK(glBindTexture(GL_TEXTURE_2D, edgeColormap_.get()));
+  if (scene.edges) WS_GL_CHECK(glDrawArrays(GL_TRIANGLES, 0, GLsizei(6 * scene.edges)));
+
+  const GLuint program = nodeProgram_.get();
+  WS_GL_CHECK(glUseProgram(program));
+  WS_GL_CHECK(glBindTexture(GL_TEXTURE_2D, colormap_.get()));
+  float palette[3 * 12];
+  for (int k = 0; k < 12; ++k)
+    for (int c = 0; c < 3; ++c)
+      palette[3 * k + c] = float(kCategoryColours[k] >> (16 - 8 * c) & 0xff) / 255;
+  glUniform3fv(glGetUniformLocation(program, "palette"), 12, palette);
+  glUniform1i(glGetUniformLocation(program, "categories"), scene.categories);
+  glUniform1f(glGetUniformLocation(program, "minValue"), scene.nodeValue.minValue);
+  glUniform1f(glGetUniformLocation(program, "maxValue"), scene.nodeValue.maxValue);
+  glUniform1i(glGetUniformLocation(program, "picked"), int(scene.picked));
+  WS_GL_CHECK(glDrawArrays(GL_TRIANGLES, 0, GLsizei(6 * scene.nodes)));
+  WS_GL_CHECK(glDisable(GL_BLEND));
+  WS_GL_CHECK(glBindVertexArray(0));
+}
+
+}  // namespace ws::render

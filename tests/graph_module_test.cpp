@@ -1,0 +1,164 @@
+// The graph module as the GUI and the benchmark drive it: Girvan-Newman animating step by step on
+// a planted partition until it finds the groups, removed edges fading, Louvain and the merge
+// step, picking and dragging nodes, bad input changing nothing, its state surviving a save and
+// restore; and on a GPU, the CUDA backend removing the same edges as the CPU's.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "compute/core/device_buffer.h"
+#include "compute/core/errors.h"
+#include "compute/graph/graph_module.h"
+#include "tests/test_support.h"
+
+namespace ws::graph {
+namespace {
+
+GraphImage hostImage(GraphModule& module, std::vector<float>& nodes, std::vector<float>& edges) {
+  const GraphScene scene = *module.graphScene();
+  nodes.assign(4 * scene.nodes, -1);
+  edges.assign(2 * scene.edges, -1);
+  GraphImage image{nodes.data(), edges.data(), scene.nodes, scene.edges, false};
+  module.renderGraph(image);
+  return image;
+}
+
+TEST(GraphModule, GirvanNewmanFindsThePlantedGroupsStepByStep) {
+  GraphModule module(Backend::Cpu);
+  const std::uint64_t seed = ws::test::freshSeed() % 100000;
+  module.setParams({{"seed", std::int64_t(seed)}, {"vertices", std::int64_t(200)}});
+  ASSERT_NE(module.girvanNewman(), nullptr);
+  const std::size_t edges = module.graph().edges();
+  module.step(1);
+  const std::uint32_t first = module.girvanNewman()->removals().front();
+  std::vector<float> nodes, edgeStyle;
+  hostImage(module, nodes, edgeStyle);
+  EXPECT_EQ(edgeStyle[2 * first], 1.0f) << "a removed edge shows the highest betweenness";
+  EXPECT_GT(edgeStyle[2 * first + 1], 0.9f) << "and starts to fade";
+  module.step(60);
+  hostImage(module, nodes, edgeStyle);
+  EXPECT_EQ(edgeStyle[2 * first + 1], 0.0f) << "faded out";
+  while (!module.girvanNewman()->done()) module.step(50);
+  const GirvanNewman& gn = *module.girvanNewman();
+  EXPECT_EQ(gn.removals().size(), edges);
+  EXPECT_EQ(module.curves()[0].values.size(),
+            std::min<std::size_t>(edges + 1, GraphModule::kCurveLength));
+  EXPECT_GT(gn.levels()[gn.bestLevel()].modularity, 0.5) << "seed " << seed;
+  EXPECT_NE(module.notes().find("agreement with the planted groups (NMI): 1"), std::string::npos)
+      << module.notes();
+  // The level slider: level 0 is the whole graph in one community.
+  module.setParam("level", std::int64_t(0));
+  EXPECT_EQ(module.graphScene()->categories, 1);
+}
+
+TEST(GraphModule, LouvainAndTheMergeStep) {
+  GraphModule module(Backend::Cpu);
+  module.setParams({{"graph", std::string("karate")}, {"method", std::string("louvain")}});
+  ASSERT_TRUE(module.louvain());
+  const std::uint32_t k = module.louvain()->communities;
+  EXPECT_EQ(module.shownCommunities(), module.louvain()->community);
+  EXPECT_EQ(std::uint32_t(module.graphScene()->categories), k);
+  module.setParam("merges", std::int64_t(1));
+  EXPECT_EQ(std::uint32_t(module.graphScene()->categories), k - 1);
+  EXPECT_NE(module.notes().find("merged communities"), std::string::npos);
+  module.setParam("view", std::string("communities"));
+  EXPECT_EQ(module.graphScene()->nodes, std::size_t(k - 1));
+  std::vector<float> nodes, edges;
+  hostImage(module, nodes, edges);
+  for (const float e : edges) EXPECT_GE(e, 0.0f);  // every quotient edge written
+}
+
+TEST(GraphModule, PickAndDrag) {
+  GraphModule module(Backend::Cpu);
+  module.setParam("graph", std::string("karate"));
+  module.step(5);
+  std::vector<float> p = module.positions();
+  PointerEdit pick{"pick", p[10], p[11], p[10], p[11], ""};
+  module.edit(pick);
+  EXPECT_EQ(module.picked(), 5);
+  EXPECT_NE(module.notes().find("node 6: degree 4"), std::string::npos) << module.notes();
+  // A drag from node 5 to far away: it stays there while the others move on.
+  module.edit({"drag", p[10], p[11], p[10], p[11], ""});
+  module.edit({"drag", 40, -30, p[10], p[11], ""});
+  module.step(5);
+  p = module.positions();
+  EXPECT_EQ(p[10], 40.0f);
+  EXPECT_EQ(p[11], -30.0f);
+  module.runAction("unpin all");
+  module.step(5);
+  EXPECT_NE(module.positions()[10], 40.0f);
+  module.edit({"pick", 1e6, 1e6, 1e6, 1e6, ""});
+  EXPECT_EQ(module.picked(), -1) << "a click far from every node lets go";
+}
+
+TEST(GraphModule, BadInputChangesNothing) {
+  GraphModule module(Backend::Cpu);
+  module.setParam("graph", std::string("karate"));
+  module.step(3);
+  const std::size_t edges = module.graph().edges();
+  EXPECT_THROW(module.setParam("graph", std::string("no-such-graph")), InputError);
+  const std::string path = ::testing::TempDir() + "/malformed-graph.txt";
+  std::ofstream(path) << "# a graph\n1 2\n2 x\n";
+  try {
+    module.setParam("graph", path);
+    FAIL() << "a malformed file loaded";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("malformed-graph.txt:3:"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(module.params().getText("graph"), "karate");
+  EXPECT_EQ(module.graph().edges(), edges);
+  EXPECT_EQ(module.stepCount(), 3u);
+  EXPECT_THROW(module.setParam("vertices", std::int64_t(1)), InputError);
+  std::remove(path.c_str());
+}
+
+TEST(GraphModule, StateSurvivesSaveAndRestore) {
+  GraphModule module(Backend::Cpu);
+  module.setParams({{"vertices", std::int64_t(150)}, {"removals", std::int64_t(3)}});
+  module.step(12);
+  const std::vector<std::uint32_t> removals = module.girvanNewman()->removals();
+  const std::vector<float> positions = module.positions();
+  const StateBlob state = module.saveState();
+  module.step(10);
+  module.restoreState(state);
+  EXPECT_EQ(module.girvanNewman()->removals(), removals);
+  EXPECT_EQ(module.positions(), positions);
+  EXPECT_EQ(module.stepCount(), 12u);
+}
+
+// The CUDA backend: the same graph, the same removals as the CPU's (edge-parallel and
+// node-parallel), centralities to 1e-9, and the layout's positions reaching an image in device
+// memory as they are.
+TEST(GraphModuleCuda, RemovesTheSameEdgesAsTheCpu) {
+  WS_REQUIRE_GPU();
+  GraphModule cpu(Backend::Cpu), gpu(Backend::Cuda);
+  for (GraphModule* m : {&cpu, &gpu})
+    m->setParams({{"vertices", std::int64_t(400)}, {"seed", std::int64_t(7)}});
+  cpu.step(40);
+  gpu.step(20);
+  gpu.select(Backend::Cuda, "node");
+  gpu.step(20);
+  EXPECT_EQ(gpu.girvanNewman()->removals(), cpu.girvanNewman()->removals());
+  for (std::size_t v = 0; v < cpu.graph().vertices; ++v)
+    ASSERT_NEAR(gpu.centrality().betweenness[v], cpu.centrality().betweenness[v],
+                1e-9 * std::max(1.0, cpu.centrality().betweenness[v]));
+  const GraphScene scene = *gpu.graphScene();
+  DeviceBuffer<float> nodes(4 * scene.nodes), edges(2 * scene.edges);
+  GraphImage image{nodes.data(), edges.data(), scene.nodes, scene.edges, true};
+  gpu.renderGraph(image);
+  const std::vector<float> drawn = toHost(nodes.data(), nodes.size());
+  const std::vector<float> p = gpu.positions();
+  for (std::size_t v = 0; v < scene.nodes; ++v) {
+    ASSERT_EQ(drawn[4 * v], p[2 * v]);
+    ASSERT_EQ(drawn[4 * v + 1], p[2 * v + 1]);
+  }
+  // Back to the CPU with the state: the same removals, the same positions.
+  gpu.select(Backend::Cpu, "");
+  EXPECT_EQ(gpu.girvanNewman()->removals(), cpu.girvanNewman()->removals());
+  EXPECT_EQ(gpu.positions(), p);
+}
+
+}  // namespace
+}  // namespace ws::graph
