@@ -30,7 +30,7 @@ void expectSameCentrality(const Graph& g, const std::vector<std::uint32_t>& sour
   const Centrality cpu = centralityOnCpu(g, sources, removed);
   // Every source in one batch, and a batch of a few sources at a time.
   CudaCentrality gpu(g, ws::test::freshSeed());
-  CudaCentrality small(g, 1, 28.0 * 3 * g.vertices);
+  CudaCentrality small(g, 1, CudaCentrality::kBytesPerSourceAndVertex * 3 * g.vertices);
   ASSERT_EQ(small.batch(), std::min<std::uint32_t>(3, g.vertices));
   for (const Parallelism p : {Parallelism::Node, Parallelism::Edge, Parallelism::PermutedEdge}) {
     SCOPED_TRACE(std::string(name) + ", mapping " + std::to_string(int(p)));

@@ -24,7 +24,7 @@ struct alignas(32) Record {
   std::int32_t distance;
 };
 // The record and, for the level scans that read only distances (coalesced), a copy of those.
-constexpr double kBytesPerVertexAndSource = sizeof(Record) + 4;
+static_assert(CudaCentrality::kBytesPerSourceAndVertex == sizeof(Record) + 4);
 
 // The arrays a batch's sweeps read and write. Source blockIdx.y of the batch owns the n entries
 // from slot() on of the per-source arrays.
@@ -166,9 +166,10 @@ __global__ void sourceKernel(Sweep s, unsigned long long* distanceSum, std::int3
 
 CudaCentrality::CudaCentrality(const Graph& g, std::uint64_t permutationSeed, double batchBytes)
     : graph_(g),
-      batch_(std::uint32_t(std::clamp(
-          batchBytes / (kBytesPerVertexAndSource * std::max<std::uint32_t>(g.vertices, 1)), 1.0,
-          double(std::clamp<std::uint32_t>(g.vertices, 1, 65535))))),
+      batch_(
+          std::uint32_t(std::clamp(batchBytes / (CudaCentrality::kBytesPerSourceAndVertex *
+                                                 std::max<std::uint32_t>(g.vertices, 1)),
+                                   1.0, double(std::clamp<std::uint32_t>(g.vertices, 1, 65535))))),
       removed_(std::max<std::size_t>(g.edges(), 1)),
       batchSources_(batch_),
       distance_(std::size_t(batch_) * std::max<std::uint32_t>(g.vertices, 1)),

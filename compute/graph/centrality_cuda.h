@@ -24,8 +24,8 @@ enum class Parallelism { Node, Edge, PermutedEdge };
 
 class CudaCentrality {
  public:
-  // `batchBytes`: the device memory the per-source arrays of a batch may take (28 bytes a vertex
-  // a source); a batch holds at least one source.
+  // `batchBytes`: the device memory the per-source arrays of a batch may take
+  // (kBytesPerSourceAndVertex); a batch holds at least one source.
   explicit CudaCentrality(const Graph& g, std::uint64_t permutationSeed = 1,
                           double batchBytes = double(1 << 30));
 
@@ -35,7 +35,8 @@ class CudaCentrality {
                  const std::vector<std::uint8_t>& removed = {}, bool extrapolate = true,
                  bool stress = true);
 
-  std::uint32_t batch() const { return batch_; }  // sources a launch serves
+  static constexpr double kBytesPerSourceAndVertex = 32 + 4;  // a record and a distance
+  std::uint32_t batch() const { return batch_; }              // sources a launch serves
   // Levels launched in the last run (every batch's forward and backward), and read-backs made.
   std::uint64_t levelLaunches() const { return levelLaunches_; }
 
