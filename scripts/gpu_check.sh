@@ -195,7 +195,7 @@ if has graph; then
     --steps-per-sample 10 --json "$OUT/bench-graph-gn-cpu.json" | grep -E "^cpu"
   # Louvain on the 10-million-edge graph.
   "$BUILD/warpscope" bench --module graph --size 1000000 --set graph.graph=barabasi-albert \
-    --set graph.degree=20 --set graph.method=louvain --set graph.layout=false --variant edge \
+    --set graph.degree=20 --set graph.step=louvain --set graph.layout=false --variant edge \
     --samples 5 --steps-per-sample 1 --json "$OUT/bench-graph-louvain.json" | tee "$OUT/bench-graph-louvain.txt"
   "$BUILD/warpscope" bench --module graph --size 1000000 --set graph.graph=barabasi-albert \
     --set graph.degree=20 --set graph.step=layout --variant edge --samples 5 --steps-per-sample 1 \
@@ -208,6 +208,13 @@ if has graph; then
   "$BUILD/warpscope" --headless --module graph --size 100000 --set graph.graph=planted \
     --set graph.groups=50 --set graph.method=louvain --steps 400 --window 1920x1080 --with-ui \
     --report "$OUT/frame-graph-100k.json" --screenshot "$OUT/graph-100k.png" | tail -6
-  SANITIZE_TIMEOUT=200 sanitize graph_cuda_test graph_module_test
+  SANITIZE_TIMEOUT=200 sanitize graph_module_test
+  # racecheck is slow on the many-source tests; the kernels with shared memory (CUB's block
+  # reductions, sorts and scans) run in these.
+  compute-sanitizer --tool memcheck --error-exitcode 99 "$BUILD/tests/graph_cuda_test" > "$OUT/sanitizer-graph_cuda_test-memcheck.log" 2>&1
+  echo "compute-sanitizer memcheck graph_cuda_test: exit $? $(grep -E 'ERROR SUMMARY' "$OUT/sanitizer-graph_cuda_test-memcheck.log")"
+  timeout 300 compute-sanitizer --tool racecheck --error-exitcode 99 "$BUILD/tests/graph_cuda_test" \
+    --gtest_filter='*LargeGrids*:*Components*:*Layout*:*Louvain*' > "$OUT/sanitizer-graph_cuda_test-racecheck.log" 2>&1
+  echo "compute-sanitizer racecheck graph_cuda_test (LargeGrids, Components, Layout, Louvain): exit $? $(grep -E 'RACECHECK SUMMARY' "$OUT/sanitizer-graph_cuda_test-racecheck.log")"
 fi
 exit $status

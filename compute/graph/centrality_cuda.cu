@@ -110,14 +110,33 @@ __global__ void backwardNodes(Sweep s, std::int32_t d) {
   s.record[b + v].suffixes = sum.y;
 }
 
+// Arcs in CSR order (`sorted`) sit next to the other arcs of their tail, so a warp first sums the
+// shares of its arcs from one vertex (a segmented reduction by shuffles, keys contiguous) and
+// the first of them adds the sum: one atomic per vertex and warp instead of one per arc. In the
+// permuted order equal tails are not contiguous: one atomic per arc.
+template <bool sorted>
 __global__ void backwardArcs(Sweep s, std::size_t arcs, std::int32_t d) {
+  constexpr unsigned kWarp = 0xffffffffu;
   const std::size_t a = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (a >= arcs) return;
   const std::size_t b = s.slot();
-  const std::uint32_t v = s.arcFrom[a];
-  if (s.distance[b + v] != d) return;
-  const double2 share = backwardArc(s, b, std::uint32_t(a), v, d);
-  if (share.y == 0) return;  // not an arc to the next level
+  const std::uint32_t v = a < arcs ? s.arcFrom[a] : UINT32_MAX;
+  const bool onLevel = a < arcs && s.distance[b + v] == d;
+  if (!__any_sync(kWarp, onLevel)) return;  // the whole warp: no shuffles are waiting
+  double2 share = onLevel ? backwardArc(s, b, std::uint32_t(a), v, d) : double2{0, 0};
+  bool first = true;
+  if (sorted) {
+    const unsigned lane = threadIdx.x % 32;
+    for (unsigned offset = 1; offset < 32; offset *= 2) {
+      const double x = __shfl_down_sync(kWarp, share.x, offset);
+      const double y = __shfl_down_sync(kWarp, share.y, offset);
+      const std::uint32_t tail = __shfl_down_sync(kWarp, v, offset);
+      if (lane + offset < 32 && tail == v) share.x += x, share.y += y;
+    }
+    first = lane == 0 || __shfl_up_sync(kWarp, v, 1) != v;
+  } else if (!onLevel) {
+    return;
+  }
+  if (!onLevel || !first || share.y == 0) return;  // not an arc to the next level
   atomicAdd(&s.record[b + v].dependency, share.x);
   if (s.stress) atomicAdd(&s.record[b + v].suffixes, share.y);
 }
@@ -259,8 +278,10 @@ Centrality CudaCentrality::run(const std::vector<std::uint32_t>& sourceList,
     for (std::int32_t d = deepest - 1; d >= 0; --d) {
       if (byNode)
         backwardNodes<<<dim3(vertexBlocks, count), kBlock>>>(s, d);
+      else if (arcs && permuted)
+        backwardArcs<false><<<dim3(arcBlocks, count), kBlock>>>(s, arcs, d);
       else if (arcs)
-        backwardArcs<<<dim3(arcBlocks, count), kBlock>>>(s, arcs, d);
+        backwardArcs<true><<<dim3(arcBlocks, count), kBlock>>>(s, arcs, d);
     }
     levelLaunches_ += std::uint64_t(std::max(deepest, 0));
     accumulateKernel<<<vertexBlocks, kBlock>>>(s, count, betweenness_.data(), stress_.data());

@@ -148,10 +148,12 @@ GraphModule::GraphModule(Backend backend) : Module(backend) {
       "centrality are then known for the sources only");
   sources.logScale = true;
   p.declare(sources);
-  p.declare(ParamSpec::choice("step", "one step is", "cluster", {"cluster", "centrality", "layout"},
+  p.declare(ParamSpec::choice("step", "one step is", "cluster",
+                              {"cluster", "centrality", "louvain", "layout"},
                               "what a step computes besides the layout: a Girvan-Newman step "
-                              "(or a Louvain run), the centralities from the sources again (what "
-                              "the benchmark's edges per second count), or the layout alone"));
+                              "(Louvain's communities are found once, when the graph is made), "
+                              "the centralities from the sources again or a Louvain run again "
+                              "(what the benchmark times), or the layout alone"));
   p.declare(
       ParamSpec::boolean("layout", "run layout", true, "move the nodes by forces every step"));
   p.declare(ParamSpec::integer("layout_steps", "layout iterations per step", 2, 1, 50, ""));
@@ -159,7 +161,8 @@ GraphModule::GraphModule(Backend backend) : Module(backend) {
                             "the ideal edge length k: repulsion k^2 / d, attraction d^2 / k"));
   p.declare(ParamSpec::real("gravity", "gravity", 0.02, 0, 1,
                             "pull towards the centre, per unit of distance: keeps pieces that "
-                            "split off in view"));
+                            "split off in view (for 1,000 vertices; weaker by sqrt(1000 / "
+                            "vertices) on larger graphs)"));
   p.declare(ParamSpec::real("cooling", "cooling", 0.995, 0.9, 1,
                             "the largest move shrinks by this factor each iteration, from 1 k "
                             "(down to 0.05 k); 'shake layout' heats it up again"));
@@ -196,7 +199,9 @@ std::vector<KernelVariant> GraphModule::variants(Backend backend) const {
        "(forward: "
        "distance and path count; backward: dependency). Every thread does the same small work, "
        "and neighbouring threads read neighbouring arcs (coalesced), at the price of looking at "
-       "every arc at every level. The chapter's GTX 480 (2010) ran a BFS of the flickr graph in "
+       "every arc at every level. A vertex's arcs sit side by side, so a warp adds up their "
+       "backward shares before one atomic per vertex. The chapter's GTX 480 (2010) ran a BFS of "
+       "the flickr graph in "
        "11.9 ms this way, against 26.7 ms node-parallel.",
        tuned},
       {"node", "node-parallel",
@@ -207,7 +212,8 @@ std::vector<KernelVariant> GraphModule::variants(Backend backend) const {
       {"permuted-edge", "edge-parallel, arcs permuted",
        "The edge-parallel kernel with the arcs in random order: the same even work per thread, "
        "but neighbouring threads now read far-apart memory (uncoalesced). The chapter's control: "
-       "slower than both on most graphs, which shows that coalescing, not only even work, makes "
+       "slower than both on most graphs (here a warp's arcs also no longer share tails, so each "
+       "adds its own atomic), which shows that coalescing, not only even work, makes "
        "the edge-parallel kernel fast (flickr on the GTX 480: 134.8 ms).",
        tuned}};
 }
@@ -324,7 +330,8 @@ void GraphModule::computeCentrality() {
   const std::vector<std::uint32_t> from = sources();
   CpuStopwatch clock;
   if (backend_ == Backend::Cuda) {
-    centrality_ = device_->centrality.run(from, mappingOf(variant_));
+    // The stress doubles the backward sweep's atomics: summed only when it is shown.
+    centrality_ = device_->centrality.run(from, mappingOf(variant_), {}, true, stressShown());
   } else {
     centrality_ = centralityOnCpu(*graph_, from);
   }
@@ -359,6 +366,10 @@ void GraphModule::startClustering() {
     componentsCurve_.values.push_back(float(gn_->levels().back().components));
   }
   restyle();
+}
+
+bool GraphModule::stressShown() const {
+  return params().getText("size_by") == "stress";
 }
 
 bool GraphModule::quotientView() const {
@@ -432,10 +443,13 @@ void GraphModule::layoutSteps() {
   if (!params().getBool("layout")) return;
   const int iterations = int(params().getInt("layout_steps"));
   const float cooling = float(params().getFloat("cooling"));
+  // Repulsion reaches only the nearest cells, so a large graph would be squeezed by the pull
+  // that suits 1,000 vertices: it weakens as the graph's natural radius grows.
+  const float gravity = float(params().getFloat("gravity") *
+                              std::sqrt(1000.0 / std::max(1000.0, double(graph_->vertices))));
   CpuStopwatch clock;
   for (int i = 0; i < iterations; ++i) {
-    const LayoutParams lp{float(params().getFloat("spacing")), float(params().getFloat("gravity")),
-                          temperature_};
+    const LayoutParams lp{float(params().getFloat("spacing")), gravity, temperature_};
     if (backend_ == Backend::Cuda)
       device_->layout.step(lp);
     else
@@ -460,13 +474,13 @@ void GraphModule::step(int count) {
   TimingScope* scope = nullptr;
   bool changed = false;
   for (int s = 0; s < count; ++s) {
-    if (kind == "cluster" && louvain) {
+    if (kind == "louvain") {
       runLouvain();
       ms += louvainMs_;
       work += double(graph_->edges());
       scope = times().louvain;
       changed = true;
-    } else if (kind == "cluster" && gn_ && !gn_->done()) {
+    } else if (kind == "cluster" && !louvain && gn_ && !gn_->done()) {
       CpuStopwatch clock;
       const std::size_t before = gn_->removals().size();
       gn_->step();
@@ -548,8 +562,9 @@ std::string GraphModule::notes() const {
   if (picked_ >= 0) {
     const auto v = std::uint32_t(picked_);
     out << "\nnode " << graph_->label(v) << ": degree " << graph_->degree(v) << ", betweenness "
-        << centrality_.betweenness[v] << ", closeness " << centrality_.closeness[v] << ", stress "
-        << centrality_.stress[v] << ", graph " << centrality_.graph[v];
+        << centrality_.betweenness[v] << ", closeness " << centrality_.closeness[v] << ", graph "
+        << centrality_.graph[v];
+    if (backend_ == Backend::Cpu || stressShown()) out << ", stress " << centrality_.stress[v];
     if (gn_) out << ", component " << gn_->communitiesNow()[v];
   }
   if (!pinned_.empty()) out << "\n" << pinned_.size() << " nodes pinned where dragged";
@@ -788,7 +803,7 @@ void GraphModule::applyParams(const std::vector<std::string>& changed) {
     return;
   }
   if (anyOf(changed, {"removals"})) startClustering();
-  if (anyOf(changed, {"sources"})) computeCentrality();
+  if (anyOf(changed, {"sources", "size_by"})) computeCentrality();
   restyle();
 }
 
@@ -815,7 +830,8 @@ const TimingScope& GraphModule::stepTiming() const {
   const std::string& kind = params().getText("step");
   if (kind == "centrality") return *times().centrality;
   if (kind == "layout") return *times().layout;
-  return params().getText("method") == "louvain" ? *times().louvain : *times().girvanNewman;
+  if (kind == "louvain") return *times().louvain;
+  return *times().girvanNewman;
 }
 
 }  // namespace ws::graph

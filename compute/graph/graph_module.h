@@ -89,6 +89,7 @@ class GraphModule final : public Module {
   void layoutSteps();
   void restyle();  // node sizes and colours, edge values, after what they show changed
   bool quotientView() const;
+  bool stressShown() const;
   void quotient(std::vector<float>& nodes, std::vector<float>& edges,
                 std::vector<std::uint32_t>* ends) const;
   std::vector<double> nodeMeasure() const;
