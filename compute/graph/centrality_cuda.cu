@@ -132,7 +132,8 @@ __global__ void backwardArcs(Sweep s, std::size_t arcs, std::int32_t d) {
       const std::uint32_t tail = __shfl_down_sync(kWarp, v, offset);
       if (lane + offset < 32 && tail == v) share.x += x, share.y += y;
     }
-    first = lane == 0 || __shfl_up_sync(kWarp, v, 1) != v;
+    const std::uint32_t before = __shfl_up_sync(kWarp, v, 1);  // every lane shuffles
+    first = lane == 0 || before != v;
   } else if (!onLevel) {
     return;
   }
