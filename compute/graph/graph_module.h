@@ -121,6 +121,7 @@ class GraphModule final : public Module {
   int shownLevel_ = 0;
   std::uint32_t shownCommunities_ = 0;
   std::vector<Merge> merges_;
+  double plantedAgreement_ = 0;  // NMI of the communities shown with the planted groups
   Curve modularityCurve_{"modularity Q", "removal step", {}},
       componentsCurve_{"communities (components)", "removal step", {}};
 };
