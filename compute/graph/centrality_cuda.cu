@@ -36,30 +36,25 @@ struct Sweep {
   std::int32_t* distance;
   Record* record;
   double* edgeBetweenness;
-  std::int32_t* levelReached;  // per level: some source of the batch reached a vertex there
-  bool stress;                 // sum the suffixes (paths below each vertex) too
+  std::int32_t* levelReached;
+  bool stress;  // sum the suffixes (paths below each vertex) too  // per level: some source of the
+                // batch reached a vertex there
 
   __device__ std::size_t slot() const { return std::size_t(blockIdx.y) * n; }
 };
 
-// Forward, in two launches a level. First, arc a = v -> w with v on level d: w is on level
-// d + 1 if it was unreached (several threads may reach w at once: they all write the same level).
-__device__ void discoverArc(const Sweep& s, std::size_t b, std::uint32_t a, std::int32_t d) {
+// Forward, arc a = v -> w with v on level d: w is on level d + 1 if it was unreached, and then
+// takes v's paths. Several threads may reach w at once: they all write the same level.
+__device__ void forwardArc(const Sweep& s, std::size_t b, std::uint32_t a, std::uint32_t v,
+                           std::int32_t d) {
   if (s.removed && s.removed[s.arcEdge[a]]) return;
   const std::uint32_t w = s.arcTo[a];
-  if (s.record[b + w].distance < 0) {
-    s.record[b + w].distance = s.distance[b + w] = d + 1;
+  Record& far = s.record[b + w];
+  if (far.distance < 0) {
+    far.distance = s.distance[b + w] = d + 1;
     s.levelReached[d + 1] = 1;
   }
-}
-
-// Then arc a = w -> v with w on level d + 1: v's paths, when v is on level d, are paths to w.
-// Pulled by the tail, so that a tail's arcs add up before they write (no atomics node-parallel,
-// one per tail and warp edge-parallel) instead of every arc adding to its far end.
-__device__ double pathsFrom(const Sweep& s, std::size_t b, std::uint32_t a, std::int32_t d) {
-  if (s.removed && s.removed[s.arcEdge[a]]) return 0;
-  const Record near = s.record[b + s.arcTo[a]];
-  return near.distance == d ? near.paths : 0;
+  if (far.distance == d + 1) atomicAdd(&far.paths, s.record[b + v].paths);
 }
 
 // Backward, arc a = v -> w with v on level d: w's dependency flows to v and to their edge.
@@ -84,61 +79,20 @@ __global__ void startKernel(Sweep s) {
   if (source) s.levelReached[0] = 1;
 }
 
-__global__ void discoverNodes(Sweep s, std::int32_t d) {
+__global__ void forwardNodes(Sweep s, std::int32_t d) {
   const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
   if (!s.levelReached[d] || v >= s.n) return;
   const std::size_t b = s.slot();
   if (s.distance[b + v] != d) return;
-  for (std::uint32_t a = s.offset[v]; a < s.offset[v + 1]; ++a) discoverArc(s, b, a, d);
+  for (std::uint32_t a = s.offset[v]; a < s.offset[v + 1]; ++a) forwardArc(s, b, a, v, d);
 }
 
-__global__ void pathNodes(Sweep s, std::int32_t d) {
-  const std::uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
-  if (!s.levelReached[d + 1] || w >= s.n) return;
-  const std::size_t b = s.slot();
-  if (s.distance[b + w] != d + 1) return;
-  double paths = 0;
-  for (std::uint32_t a = s.offset[w]; a < s.offset[w + 1]; ++a) paths += pathsFrom(s, b, a, d);
-  s.record[b + w].paths = paths;
-}
-
-__global__ void discoverArcs(Sweep s, std::size_t arcs, std::int32_t d) {
+__global__ void forwardArcs(Sweep s, std::size_t arcs, std::int32_t d) {
   const std::size_t a = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (!s.levelReached[d] || a >= arcs) return;
   const std::size_t b = s.slot();
-  if (s.distance[b + s.arcFrom[a]] == d) discoverArc(s, b, std::uint32_t(a), d);
-}
-
-// The sum of `value` over the lanes of the warp with the same `key` as this one, into the first
-// of them, for keys that sit in contiguous runs (arcs in CSR order, keyed by tail): a segmented
-// reduction by shuffles. Returns whether this lane is its run's first. Every lane must call it.
-__device__ bool sumRun(double2& value, std::uint32_t key) {
-  constexpr unsigned kWarp = 0xffffffffu;
-  const unsigned lane = threadIdx.x % 32;
-  for (unsigned offset = 1; offset < 32; offset *= 2) {
-    const double x = __shfl_down_sync(kWarp, value.x, offset);
-    const double y = __shfl_down_sync(kWarp, value.y, offset);
-    const std::uint32_t other = __shfl_down_sync(kWarp, key, offset);
-    if (lane + offset < 32 && other == key) value.x += x, value.y += y;
-  }
-  const std::uint32_t before = __shfl_up_sync(kWarp, key, 1);  // every lane shuffles
-  return lane == 0 || before != key;
-}
-
-// Arcs in CSR order (`sorted`) sit next to the other arcs of their tail: a warp sums its arcs'
-// paths per tail (sumRun) and the first of them adds the sum. In the permuted order equal tails
-// are not contiguous: one atomic per arc.
-template <bool sorted>
-__global__ void pathArcs(Sweep s, std::size_t arcs, std::int32_t d) {
-  const std::size_t a = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (!s.levelReached[d + 1]) return;
-  const std::size_t b = s.slot();
-  const std::uint32_t w = a < arcs ? s.arcFrom[a] : UINT32_MAX;
-  const bool onLevel = a < arcs && s.distance[b + w] == d + 1;
-  if (!__any_sync(0xffffffffu, onLevel)) return;  // the whole warp: no shuffles are waiting
-  double2 paths = {onLevel ? pathsFrom(s, b, std::uint32_t(a), d) : 0, 0};
-  const bool first = sorted ? sumRun(paths, w) : true;
-  if (onLevel && first && paths.x != 0) atomicAdd(&s.record[b + w].paths, paths.x);
+  const std::uint32_t v = s.arcFrom[a];
+  if (s.distance[b + v] == d) forwardArc(s, b, std::uint32_t(a), v, d);
 }
 
 __global__ void backwardNodes(Sweep s, std::int32_t d) {
@@ -156,17 +110,33 @@ __global__ void backwardNodes(Sweep s, std::int32_t d) {
   s.record[b + v].suffixes = sum.y;
 }
 
-// Edge-parallel backward: a warp sums its arcs' shares per tail (sumRun) and the first adds
-// them, one atomic per tail and warp; in the permuted order, one per arc.
+// Arcs in CSR order (`sorted`) sit next to the other arcs of their tail, so a warp first sums the
+// shares of its arcs from one vertex (a segmented reduction by shuffles, keys contiguous) and
+// the first of them adds the sum: one atomic per vertex and warp instead of one per arc. In the
+// permuted order equal tails are not contiguous: one atomic per arc.
 template <bool sorted>
 __global__ void backwardArcs(Sweep s, std::size_t arcs, std::int32_t d) {
+  constexpr unsigned kWarp = 0xffffffffu;
   const std::size_t a = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::size_t b = s.slot();
   const std::uint32_t v = a < arcs ? s.arcFrom[a] : UINT32_MAX;
   const bool onLevel = a < arcs && s.distance[b + v] == d;
-  if (!__any_sync(0xffffffffu, onLevel)) return;  // the whole warp: no shuffles are waiting
+  if (!__any_sync(kWarp, onLevel)) return;  // the whole warp: no shuffles are waiting
   double2 share = onLevel ? backwardArc(s, b, std::uint32_t(a), v, d) : double2{0, 0};
-  const bool first = sorted ? sumRun(share, v) : true;
+  bool first = true;
+  if (sorted) {
+    const unsigned lane = threadIdx.x % 32;
+    for (unsigned offset = 1; offset < 32; offset *= 2) {
+      const double x = __shfl_down_sync(kWarp, share.x, offset);
+      const double y = __shfl_down_sync(kWarp, share.y, offset);
+      const std::uint32_t tail = __shfl_down_sync(kWarp, v, offset);
+      if (lane + offset < 32 && tail == v) share.x += x, share.y += y;
+    }
+    const std::uint32_t before = __shfl_up_sync(kWarp, v, 1);  // every lane shuffles
+    first = lane == 0 || before != v;
+  } else if (!onLevel) {
+    return;
+  }
   if (!onLevel || !first || share.y == 0) return;  // not an arc to the next level
   atomicAdd(&s.record[b + v].dependency, share.x);
   if (s.stress) atomicAdd(&s.record[b + v].suffixes, share.y);
@@ -290,16 +260,10 @@ Centrality CudaCentrality::run(const std::vector<std::uint32_t>& sourceList,
     std::int32_t deepest = 0;
     for (std::int32_t d = 0;; d += kLevelsPerLook) {
       for (std::int32_t level = d; level < d + kLevelsPerLook; ++level) {
-        if (byNode) {
-          discoverNodes<<<dim3(vertexBlocks, count), kBlock>>>(s, level);
-          pathNodes<<<dim3(vertexBlocks, count), kBlock>>>(s, level);
-        } else if (arcs) {
-          discoverArcs<<<dim3(arcBlocks, count), kBlock>>>(s, arcs, level);
-          if (permuted)
-            pathArcs<false><<<dim3(arcBlocks, count), kBlock>>>(s, arcs, level);
-          else
-            pathArcs<true><<<dim3(arcBlocks, count), kBlock>>>(s, arcs, level);
-        }
+        if (byNode)
+          forwardNodes<<<dim3(vertexBlocks, count), kBlock>>>(s, level);
+        else if (arcs)
+          forwardArcs<<<dim3(arcBlocks, count), kBlock>>>(s, arcs, level);
       }
       levelLaunches_ += kLevelsPerLook;
       WS_CUDA_CHECK(cudaGetLastError());

@@ -8,13 +8,9 @@
 // Sources go in batches, one per grid row (blockIdx.y), all at the same level at once: a level is
 // one launch for the whole batch instead of one per source (Girvan-Newman recomputing a
 // 1,000-vertex component is then some 30 launches, not 30,000), and the host looks at whether a
-// level was reached only every few levels. A level forward is two launches: the level's arcs
-// mark the unreached vertices they lead to, then each vertex of the new level pulls its path
-// count from its neighbours on the level (the tail's own sum, where pushing would be an atomic
-// per arc on its far end); backward, the shares flow to the tail likewise. Edge-parallel, a warp
-// adds up the arcs of one tail before a single atomic. Path counts and dependencies are doubles
-// (integers overflow on grids), so the results match the CPU's to rounding. A vertex's values from
-// a source share one 32-byte record, so that a look at a far neighbour fetches one sector. Throws
+// level was reached only every few levels. Path counts and dependencies are doubles (integers
+// overflow on grids), so the results match the CPU's to rounding. A vertex's values from a source
+// share one 32-byte record, so that a look at a far neighbour fetches one sector. Throws
 // OutOfMemoryError when the graph does not fit.
 #include <cstdint>
 #include <vector>
