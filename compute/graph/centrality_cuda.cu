@@ -36,9 +36,8 @@ struct Sweep {
   std::int32_t* distance;
   Record* record;
   double* edgeBetweenness;
-  std::int32_t* levelReached;
-  bool stress;  // sum the suffixes (paths below each vertex) too  // per level: some source of the
-                // batch reached a vertex there
+  std::int32_t* levelReached;  // per level: some source of the batch reached a vertex there
+  bool stress;                 // sum the suffixes (paths below each vertex) too
 
   __device__ std::size_t slot() const { return std::size_t(blockIdx.y) * n; }
 };
