@@ -48,6 +48,22 @@ TEST(GraphModule, GirvanNewmanFindsThePlantedGroupsStepByStep) {
   EXPECT_GT(gn.levels()[gn.bestLevel()].modularity, 0.5) << "seed " << seed;
   EXPECT_NE(module.notes().find("agreement with the planted groups (NMI): 1"), std::string::npos)
       << module.notes();
+  // The dendrogram: one split (a horizontal bar) per level while there are at most 128
+  // communities, every segment inside the unit square, the best level marked.
+  const std::optional<Dendrogram> tree = module.dendrogram();
+  ASSERT_TRUE(tree);
+  std::size_t splits = 0, bars = 0;
+  for (std::size_t l = 1; l < gn.levels().size(); ++l)
+    splits += gn.levels()[l].components <= GraphModule::kDendrogramLeaves;
+  for (std::size_t i = 0; i < tree->segments.size(); i += 4) {
+    for (int k = 0; k < 4; ++k) {
+      EXPECT_GE(tree->segments[i + k], 0.0f);
+      EXPECT_LE(tree->segments[i + k], 1.0f);
+    }
+    bars += tree->segments[i + 1] == tree->segments[i + 3];
+  }
+  EXPECT_EQ(bars, splits);
+  EXPECT_FLOAT_EQ(tree->marked, float(gn.bestLevel()) / float(splits));
   // The level slider: level 0 is the whole graph in one community.
   module.setParam("level", std::int64_t(0));
   EXPECT_EQ(module.graphScene()->categories, 1);

@@ -85,10 +85,10 @@ void drawHistogram(const Histogram& h) {
 }
 
 // Categories (a mesh's colour classes): a swatch each, in the renderer's palette.
-void drawCategories(const MeshScene& scene) {
-  ImGui::Text("%s", scene.value.label.c_str());
+void drawCategories(const std::string& label, int categories) {
+  ImGui::Text("%s", label.c_str());
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  for (int k = 0; k < scene.categories; ++k) {
+  for (int k = 0; k < std::min(categories, 24); ++k) {
     if (k % 8) ImGui::SameLine();
     const ImVec2 at = ImGui::GetCursorScreenPos();
     const std::uint32_t rgb = render::kCategoryColours[k % 12];
@@ -100,6 +100,8 @@ void drawCategories(const MeshScene& scene) {
   }
 }
 
+void drawColourScale(const FieldView& view, const std::string& colormap);
+
 void drawColourBar(Lab& lab) {
   if (const std::optional<VoxelScene> scene = lab.module().voxelScene()) {
     drawLegend(*scene);
@@ -107,12 +109,44 @@ void drawColourBar(Lab& lab) {
   }
   const std::optional<MeshScene> mesh = lab.module().meshScene();
   if (mesh && mesh->categories > 0) {
-    drawCategories(*mesh);
+    drawCategories(mesh->value.label, mesh->categories);
     return;
   }
-  const FieldView view =
-      mesh ? mesh->value : lab.module().fieldViews()[lab.module().currentFieldView()];
-  const render::ColormapTable table = render::colormapTable(lab.colormapForView());
+  // A graph: its nodes' communities (or their values through the colour map), and the edges'
+  // colour map.
+  const std::optional<GraphScene> graph = lab.module().graphScene();
+  if (graph && graph->categories > 0) {
+    drawCategories(graph->nodeValue.label + " (colours repeat every 12)", graph->categories);
+    drawColourScale(graph->edgeValue, graph->edgeValue.colormap);
+    return;
+  }
+  const FieldView view = mesh    ? mesh->value
+                         : graph ? graph->nodeValue
+                                 : lab.module().fieldViews()[lab.module().currentFieldView()];
+  drawColourScale(view, lab.colormapForView());
+}
+
+// A dendrogram's segments, scaled into a box the panel's width; the marked level as a line.
+void drawDendrogram(const Dendrogram& tree) {
+  ImGui::Text("%s: %s", tree.name.c_str(), tree.caption.c_str());
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float width = ImGui::GetContentRegionAvail().x, height = 110;
+  draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height),
+                      IM_COL32(30, 34, 42, 255));
+  auto at = [&](float x, float y) {
+    return ImVec2(origin.x + 4 + x * (width - 8), origin.y + 4 + y * (height - 8));
+  };
+  for (std::size_t i = 0; i + 3 < tree.segments.size(); i += 4)
+    draw->AddLine(at(tree.segments[i], tree.segments[i + 1]),
+                  at(tree.segments[i + 2], tree.segments[i + 3]), IM_COL32(200, 205, 215, 255));
+  if (tree.marked >= 0)
+    draw->AddLine(at(0, tree.marked), at(1, tree.marked), IM_COL32(240, 140, 40, 255), 2);
+  ImGui::Dummy(ImVec2(width, height));
+}
+
+void drawColourScale(const FieldView& view, const std::string& colormap) {
+  const render::ColormapTable table = render::colormapTable(colormap);
   ImGui::Text("%s", view.label.c_str());
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -196,6 +230,7 @@ void drawTimingOverlay(Lab& lab, UiContext& context) {
   for (const Curve& c : module.curves())
     plot((c.name + " per " + c.x + " (" + std::to_string(c.values.size()) + ")").c_str(), c.values,
          50);
+  if (const std::optional<Dendrogram> tree = module.dendrogram()) drawDendrogram(*tree);
   for (const auto& [name, series] : lab.metricHistory()) plot(name.c_str(), series, 50);
   ImGui::Separator();
   drawColourBar(lab);

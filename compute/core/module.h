@@ -107,6 +107,15 @@ struct Curve {
   std::deque<float> values;
 };
 
+// A tree drawn as line segments in the unit square (Girvan-Newman's dendrogram: x across the
+// communities, y down the splits), with one level marked (the one shown).
+struct Dendrogram {
+  std::string name;
+  std::vector<float> segments;  // x0, y0, x1, y1 per segment, in [0, 1], y growing downwards
+  float marked = -1;            // y of the marked level, or -1
+  std::string caption;
+};
+
 // A scalar the module reports each frame (population, mass, restarts); plotted over time.
 struct Metric {
   std::string name;
@@ -200,6 +209,7 @@ class Module {
   virtual void renderGraph(GraphImage& image) { (void)image; }
   virtual std::vector<Histogram> histograms() const { return {}; }
   virtual std::vector<Curve> curves() const { return {}; }
+  virtual std::optional<Dendrogram> dendrogram() const { return std::nullopt; }
 
   virtual std::vector<std::string> tools() const = 0;
   // What a tool can place (Life: the shipped patterns); empty for tools that place nothing.

@@ -391,6 +391,76 @@ std::vector<std::uint32_t> GraphModule::shownCommunities(std::vector<Merge>* mer
   return count ? mergeByAffinity(*graph_, community, count, merges) : community;
 }
 
+std::optional<Dendrogram> GraphModule::dendrogram() const {
+  if (!gn_ || params().getText("method") == "louvain") return std::nullopt;
+  const std::size_t available = gn_->levels().size();
+  if (!dendrogram_ || dendrogramLevels_ != available) {
+    // The levels' partitions, each a refinement of the one before, while they stay few.
+    std::vector<std::vector<std::uint32_t>> parts;
+    std::vector<std::uint32_t> counts;
+    for (std::size_t l = 0; l < available; ++l) {
+      if (gn_->levels()[l].components > kDendrogramLeaves && !parts.empty()) break;
+      parts.push_back(gn_->communities(l));
+      counts.push_back(gn_->levels()[l].components);
+    }
+    const std::size_t depth = parts.size() - 1;
+    // Each community's children one level down (itself when it did not split).
+    std::vector<std::vector<std::vector<std::uint32_t>>> children(parts.size());
+    for (std::size_t l = 0; l < depth; ++l) {
+      children[l].resize(counts[l]);
+      std::vector<std::uint8_t> seen(counts[l + 1], 0);
+      for (std::uint32_t v = 0; v < graph_->vertices; ++v)
+        if (!seen[parts[l + 1][v]]) {
+          seen[parts[l + 1][v]] = 1;
+          children[l][parts[l][v]].push_back(parts[l + 1][v]);
+        }
+    }
+    // Leaves in depth-first order, so that siblings sit side by side; a parent above the middle
+    // of its children.
+    std::vector<std::vector<float>> x(parts.size());
+    for (std::size_t l = 0; l <= depth; ++l) x[l].assign(counts[l], 0);
+    float leaves = 0;
+    auto place = [&](auto&& self, std::size_t l, std::uint32_t c) -> float {
+      if (l == depth) return x[l][c] = leaves++;
+      float sum = 0;
+      for (const std::uint32_t child : children[l][c]) sum += self(self, l + 1, child);
+      return x[l][c] = sum / float(children[l][c].size());
+    };
+    for (std::uint32_t root = 0; root < counts[0]; ++root) place(place, 0, root);
+    Dendrogram tree;
+    tree.name = "Girvan-Newman dendrogram";
+    const float rows = float(std::max<std::size_t>(depth, 1));
+    auto across = [&](float position) { return (position + 0.5f) / std::max(leaves, 1.0f); };
+    for (std::size_t l = 0; l < depth; ++l)
+      for (std::uint32_t c = 0; c < counts[l]; ++c) {
+        float lo = x[l][c], hi = x[l][c];
+        for (const std::uint32_t child : children[l][c]) {
+          lo = std::min(lo, x[l + 1][child]);
+          hi = std::max(hi, x[l + 1][child]);
+          tree.segments.insert(tree.segments.end(), {across(x[l + 1][child]), float(l) / rows,
+                                                     across(x[l + 1][child]), float(l + 1) / rows});
+        }
+        if (hi > lo)
+          tree.segments.insert(tree.segments.end(),
+                               {across(lo), float(l) / rows, across(hi), float(l) / rows});
+      }
+    std::ostringstream caption;
+    caption << depth << " splits drawn (of " << available - 1 << ")";
+    tree.caption = caption.str();
+    dendrogram_ = tree;
+    dendrogramLevels_ = available;
+    dendrogramDepth_ = depth;
+  }
+  Dendrogram tree = *dendrogram_;
+  const std::size_t rows = std::max<std::size_t>(dendrogramDepth_, 1);
+  if (std::size_t(shownLevel_) <= dendrogramDepth_) tree.marked = float(shownLevel_) / float(rows);
+  std::ostringstream caption;
+  caption << tree.caption << "; level " << shownLevel_ << " shown, Q "
+          << gn_->levels()[std::min<std::size_t>(shownLevel_, available - 1)].modularity;
+  tree.caption = caption.str();
+  return tree;
+}
+
 std::vector<double> GraphModule::nodeMeasure() const {
   const std::string& by = params().getText("size_by");
   if (by == "closeness") return centrality_.closeness;

@@ -47,6 +47,10 @@ class GraphModule final : public Module {
   // come), the last kCurveLength of them.
   std::vector<Curve> curves() const override { return {modularityCurve_, componentsCurve_}; }
   static constexpr std::size_t kCurveLength = 2000;
+  // Girvan-Newman's splits so far as a tree, down to the first level of more than
+  // kDendrogramLeaves communities; the level shown is marked.
+  std::optional<Dendrogram> dendrogram() const override;
+  static constexpr std::uint32_t kDendrogramLeaves = 128;
 
   // "pick": the node nearest the pointer shows its values in the notes; "drag": moves the node
   // under the pointer, which then stays where it was left (pinned) while the layout goes on.
@@ -121,7 +125,11 @@ class GraphModule final : public Module {
   int shownLevel_ = 0;
   std::uint32_t shownCommunities_ = 0;
   std::vector<Merge> merges_;
-  double plantedAgreement_ = 0;  // NMI of the communities shown with the planted groups
+  double plantedAgreement_ = 0;
+  mutable std::optional<Dendrogram> dendrogram_;  // computed when due
+  mutable std::size_t dendrogramLevels_ = 0;      // the levels it was computed from
+  mutable std::size_t dendrogramDepth_ =
+      0;  // the splits it draws  // NMI of the communities shown with the planted groups
   Curve modularityCurve_{"modularity Q", "removal step", {}},
       componentsCurve_{"communities (components)", "removal step", {}};
 };
