@@ -184,7 +184,17 @@ __global__ void sourceKernel(Sweep s, unsigned long long* distanceSum, std::int3
 }  // namespace
 
 CudaCentrality::CudaCentrality(const Graph& g, std::uint64_t permutationSeed, double batchBytes)
-    : graph_(g),
+    : CudaCentrality(g, std::make_unique<DeviceGraph>(g), nullptr, permutationSeed, batchBytes) {}
+
+CudaCentrality::CudaCentrality(const Graph& g, const DeviceGraph& device,
+                               std::uint64_t permutationSeed, double batchBytes)
+    : CudaCentrality(g, nullptr, &device, permutationSeed, batchBytes) {}
+
+CudaCentrality::CudaCentrality(const Graph& g, std::unique_ptr<DeviceGraph> owned,
+                               const DeviceGraph* device, std::uint64_t permutationSeed,
+                               double batchBytes)
+    : owned_(std::move(owned)),
+      graph_(device ? *device : *owned_),
       batch_(
           std::uint32_t(std::clamp(batchBytes / (CudaCentrality::kBytesPerSourceAndVertex *
                                                  std::max<std::uint32_t>(g.vertices, 1)),

@@ -13,6 +13,7 @@
 // share one 32-byte record, so that a look at a far neighbour fetches one sector. Throws
 // OutOfMemoryError when the graph does not fit.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "compute/graph/centrality.h"
@@ -28,6 +29,9 @@ class CudaCentrality {
   // (kBytesPerSourceAndVertex); a batch holds at least one source.
   explicit CudaCentrality(const Graph& g, std::uint64_t permutationSeed = 1,
                           double batchBytes = double(1 << 30));
+  // On the device copy of g that `device` already holds (kept by the caller).
+  CudaCentrality(const Graph& g, const DeviceGraph& device, std::uint64_t permutationSeed = 1,
+                 double batchBytes = double(1 << 30));
 
   // As centralityOnCpu, with `removed` edges absent; waits for the result. Without `stress`
   // the stress is not summed (left 0): the backward sweep's atomics halve.
@@ -41,7 +45,11 @@ class CudaCentrality {
   std::uint64_t levelLaunches() const { return levelLaunches_; }
 
  private:
-  DeviceGraph graph_;
+  CudaCentrality(const Graph& g, std::unique_ptr<DeviceGraph> owned, const DeviceGraph* device,
+                 std::uint64_t permutationSeed, double batchBytes);
+
+  std::unique_ptr<DeviceGraph> owned_;  // when made from the graph alone
+  const DeviceGraph& graph_;
   std::uint32_t batch_;
   DeviceBuffer<std::uint32_t> permutedFrom_, permutedTo_, permutedEdge_;
   DeviceBuffer<std::uint8_t> removed_;

@@ -22,7 +22,7 @@ namespace ws::graph {
 struct GraphGpu {
   GraphGpu(const Graph& g, const std::vector<float>& positions, std::uint64_t seed)
       : graph(g),
-        centrality(g, seed),
+        centrality(g, graph, seed),
         components(graph),
         layout(graph, positions),
         louvain(graph),
@@ -578,7 +578,8 @@ void GraphModule::step(int count) {
       changed = true;
     }
   }
-  if (scope) scope->record(ms, work, work * bytesPerWorkUnit());
+  // Bytes only where the byte model holds: a centrality pass.
+  if (scope) scope->record(ms, work, kind == "centrality" ? work * bytesPerWorkUnit() : 0);
   if (gn_ && backend_ == Backend::Cuda && kind == "cluster" && !louvain)
     device_->layout.setRemoved(gn_->removed());  // the layout lets go of them
   layoutSteps();
@@ -886,10 +887,9 @@ void GraphModule::applySelection(Backend previous, const StateBlob& state) {
 }
 
 double GraphModule::bytesPerWorkUnit() const {
-  // Per edge and source, what a pass must at least move: each arc's tail id read and its
-  // tail's distance looked at once per level would be far more; the floor counts each of the
-  // two arcs once forward and once backward (4 bytes of arc, 4 of distance) and each vertex's
-  // 32-byte record written and read once.
+  // Per edge and source of a centrality pass, the least it moves: each of the edge's two arcs
+  // read once forward and once backward (a 4-byte end and the 4-byte distance it is checked
+  // against), and each vertex's 32-byte record written and read once, spread over the edges.
   const double arcsPerEdge = 2;
   return arcsPerEdge * 2 * 8 +
          2.0 * 32 * graph_->vertices / std::max<std::size_t>(graph_->edges(), 1);
