@@ -51,7 +51,8 @@ __device__ void forwardArc(const Sweep& s, std::size_t b, std::uint32_t a, std::
   Record& far = s.record[b + w];
   if (far.distance < 0) {
     far.distance = s.distance[b + w] = d + 1;
-    s.levelReached[d + 1] = 1;
+    // Read before writing: thousands of threads storing to one address queue up at the L2.
+    if (!s.levelReached[d + 1]) s.levelReached[d + 1] = 1;
   }
   if (far.distance == d + 1) atomicAdd(&far.paths, s.record[b + v].paths);
 }

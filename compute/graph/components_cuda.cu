@@ -29,7 +29,7 @@ __global__ void hookKernel(std::uint32_t* parent, const std::uint32_t* ends,
   const std::uint32_t a = rootOf(parent, ends[2 * e]), b = rootOf(parent, ends[2 * e + 1]);
   if (a == b) return;
   atomicMin(&parent[max(a, b)], min(a, b));
-  *changed = 1;
+  if (!*changed) *changed = 1;  // read first: many stores to one address queue up
 }
 
 __global__ void jumpKernel(std::uint32_t* parent, std::uint32_t n) {

@@ -115,7 +115,10 @@ __global__ void chooseKernel(SweepInputs in, std::uint32_t n, const long long* s
   const long long stay = joinGain(stayLinks[i], in.total[own] - in.degree[i], in.degree[i], in.m2);
   next[i] = chooseCommunity(own, stay, anyOther, best, bestGain[i], in.size[own],
                             anyOther ? in.size[best] : 0);
-  if (next[i] != own) atomicAdd(moved, 1ull);
+  // One atomic per warp, not per node moved: they all add to one counter.
+  const unsigned active = __activemask(), movers = __ballot_sync(active, next[i] != own);
+  if (threadIdx.x % 32 == unsigned(__ffs(active) - 1) && movers)
+    atomicAdd(moved, (unsigned long long)__popc(movers));
 }
 
 // Twice the weight inside each community: its nodes' own, and its arcs that stay inside.
