@@ -347,6 +347,7 @@ void GraphModule::runLouvain() {
 
 void GraphModule::startClustering() {
   removedAt_.assign(graph_->edges(), ~0u);
+  lastRemoval_.reset();
   modularityCurve_.values.clear();
   componentsCurve_.values.clear();
   runLouvain();
@@ -564,7 +565,7 @@ void GraphModule::step(int count) {
       scope = times().girvanNewman;
       for (std::size_t r = before; r < gn_->removals().size(); ++r)
         removedAt_[gn_->removals()[r]] = std::uint32_t(stepCount() + s);
-      lastRemoval_ = stepCount() + s;
+      lastRemoval_ = stepCount() + std::uint64_t(s);
       modularityCurve_.values.push_back(float(modularity(*graph_, gn_->communitiesNow())));
       componentsCurve_.values.push_back(float(gn_->levels().back().components));
       for (Curve* c : {&modularityCurve_, &componentsCurve_})
@@ -585,7 +586,8 @@ void GraphModule::step(int count) {
   layoutSteps();
   countSteps(count);
   // Restyled when something shown changed, or while removed edges fade.
-  if (changed || double(stepCount()) < double(lastRemoval_) + kFadeSteps + 2) restyle();
+  if (changed || (lastRemoval_ && double(stepCount()) < double(*lastRemoval_) + kFadeSteps + 2))
+    restyle();
 }
 
 std::vector<Metric> GraphModule::metrics() {

@@ -112,7 +112,7 @@ class GraphModule final : public Module {
   std::optional<LouvainResult> louvain_;
   double louvainMs_ = 0, gnMs_ = 0, centralityMs_ = 0;
   std::uint32_t centralitySources_ = 0;
-  std::uint64_t lastRemoval_ = 0;  // the step of the last Girvan-Newman removal
+  std::optional<std::uint64_t> lastRemoval_;  // the step of the last Girvan-Newman removal
   Centrality centrality_;
   std::vector<std::uint32_t> removedAt_;  // per edge: the step it was removed at, or ~0u
   std::vector<std::pair<std::uint32_t, std::array<float, 2>>> pinned_;
