@@ -610,10 +610,11 @@ std::string GraphModule::notes() const {
   const std::string report = report_.summary();
   if (!report.empty()) out << "\n" << report;
   if (report_.weighted) out << "\nthe edge weights are ignored: every method here is unweighted";
-  const std::vector<std::uint32_t> s = sources();
   out << "\ncentrality from "
-      << (s.empty() ? "every vertex" : std::to_string(s.size()) + " sampled sources") << " in "
-      << centralityMs_ << " ms";
+      << (centralitySources_ == graph_->vertices && params().getInt("sources") == 0
+              ? "every vertex"
+              : std::to_string(centralitySources_) + " sampled sources")
+      << " in " << centralityMs_ << " ms";
   if (gn_) {
     const DendrogramLevel& best = gn_->levels()[gn_->bestLevel()];
     out << "\nGirvan-Newman: " << gn_->removals().size() << " of " << graph_->edges()
@@ -691,9 +692,7 @@ std::optional<GraphScene> GraphModule::graphScene() const {
     scene.categories = int(std::max(groups, 1u));
   }
   if (grouped) {
-    std::vector<float> nodes, edges;
-    quotient(nodes, edges, nullptr);
-    scene.edges = edges.size() / 2;
+    scene.edges = quotient().edges.size() / 2;
     scene.edgeValue = {"affinity", "affinity (of the largest)", 0, 1, "inferno"};
   } else {
     scene.edges = graph_->edges();
@@ -703,45 +702,55 @@ std::optional<GraphScene> GraphModule::graphScene() const {
   return scene;
 }
 
-void GraphModule::quotient(std::vector<float>& nodes, std::vector<float>& edges,
-                           std::vector<std::uint32_t>* ends) const {
-  std::vector<std::uint32_t> community = shownCommunities();
-  const std::uint32_t k = renumberCommunities(community);
-  const std::vector<float> p = positions();
-  std::vector<double> x(k, 0), y(k, 0), members(k, 0);
-  for (std::uint32_t v = 0; v < graph_->vertices; ++v) {
-    x[community[v]] += p[2 * v];
-    y[community[v]] += p[2 * v + 1];
-    ++members[community[v]];
-  }
-  const float spacing = float(params().getFloat("spacing"));
-  nodes.assign(4 * std::size_t(k), 0);
-  for (std::uint32_t c = 0; c < k; ++c) {
-    nodes[4 * c] = float(x[c] / members[c]);
-    nodes[4 * c + 1] = float(y[c] / members[c]);
-    nodes[4 * c + 2] = spacing * 0.4f * float(std::sqrt(members[c]));
-    nodes[4 * c + 3] = float(c);
-  }
+const GraphModule::Quotient& GraphModule::quotient() const {
+  if (quotient_.style == styleRevision_) return quotient_;
+  Quotient& q = quotient_;
+  q.community = shownCommunities();
+  const std::uint32_t k = renumberCommunities(q.community);
+  q.members.assign(k, 0);
+  for (const std::uint32_t c : q.community) ++q.members[c];
   std::map<std::pair<std::uint32_t, std::uint32_t>, double> between;
   for (std::size_t e = 0; e < graph_->edges(); ++e) {
-    const std::uint32_t a = community[graph_->ends[2 * e]], b = community[graph_->ends[2 * e + 1]];
+    const std::uint32_t a = q.community[graph_->ends[2 * e]],
+                        b = q.community[graph_->ends[2 * e + 1]];
     if (a != b) between[{std::min(a, b), std::max(a, b)}] += 1;
   }
   std::vector<double> affinity;
+  q.ends.clear();
   for (const auto& [pair, count] : between) {
-    affinity.push_back(count / (members[pair.first] * members[pair.second]));
-    if (ends) ends->insert(ends->end(), {pair.first, pair.second});
+    affinity.push_back(count / (q.members[pair.first] * q.members[pair.second]));
+    q.ends.insert(q.ends.end(), {pair.first, pair.second});
   }
-  const std::vector<float> value = normalized(affinity);
-  edges.clear();
-  for (const float a : value) edges.insert(edges.end(), {a, 0.35f + 0.65f * a});
+  q.edges.clear();
+  for (const float a : normalized(affinity)) q.edges.insert(q.edges.end(), {a, 0.35f + 0.65f * a});
+  q.style = styleRevision_;
+  return q;
+}
+
+std::vector<float> GraphModule::quotientNodes() const {
+  const Quotient& q = quotient();
+  const auto k = std::uint32_t(q.members.size());
+  const std::vector<float> p = positions();
+  std::vector<double> x(k, 0), y(k, 0);
+  for (std::uint32_t v = 0; v < graph_->vertices; ++v) {
+    x[q.community[v]] += p[2 * v];
+    y[q.community[v]] += p[2 * v + 1];
+  }
+  const float spacing = float(params().getFloat("spacing"));
+  std::vector<float> nodes(4 * std::size_t(k), 0);
+  for (std::uint32_t c = 0; c < k; ++c) {
+    nodes[4 * c] = float(x[c] / q.members[c]);
+    nodes[4 * c + 1] = float(y[c] / q.members[c]);
+    nodes[4 * c + 2] = spacing * 0.4f * float(std::sqrt(q.members[c]));
+    nodes[4 * c + 3] = float(c);
+  }
+  return nodes;
 }
 
 void GraphModule::graphTopology(std::vector<std::uint32_t>& ends) const {
   ends.clear();
   if (quotientView()) {
-    std::vector<float> nodes, edges;
-    quotient(nodes, edges, &ends);
+    ends = quotient().ends;
     return;
   }
   ends = graph_->ends;
@@ -755,8 +764,8 @@ void GraphModule::renderGraph(GraphImage& image) {
       WS_CUDA_CHECK(cudaMemcpy(to, from, count * sizeof(float), cudaMemcpyDefault));
   };
   if (quotientView()) {
-    std::vector<float> nodes, edges;
-    quotient(nodes, edges, nullptr);
+    const std::vector<float> nodes = quotientNodes();
+    const std::vector<float>& edges = quotient().edges;
     copy(image.nodes, nodes.data(), std::min(nodes.size(), 4 * image.nodeCount), false);
     copy(image.edges, edges.data(), std::min(edges.size(), 2 * image.edgeCount), false);
     return;

@@ -94,8 +94,18 @@ class GraphModule final : public Module {
   void restyle();  // node sizes and colours, edge values, after what they show changed
   bool quotientView() const;
   bool stressShown() const;
-  void quotient(std::vector<float>& nodes, std::vector<float>& edges,
-                std::vector<std::uint32_t>* ends) const;
+  // The communities view: a node per community, an edge per pair with edges between them
+  // (two node numbers each, then value and opacity), kept until the style changes; the nodes
+  // (at their members' centre) follow the layout every frame.
+  struct Quotient {
+    std::uint64_t style = ~std::uint64_t(0);
+    std::vector<std::uint32_t> community, ends;
+    std::vector<double> members;
+    std::vector<float> edges;
+  };
+  const Quotient& quotient() const;
+  std::vector<float> quotientNodes() const;
+  mutable Quotient quotient_;
   std::vector<double> nodeMeasure() const;
   EdgeBetweenness betweennessFunction();
   std::vector<std::uint32_t> sources() const;
