@@ -156,7 +156,8 @@ GraphModule::GraphModule(Backend backend) : Module(backend) {
                               "(what the benchmark times), or the layout alone"));
   p.declare(
       ParamSpec::boolean("layout", "run layout", true, "move the nodes by forces every step"));
-  p.declare(ParamSpec::integer("layout_steps", "layout iterations per step", 2, 1, 50, ""));
+  p.declare(ParamSpec::integer("layout_steps", "layout iterations per step", 2, 1, 50,
+                               "force-directed iterations a step: how fast the drawing settles"));
   p.declare(ParamSpec::real("spacing", "spacing", 1, 0.1, 10,
                             "the ideal edge length k: repulsion k^2 / d, attraction d^2 / k"));
   p.declare(ParamSpec::real("gravity", "gravity", 0.02, 0, 1,
