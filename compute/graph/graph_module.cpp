@@ -742,7 +742,7 @@ std::vector<float> GraphModule::quotientNodes() const {
   for (std::uint32_t c = 0; c < k; ++c) {
     nodes[4 * c] = float(x[c] / q.members[c]);
     nodes[4 * c + 1] = float(y[c] / q.members[c]);
-    nodes[4 * c + 2] = spacing * 0.4f * float(std::sqrt(q.members[c]));
+    nodes[4 * c + 2] = spacing * 0.2f * float(std::sqrt(q.members[c]));
     nodes[4 * c + 3] = float(c);
   }
   return nodes;
