@@ -349,6 +349,7 @@ void GraphModule::runLouvain() {
 void GraphModule::startClustering() {
   removedAt_.assign(graph_->edges(), ~0u);
   lastRemoval_.reset();
+  dendrogram_.reset();  // of the run before
   modularityCurve_.values.clear();
   componentsCurve_.values.clear();
   runLouvain();
