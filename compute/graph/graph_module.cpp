@@ -616,7 +616,8 @@ std::string GraphModule::notes() const {
       << (centralitySources_ == graph_->vertices && params().getInt("sources") == 0
               ? "every vertex"
               : std::to_string(centralitySources_) + " sampled sources")
-      << " in " << centralityMs_ << " ms";
+      << " in " << centralityMs_ << " ms ("
+      << centralityMs_ / std::max<std::uint32_t>(centralitySources_, 1) << " ms a source)";
   if (gn_) {
     const DendrogramLevel& best = gn_->levels()[gn_->bestLevel()];
     out << "\nGirvan-Newman: " << gn_->removals().size() << " of " << graph_->edges()
