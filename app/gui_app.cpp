@@ -44,12 +44,15 @@ class ViewInput {
     context.cursorWorldX = overView ? lab.camera.worldX(mx, w) : -1;
     context.cursorWorldY = overView ? lab.camera.worldY(my, h) : -1;
 
-    if (overView && io.MouseWheel != 0)
+    if (overView && io.MouseWheel != 0) {
       lab.camera.zoomAbout(std::pow(1.25, io.MouseWheel), mx, my, w, h);
+      lab.followGraph = false;
+    }
 
     const bool panning = ImGui::IsMouseDown(2) || (io.KeyCtrl && ImGui::IsMouseDown(0));
     if (panning && (overView || panning_)) {
       if (panning_) lab.camera.pan(mx - lastX_, my - lastY_);
+      lab.followGraph = false;
       panning_ = true;
     } else {
       panning_ = false;
@@ -142,7 +145,7 @@ void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses
       case GLFW_KEY_C:
         if (offers(lab.module().actions(), "clear")) lab.attempt([&] { lab.module().runAction("clear"); });
         break;
-      case GLFW_KEY_F: lab.fitPending = true; break;
+      case GLFW_KEY_F: lab.fitPending = lab.followGraph = true; break;
       case GLFW_KEY_G: lab.gridLines = !lab.gridLines; break;
       case GLFW_KEY_TAB: showUi = !showUi; break;
       case GLFW_KEY_H:

@@ -55,6 +55,7 @@ void Lab::adoptModule(std::unique_ptr<Module> module) {
   module_ = std::move(module);
   history_.clear();
   fitPending = true;
+  followGraph = true;
   colormap.clear();
   pickFirstTool();
 }

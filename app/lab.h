@@ -57,6 +57,9 @@ class Lab {
   render::Camera2D camera;
   render::OrbitCamera orbit;  // for modules with a 3-D scene (voxels, a mesh)
   bool fitPending = true;
+  // A graph view keeps its layout framed as it spreads, until the user pans or zooms (F or
+  // "Fit view" frames it, and follows it, again).
+  bool followGraph = true;
   bool showed3d = false;  // the last frame was a 3-D scene: a switch to a 2-D view refits
   std::string colormap;   // empty: the view's default
   bool gridLines = true;

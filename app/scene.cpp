@@ -54,11 +54,12 @@ void drawScene(Lab& lab, SceneRenderers& renderers, int width, int height, int l
     renderers.transferMode = renderers.voxels.transferMode();
     return;
   }
-  if (lab.fitPending) {
+  const std::optional<GraphScene> graph = lab.module().graphScene();
+  if (lab.fitPending || (graph && lab.followGraph)) {
     lab.camera.fit(lab.module().world(), width, height, leftInset);
     lab.fitPending = false;
   }
-  if (const std::optional<GraphScene> graph = lab.module().graphScene()) {
+  if (graph) {
     drawFallingBack(lab, renderers.graph, [&] {
       renderers.graph.draw(lab.module(), *graph, lab.camera, width, height, lab.colormapForView());
     });

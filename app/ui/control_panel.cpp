@@ -72,7 +72,7 @@ void drawPlayback(Lab& lab, UiContext& context) {
     if (ImGui::Button(action.c_str())) lab.attempt([&] { lab.module().runAction(action); });
     ImGui::SameLine();
   }
-  if (ImGui::Button("Fit view")) lab.fitPending = true;
+  if (ImGui::Button("Fit view")) lab.fitPending = lab.followGraph = true;
   if (context.screenshot) {
     ImGui::SameLine();
     if (ImGui::Button("Screenshot")) context.screenshot();

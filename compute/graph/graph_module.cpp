@@ -47,7 +47,7 @@ constexpr std::int64_t kMaxVertices = std::int64_t(1) << 24;
 constexpr std::size_t kGirvanNewmanEdges = 50000;
 // Sources when `sources` is 0 (all) but the graph is too large for all.
 constexpr std::uint32_t kAllSourcesUpTo = 20000, kDefaultSample = 256;
-constexpr float kFadeSteps = 40;  // a removed edge fades out over this many steps
+constexpr float kFadeSteps = 20;  // a removed edge fades out over this many steps
 
 bool isGenerator(const std::string& name) {
   return std::find(kGenerators.begin(), kGenerators.end(), name) != kGenerators.end();
