@@ -11,38 +11,71 @@ namespace ws::graph {
 
 namespace {
 
-// A weighted graph as the levels after the first see it: node i's links are
-// to[offset[i] .. offset[i + 1]) with their weights; a community's inside edges become a
-// self-loop, kept in `loop` (counted once, as weight inside).
-struct Weighted {
+// A level's graph, for both methods: node i's links are to[offset[i] .. offset[i + 1]) with
+// their weights (whole numbers: counts of edges), a community's inside edges as the node's own
+// weight, counted twice (from both ends), and its degree (links plus that).
+struct Integral {
   std::uint32_t n = 0;
-  std::vector<std::uint32_t> offset, to;
-  std::vector<double> weight, loop;
-  double total = 0;  // the sum of all edge weights (m)
-
-  double degree(std::uint32_t i) const {  // links out plus twice the loop
-    double d = 2 * loop[i];
-    for (std::uint32_t a = offset[i]; a < offset[i + 1]; ++a) d += weight[a];
-    return d;
-  }
+  std::vector<std::uint32_t> offset, to, weight;
+  std::vector<std::int64_t> inside2, degree;
+  std::int64_t m2 = 0;
 };
 
-Weighted fromGraph(const Graph& g) {
-  Weighted w;
+Integral integralOf(const Graph& g) {
+  Integral w;
   w.n = g.vertices;
   w.offset = g.offset;
   w.to = g.arcTo;
-  w.weight.assign(g.arcs(), 1.0);
-  w.loop.assign(g.vertices, 0.0);
-  w.total = double(g.edges());
+  w.weight.assign(g.arcs(), 1);
+  w.inside2.assign(g.vertices, 0);
+  w.degree.resize(g.vertices);
+  for (std::uint32_t v = 0; v < g.vertices; ++v) w.degree[v] = g.degree(v);
+  w.m2 = 2 * std::int64_t(g.edges());
   return w;
 }
 
+// The graph of the communities (numbered 0 .. k - 1): a node each, links summed, the weight inside
+// kept as the node's own.
+Integral aggregate(const Integral& w, const std::vector<std::uint32_t>& community,
+                   std::uint32_t k) {
+  Integral out;
+  out.n = k;
+  out.m2 = w.m2;
+  out.inside2.assign(k, 0);
+  out.degree.assign(k, 0);
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> links;  // (from << 32 | to, weight)
+  for (std::uint32_t i = 0; i < w.n; ++i) {
+    const std::uint32_t ci = community[i];
+    out.inside2[ci] += w.inside2[i];
+    out.degree[ci] += w.degree[i];
+    for (std::uint32_t a = w.offset[i]; a < w.offset[i + 1]; ++a) {
+      const std::uint32_t cj = community[w.to[a]];
+      if (cj == ci)
+        out.inside2[ci] += w.weight[a];
+      else
+        links.emplace_back(std::uint64_t(ci) << 32 | cj, w.weight[a]);
+    }
+  }
+  std::sort(links.begin(), links.end());
+  out.offset.assign(k + 1, 0);
+  for (std::size_t r = 0; r < links.size(); ++r) {
+    if (r > 0 && links[r].first == links[r - 1].first) {
+      out.weight.back() += links[r].second;
+      continue;
+    }
+    ++out.offset[(links[r].first >> 32) + 1];
+    out.to.push_back(std::uint32_t(links[r].first));
+    out.weight.push_back(links[r].second);
+  }
+  for (std::uint32_t c = 0; c < k; ++c) out.offset[c + 1] += out.offset[c];
+  return out;
+}
+
 // One level's local moving. Returns whether any node moved; `community` per node.
-bool moveNodes(const Weighted& w, std::vector<std::uint32_t>& community) {
-  const double m2 = 2 * w.total;
+bool moveNodes(const Integral& w, std::vector<std::uint32_t>& community) {
+  const double m2 = double(w.m2);
   std::vector<double> degree(w.n), tot(w.n, 0);
-  for (std::uint32_t i = 0; i < w.n; ++i) tot[community[i]] += degree[i] = w.degree(i);
+  for (std::uint32_t i = 0; i < w.n; ++i) tot[community[i]] += degree[i] = double(w.degree[i]);
   std::vector<double> links(w.n, 0);
   std::vector<std::uint32_t> seen;
   bool movedAny = false;
@@ -83,69 +116,13 @@ bool moveNodes(const Weighted& w, std::vector<std::uint32_t>& community) {
   return movedAny;
 }
 
-// The graph of the communities: a node each, links summed, inside weight as loops.
-Weighted aggregate(const Weighted& w, const std::vector<std::uint32_t>& community,
-                   std::uint32_t k) {
-  Weighted out;
-  out.n = k;
-  out.total = w.total;
-  out.loop.assign(k, 0);
-  std::vector<std::vector<std::pair<std::uint32_t, double>>> rows(k);
-  for (std::uint32_t i = 0; i < w.n; ++i) {
-    const std::uint32_t ci = community[i];
-    out.loop[ci] += w.loop[i];
-    for (std::uint32_t a = w.offset[i]; a < w.offset[i + 1]; ++a) {
-      const std::uint32_t cj = community[w.to[a]];
-      if (cj == ci)
-        out.loop[ci] += w.weight[a] / 2;  // seen from both ends
-      else
-        rows[ci].emplace_back(cj, w.weight[a]);
-    }
-  }
-  out.offset.assign(k + 1, 0);
-  for (std::uint32_t c = 0; c < k; ++c) {
-    auto& row = rows[c];
-    std::sort(row.begin(), row.end());
-    std::size_t kept = 0;
-    for (std::size_t r = 0; r < row.size(); ++r) {
-      if (kept > 0 && row[kept - 1].first == row[r].first)
-        row[kept - 1].second += row[r].second;
-      else
-        row[kept++] = row[r];
-    }
-    row.resize(kept);
-    out.offset[c + 1] = out.offset[c] + std::uint32_t(kept);
-    for (const auto& [to, weight] : row) {
-      out.to.push_back(to);
-      out.weight.push_back(weight);
-    }
-  }
-  return out;
-}
-
-double weightedModularity(const Weighted& w, const std::vector<std::uint32_t>& community,
-                          std::uint32_t k) {
-  if (w.total == 0) return 0;
-  std::vector<double> inside(k, 0), tot(k, 0);
-  for (std::uint32_t i = 0; i < w.n; ++i) {
-    inside[community[i]] += w.loop[i];
-    tot[community[i]] += w.degree(i);
-    for (std::uint32_t a = w.offset[i]; a < w.offset[i + 1]; ++a)
-      if (community[w.to[a]] == community[i]) inside[community[i]] += w.weight[a] / 2;
-  }
-  double q = 0;
-  for (std::uint32_t c = 0; c < k; ++c)
-    q += inside[c] / w.total - (tot[c] / (2 * w.total)) * (tot[c] / (2 * w.total));
-  return q;
-}
-
 }  // namespace
 
 LouvainResult louvainOnCpu(const Graph& g) {
   LouvainResult result;
   result.community.resize(g.vertices);
   std::iota(result.community.begin(), result.community.end(), 0u);
-  Weighted w = fromGraph(g);
+  Integral w = integralOf(g);
   std::vector<std::uint32_t> level(w.n);
   std::iota(level.begin(), level.end(), 0u);
   while (true) {
@@ -159,34 +136,11 @@ LouvainResult louvainOnCpu(const Graph& g) {
     level.resize(k);
   }
   result.communities = renumberCommunities(result.community);
-  result.modularity = weightedModularity(fromGraph(g), result.community, result.communities);
+  result.modularity = modularity(g, result.community);
   return result;
 }
 
 namespace {
-
-// The synchronous method's graphs: integer weights, a node's inside weight counted twice.
-struct Integral {
-  std::uint32_t n = 0;
-  std::vector<std::uint32_t> offset, to, weight;
-  std::vector<std::int64_t> inside2, degree;
-  std::int64_t m2 = 0;
-};
-
-Integral integralOf(const Graph& g) {
-  if (2 * double(g.edges()) >= 2147483648.0)
-    throw InputError("the synchronous Louvain method takes fewer than 2^30 edges");
-  Integral w;
-  w.n = g.vertices;
-  w.offset = g.offset;
-  w.to = g.arcTo;
-  w.weight.assign(g.arcs(), 1);
-  w.inside2.assign(g.vertices, 0);
-  w.degree.resize(g.vertices);
-  for (std::uint32_t v = 0; v < g.vertices; ++v) w.degree[v] = g.degree(v);
-  w.m2 = 2 * std::int64_t(g.edges());
-  return w;
-}
 
 std::int64_t scaledModularity(const Integral& w, const std::vector<std::uint32_t>& community) {
   std::vector<std::int64_t> inside2(w.n, 0), total(w.n, 0);
@@ -257,44 +211,11 @@ std::uint32_t compact(std::vector<std::uint32_t>& community) {
   return next;
 }
 
-Integral aggregate(const Integral& w, const std::vector<std::uint32_t>& community,
-                   std::uint32_t k) {
-  Integral out;
-  out.n = k;
-  out.m2 = w.m2;
-  out.inside2.assign(k, 0);
-  out.degree.assign(k, 0);
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> links;  // (from << 32 | to, weight)
-  for (std::uint32_t i = 0; i < w.n; ++i) {
-    const std::uint32_t ci = community[i];
-    out.inside2[ci] += w.inside2[i];
-    out.degree[ci] += w.degree[i];
-    for (std::uint32_t a = w.offset[i]; a < w.offset[i + 1]; ++a) {
-      const std::uint32_t cj = community[w.to[a]];
-      if (cj == ci)
-        out.inside2[ci] += w.weight[a];
-      else
-        links.emplace_back(std::uint64_t(ci) << 32 | cj, w.weight[a]);
-    }
-  }
-  std::sort(links.begin(), links.end());
-  out.offset.assign(k + 1, 0);
-  for (std::size_t r = 0; r < links.size(); ++r) {
-    if (r > 0 && links[r].first == links[r - 1].first) {
-      out.weight.back() += links[r].second;
-      continue;
-    }
-    ++out.offset[(links[r].first >> 32) + 1];
-    out.to.push_back(std::uint32_t(links[r].first));
-    out.weight.push_back(links[r].second);
-  }
-  for (std::uint32_t c = 0; c < k; ++c) out.offset[c + 1] += out.offset[c];
-  return out;
-}
-
 }  // namespace
 
 LouvainResult louvainSynchronousOnCpu(const Graph& g) {
+  if (2 * double(g.edges()) >= 2147483648.0)
+    throw InputError("the synchronous Louvain method takes fewer than 2^30 edges");
   LouvainResult result;
   result.community.resize(g.vertices);
   std::iota(result.community.begin(), result.community.end(), 0u);
