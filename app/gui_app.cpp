@@ -67,7 +67,7 @@ class ViewInput {
       if (offers(lab.module().tools(), tool) && (tool != "place" || fresh)) {
         const PointerEdit edit{
             tool, wx, wy, fresh ? wx : lastWorldX_, fresh ? wy : lastWorldY_, lab.toolItem};
-        lab.attempt([&] { lab.module().edit(edit); });
+        lab.edit(edit);
       }
       editing_ = true;
       lastWorldX_ = lab.camera.worldX(mx, w);
@@ -109,7 +109,7 @@ class ViewInput {
     edit.tool = "inspect";
     edit.hasRay = true;
     for (int k = 0; k < 3; ++k) edit.origin[k] = origin[k], edit.direction[k] = direction[k];
-    lab.attempt([&] { lab.module().edit(edit); });
+    lab.edit(edit);
   }
 
   bool dragging_ = false, leftPress_ = false;
@@ -141,11 +141,11 @@ void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses
       case GLFW_KEY_SPACE: lab.running = !lab.running; break;
       case GLFW_KEY_N:
       case GLFW_KEY_RIGHT: lab.requestSteps(shift ? lab.stepN : 1); break;
-      case GLFW_KEY_R: lab.attempt([&] { lab.module().reset(); }); break;
+      case GLFW_KEY_R: lab.reset(); break;
       case GLFW_KEY_C:
-        if (offers(lab.module().actions(), "clear")) lab.attempt([&] { lab.module().runAction("clear"); });
+        if (offers(lab.module().actions(), "clear")) lab.runAction("clear");
         break;
-      case GLFW_KEY_F: lab.fitPending = lab.followGraph = true; break;
+      case GLFW_KEY_F: lab.fitView(); break;
       case GLFW_KEY_G: lab.gridLines = !lab.gridLines; break;
       case GLFW_KEY_TAB: showUi = !showUi; break;
       case GLFW_KEY_H:
@@ -164,7 +164,7 @@ void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses
     const std::size_t view = static_cast<std::size_t>(key - GLFW_KEY_1);
     if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9 && view < views.size() &&
         lab.module().params().has("view"))
-      lab.attempt([&] { lab.module().setParam("view", views[view].name); });
+      lab.setParam("view", views[view].name);
   }
   presses.clear();
 }
@@ -235,7 +235,9 @@ int runGui(const GuiOptions& options) {
       ImGui_ImplGlfw_NewFrame();
       ImGui::NewFrame();
       handleKeys(lab, context, keyPresses, showUi, screenshotRequested, quit);
+      const nlohmann::json cameraBefore = lab.cameraJson();
       input.handle(lab, context, winWidth > 0 ? float(fbWidth) / winWidth : 1.0f);
+      if (lab.cameraJson() != cameraBefore) lab.cameraMoved(fbHeight);
 
       lab.advance();
       drawScene(lab, renderers, fbWidth, fbHeight, showUi ? int(ui::kPanelWidth) + 16 : 0);

@@ -1,7 +1,10 @@
 #include "app/lab.h"
 
+#include <algorithm>
 #include <fstream>
 
+#include "app/session/actions.h"
+#include "app/session/recorder.h"
 #include "compute/core/cuda_check.h"
 #include "compute/core/errors.h"
 
@@ -22,6 +25,11 @@ void applySetting(Module& module, const std::string& setting) {
 }
 
 namespace {
+
+template <typename T>
+nlohmann::json triple(const T& v) {
+  return {v[0], v[1], v[2]};
+}
 
 nlohmann::json readJsonFile(const std::string& path) {
   std::ifstream in(path);
@@ -51,6 +59,8 @@ Lab::Lab(const LabOptions& options) {
   if (backend == Backend::Cpu && !gpuInfo().available) notice = "CPU backend: no usable GPU";
 }
 
+Lab::~Lab() = default;
+
 void Lab::adoptModule(std::unique_ptr<Module> module) {
   module_ = std::move(module);
   history_.clear();
@@ -67,6 +77,7 @@ void Lab::pickFirstTool() {
 
 void Lab::advance() {
   attempt([&] {
+    if (recorder_) recorder_->frame(*this, pendingSteps_);
     const int steps = (running ? stepsPerFrame : 0) + pendingSteps_;
     pendingSteps_ = 0;
     if (steps > 0) module_->step(steps);
@@ -112,16 +123,75 @@ void Lab::fallBackToCpu(const std::string& reason) {
   notice = "CPU backend after a GPU failure";
 }
 
+bool Lab::perform(const nlohmann::json& action) {
+  // Logged before it runs: a replay meets the same failure at the same point.
+  if (recorder_) recorder_->log(*this, action);
+  return attempt([&] { apply(action); });
+}
+
+void Lab::apply(const nlohmann::json& action) {
+  validateAction(action);
+  const std::string type = action["type"];
+  if (type == "param") {
+    module_->setParams(
+        module_->params().checkJson({{action["key"].get<std::string>(), action["value"]}}));
+  } else if (type == "edit") {
+    module_->edit(editFromJson(action));
+  } else if (type == "action") {
+    module_->runAction(action["name"]);
+  } else if (type == "reset") {
+    module_->reset();
+  } else if (type == "module") {
+    adoptModule(createModule(action["name"], module_->backend()));
+  } else if (type == "select") {
+    const auto backend = parseBackend(action["backend"].get<std::string>());
+    if (!backend) throw InputError("unknown backend " + action["backend"].dump());
+    module_->select(*backend, action["variant"]);
+  } else if (type == "preset") {
+    module_->loadPreset(action["content"]);
+  } else if (type == "running") {
+    running = action["value"];
+  } else if (type == "steps_per_frame") {
+    stepsPerFrame = action["value"];
+  } else if (type == "steps") {
+    pendingSteps_ += action["count"].get<int>();
+  } else if (type == "camera") {
+    setCamera(action);
+  } else if (type == "fit") {
+    fitPending = followGraph = true;
+  }
+}
+
+void Lab::setParam(const std::string& key, const ParamValue& value) {
+  nlohmann::json json;
+  std::visit([&](const auto& v) { json = v; }, value);
+  perform({{"type", "param"}, {"key", key}, {"value", json}});
+}
+
+void Lab::edit(const PointerEdit& edit) {
+  perform(toJson(edit));
+}
+
+void Lab::runAction(const std::string& action) {
+  perform({{"type", "action"}, {"name", action}});
+}
+
+void Lab::reset() {
+  perform({{"type", "reset"}});
+}
+
 void Lab::switchModule(const std::string& name) {
-  attempt([&] { adoptModule(createModule(name, module_->backend())); });
+  perform({{"type", "module"}, {"name", name}});
 }
 
 void Lab::select(Backend backend, const std::string& variant) {
-  attempt([&] { module_->select(backend, variant); });
+  perform({{"type", "select"}, {"backend", toString(backend)}, {"variant", variant}});
 }
 
 void Lab::loadPreset(const std::string& path) {
-  attempt([&] { module_->loadPreset(readJsonFile(path)); });
+  nlohmann::json content;
+  if (attempt([&] { content = readJsonFile(path); }))
+    perform({{"type", "preset"}, {"path", path}, {"content", content}});
 }
 
 void Lab::savePreset(const std::string& path) {
@@ -130,6 +200,97 @@ void Lab::savePreset(const std::string& path) {
     if (!out) throw InputError("cannot write preset '" + path + "'");
     out << module_->preset().dump(2) << "\n";
   });
+}
+
+void Lab::fitView() {
+  perform({{"type", "fit"}});
+}
+
+void Lab::cameraMoved(int height) {
+  viewportHeight = height;
+  followGraph = false;
+  if (recorder_) recorder_->log(*this, cameraJson());
+}
+
+nlohmann::json Lab::cameraJson() const {
+  return {{"type", "camera"},
+          {"center", {camera.centerX, camera.centerY}},
+          {"zoom", camera.zoom},
+          {"height", viewportHeight},
+          {"orbit",
+           {{"centre", triple(orbit.centre)},
+            {"yaw", orbit.yaw},
+            {"pitch", orbit.pitch},
+            {"distance", orbit.distance}}}};
+}
+
+void Lab::setCamera(const nlohmann::json& json) {
+  camera.centerX = json["center"][0];
+  camera.centerY = json["center"][1];
+  // The same part of the world fills the frame at another frame height.
+  const double height = json["height"];
+  camera.zoom = json["zoom"].get<double>() *
+                (height > 0 && viewportHeight > 0 ? viewportHeight / height : 1.0);
+  const nlohmann::json& o = json["orbit"];
+  for (int k = 0; k < 3; ++k) orbit.centre[k] = o["centre"][k];
+  orbit.yaw = o["yaw"];
+  orbit.pitch = o["pitch"];
+  orbit.distance = o["distance"];
+  fitPending = followGraph = false;
+}
+
+LabSnapshot Lab::snapshot() {
+  LabSnapshot snapshot;
+  snapshot.state = module_->saveState();
+  snapshot.meta = {{"module", module_->name()},
+                   {"backend", toString(module_->backend())},
+                   {"variant", module_->variant()},
+                   {"params", module_->params().toJson()},
+                   {"playback", {{"running", running}, {"steps_per_frame", stepsPerFrame}}},
+                   {"camera", cameraJson()},
+                   {"follow_graph", followGraph}};
+  return snapshot;
+}
+
+void Lab::restore(const LabSnapshot& snapshot, std::optional<Backend> backend) {
+  const nlohmann::json& meta = snapshot.meta;
+  const std::string name = meta.at("module");
+  const auto recorded = parseBackend(meta.at("backend").get<std::string>());
+  if (!recorded) throw InputError("unknown backend " + meta["backend"].dump());
+  const Backend chosen = backend.value_or(*recorded);
+  // Built aside: a failure leaves the running module as it was.
+  auto fresh = createModule(name, chosen);
+  fresh->select(chosen, chosen == *recorded ? meta.at("variant").get<std::string>() : "");
+  fresh->loadPreset({{"module", name}, {"params", meta.at("params")}});
+  if (snapshot.reset)
+    fresh->reset();
+  else
+    fresh->restoreState(snapshot.state);
+  if (module_ == nullptr || module_->name() != name) history_.clear();
+  module_ = std::move(fresh);
+  pendingSteps_ = 0;
+  running = meta.at("playback").at("running");
+  stepsPerFrame = meta.at("playback").at("steps_per_frame");
+  setCamera(meta.at("camera"));
+  followGraph = meta.value("follow_graph", false);
+  fitPending = followGraph;
+  const auto tools = module_->tools();
+  if (std::find(tools.begin(), tools.end(), tool) == tools.end()) pickFirstTool();
+}
+
+void Lab::startRecording(const std::string& path, bool fromReset) {
+  attempt([&] {
+    if (fromReset) module_->reset();
+    recorder_ = std::make_unique<SessionRecorder>(path, *this, fromReset);
+  });
+}
+
+std::string Lab::stopRecording() {
+  if (!recorder_) return "";
+  std::string written;
+  attempt([&] { written = recorder_->finish(*this); });
+  recorder_.reset();
+  return written;
 }
 
 void Lab::addToHistory(const std::string& series, double value) {

@@ -1,7 +1,9 @@
 #pragma once
 // The running lab, shared by the GUI and the headless runner: the module, playback, camera and
 // view settings, metric histories and the last error. Every user action goes through attempt(),
-// so a bad value or a CUDA failure becomes a message and the lab keeps running.
+// so a bad value or a CUDA failure becomes a message and the lab keeps running; every action that
+// changes the simulation goes through perform(), which a session recording logs and a replay
+// feeds (app/session/).
 #include <deque>
 #include <functional>
 #include <map>
@@ -10,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "app/session/snapshot.h"
 #include "compute/core/module.h"
 #include "render/camera2d.h"
 #include "render/orbit_camera.h"
@@ -32,6 +35,7 @@ class Lab {
  public:
   // Throws InputError for bad options (unknown module, parameter, value, file).
   explicit Lab(const LabOptions& options);
+  ~Lab();
 
   Module& module() { return *module_; }
 
@@ -45,10 +49,39 @@ class Lab {
 
   // Actions that may fail: errors become errorMessage (and, for a lost GPU, a switch to the CPU).
   bool attempt(const std::function<void()>& action);
+
+  // What the user does to the simulation. Each is one action (a JSON object, app/session/
+  // actions.h) passed to perform(), which logs it while a session is recorded and applies it.
+  // The playback fields above (running, stepsPerFrame, requested steps) are logged by advance().
+  bool perform(const nlohmann::json& action);
+  void setParam(const std::string& key, const ParamValue& value);
+  void edit(const PointerEdit& edit);
+  void runAction(const std::string& action);
+  void reset();
   void switchModule(const std::string& name);
   void select(Backend backend, const std::string& variant);
   void loadPreset(const std::string& path);
   void savePreset(const std::string& path);
+  void fitView();
+  // The user moved the camera (pan, zoom, turn): logged while recording.
+  void cameraMoved(int viewportHeight);
+  // The camera as a 'camera' action, and setting it from one (scaled to this frame's height).
+  nlohmann::json cameraJson() const;
+  void setCamera(const nlohmann::json& camera);
+
+  // The whole lab (module, parameters, state, playback, camera), to resume or seek to later.
+  // restore() builds the module aside and changes nothing when that fails (it throws);
+  // `backend` replaces the snapshot's (a session recorded on CUDA replayed on the CPU).
+  LabSnapshot snapshot();
+  void restore(const LabSnapshot& snapshot, std::optional<Backend> backend = std::nullopt);
+
+  // Session recording (app/session/recorder.h): from the current state (written beside the
+  // session as a checkpoint) or from a reset; stopRecording() writes the session file and says
+  // what it wrote.
+  void startRecording(const std::string& path, bool fromReset);
+  std::string stopRecording();
+  bool recording() const { return recorder_ != nullptr; }
+  const SessionRecorder* recorder() const { return recorder_.get(); }
 
   std::string errorMessage;  // shown once by the UI, then cleared
   std::string notice;        // lasting note (e.g. "running on the CPU: ...")
@@ -60,8 +93,9 @@ class Lab {
   // A graph view keeps its layout framed as it spreads, until the user pans or zooms (F or
   // "Fit view" frames it, and follows it, again).
   bool followGraph = true;
-  bool showed3d = false;  // the last frame was a 3-D scene: a switch to a 2-D view refits
-  std::string colormap;   // empty: the view's default
+  bool showed3d = false;   // the last frame was a 3-D scene: a switch to a 2-D view refits
+  int viewportHeight = 0;  // of the last frame drawn (a replayed camera keeps its framing)
+  std::string colormap;    // empty: the view's default
   bool gridLines = true;
   std::string tool = "draw";
   std::string toolItem = "glider";
@@ -80,10 +114,13 @@ class Lab {
   void fallBackToCpu(const std::string& reason);
   void addToHistory(const std::string& series, double value);  // keeps the last kHistory values
   void adoptModule(std::unique_ptr<Module> module);
+  void apply(const nlohmann::json& action);
+
   void pickFirstTool();  // the module's first tool, or none
 
   std::unique_ptr<Module> module_;
   int pendingSteps_ = 0;
+  std::unique_ptr<SessionRecorder> recorder_;
   std::map<std::string, std::deque<float>> history_;
   std::vector<Metric> metrics_;
   double frameMs_ = 0;

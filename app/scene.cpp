@@ -33,6 +33,7 @@ void drawScene(Lab& lab, SceneRenderers& renderers, int width, int height, int l
   const std::optional<MeshScene> mesh = lab.module().meshScene();
   if (lab.showed3d && !scene && !mesh) lab.fitPending = true;  // the module changed its view
   lab.showed3d = scene || mesh;
+  lab.viewportHeight = height;
   if (mesh) {
     if (lab.fitPending) {
       lab.orbit.fit({mesh->centre[0], mesh->centre[1], mesh->centre[2]}, mesh->extent);

@@ -61,7 +61,7 @@ void drawPlayback(Lab& lab, UiContext& context) {
   std::snprintf(label, sizeof label, "Step %d", lab.stepN);
   if (ImGui::Button(label)) lab.requestSteps(lab.stepN);
   ImGui::SameLine();
-  if (ImGui::Button("Reset")) lab.attempt([&] { lab.module().reset(); });
+  if (ImGui::Button("Reset")) lab.reset();
   ImGui::SetNextItemWidth(120);
   ImGui::InputInt("N", &lab.stepN, 10, 100);
   lab.stepN = std::max(1, lab.stepN);
@@ -69,10 +69,10 @@ void drawPlayback(Lab& lab, UiContext& context) {
   ImGui::SliderInt("steps / frame", &lab.stepsPerFrame, 1, 1024, "%d",
                    ImGuiSliderFlags_Logarithmic);
   for (const auto& action : lab.module().actions()) {
-    if (ImGui::Button(action.c_str())) lab.attempt([&] { lab.module().runAction(action); });
+    if (ImGui::Button(action.c_str())) lab.runAction(action);
     ImGui::SameLine();
   }
-  if (ImGui::Button("Fit view")) lab.fitPending = lab.followGraph = true;
+  if (ImGui::Button("Fit view")) lab.fitView();
   if (context.screenshot) {
     ImGui::SameLine();
     if (ImGui::Button("Screenshot")) context.screenshot();

@@ -28,13 +28,12 @@ void drawText(Lab& lab, const ParamSpec& spec) {
     editingKey.clear();
   if (ImGui::IsItemDeactivatedAfterEdit()) {
     const std::string value = buffer.data();
-    lab.attempt([&] { lab.module().setParam(spec.key, value); });
+    lab.setParam(spec.key, value);
   }
   if (!spec.suggestions.empty()) {
     if (ImGui::BeginCombo(("##" + spec.key).c_str(), "well-known values")) {
       for (const auto& [label, value] : spec.suggestions)
-        if (ImGui::Selectable((label + "  " + value).c_str()))
-          lab.attempt([&] { lab.module().setParam(spec.key, value); });
+        if (ImGui::Selectable((label + "  " + value).c_str())) lab.setParam(spec.key, value);
       ImGui::EndCombo();
     }
   }
@@ -69,7 +68,7 @@ void drawParameters(Lab& lab) {
                                    ImGuiSliderFlags_AlwaysClamp);
           v = i;
         }
-        if (apply) lab.attempt([&] { module.setParam(spec.key, v); });
+        if (apply) lab.setParam(spec.key, v);
         break;
       }
       case ParamType::Float: {
@@ -78,13 +77,12 @@ void drawParameters(Lab& lab) {
         if (ImGui::SliderFloat(spec.label.c_str(), &v, float(spec.min), float(spec.max),
                                spec.logScale ? "%.3g" : "%.3f",
                                spec.logScale ? ImGuiSliderFlags_Logarithmic : 0))
-          lab.attempt([&] { module.setParam(spec.key, double(v)); });
+          lab.setParam(spec.key, double(v));
         break;
       }
       case ParamType::Bool: {
         bool v = std::get<bool>(value);
-        if (ImGui::Checkbox(spec.label.c_str(), &v))
-          lab.attempt([&] { module.setParam(spec.key, v); });
+        if (ImGui::Checkbox(spec.label.c_str(), &v)) lab.setParam(spec.key, v);
         break;
       }
       case ParamType::Choice: {
@@ -92,7 +90,7 @@ void drawParameters(Lab& lab) {
         if (ImGui::BeginCombo(spec.label.c_str(), current.c_str())) {
           for (const auto& choice : spec.choices)
             if (ImGui::Selectable(choice.c_str(), choice == current))
-              lab.attempt([&] { module.setParam(spec.key, choice); });
+              lab.setParam(spec.key, choice);
           ImGui::EndCombo();
         }
         break;

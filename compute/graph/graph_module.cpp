@@ -849,9 +849,13 @@ void GraphModule::runAction(const std::string& action) {
 
 StateBlob GraphModule::saveState() {
   StateBlob state;
+  nlohmann::json pins = nlohmann::json::array();
+  for (const auto& [v, at] : pinned_) pins.push_back({v, at[0], at[1]});
   state.meta = {{"steps", stepCount()},
                 {"removals", gn_ ? gn_->removals().size() : 0},
-                {"temperature", temperature_}};
+                {"temperature", temperature_},
+                {"pinned", pins},
+                {"dragged", dragged_}};
   const std::vector<float> p = positions();
   state.data.resize(p.size() * sizeof(float));
   std::memcpy(state.data.data(), p.data(), state.data.size());
@@ -876,6 +880,11 @@ void GraphModule::restoreState(const StateBlob& state) {
       cpuLayout_->setPositions(p);
   }
   temperature_ = state.meta.value("temperature", 1.0f);
+  for (const auto& pin : state.meta.value("pinned", nlohmann::json::array()))
+    if (pin.at(0).get<std::uint32_t>() < graph_->vertices)
+      pinned_.emplace_back(pin[0].get<std::uint32_t>(),
+                           std::array<float, 2>{pin[1].get<float>(), pin[2].get<float>()});
+  dragged_ = picked_ = state.meta.value("dragged", -1l);
   setStepCount(state.meta.at("steps").get<std::uint64_t>());
   clearTimings();
   restyle();

@@ -1,0 +1,152 @@
+#include "app/session/actions.h"
+
+#include <map>
+#include <vector>
+
+#include "compute/core/errors.h"
+
+namespace ws::app {
+
+namespace {
+
+enum class Kind { String, Number, Integer, Boolean, Object, Any };
+
+bool isKind(const nlohmann::json& value, Kind kind) {
+  switch (kind) {
+    case Kind::String:
+      return value.is_string();
+    case Kind::Number:
+      return value.is_number();
+    case Kind::Integer:
+      return value.is_number_integer();
+    case Kind::Boolean:
+      return value.is_boolean();
+    case Kind::Object:
+      return value.is_object();
+    case Kind::Any:
+      return true;
+  }
+  return false;
+}
+
+const char* kindName(Kind kind) {
+  switch (kind) {
+    case Kind::String:
+      return "a string";
+    case Kind::Number:
+      return "a number";
+    case Kind::Integer:
+      return "a whole number";
+    case Kind::Boolean:
+      return "true or false";
+    case Kind::Object:
+      return "an object";
+    case Kind::Any:
+      return "a value";
+  }
+  return "";
+}
+
+using Fields = std::vector<std::pair<const char*, Kind>>;
+
+const std::map<std::string, Fields>& schema() {
+  static const std::map<std::string, Fields> fields = {
+      {"param", {{"key", Kind::String}, {"value", Kind::Any}}},
+      {"edit",
+       {{"tool", Kind::String},
+        {"x", Kind::Number},
+        {"y", Kind::Number},
+        {"from_x", Kind::Number},
+        {"from_y", Kind::Number},
+        {"item", Kind::String}}},
+      {"action", {{"name", Kind::String}}},
+      {"reset", {}},
+      {"module", {{"name", Kind::String}}},
+      {"select", {{"backend", Kind::String}, {"variant", Kind::String}}},
+      {"preset", {{"path", Kind::String}, {"content", Kind::Object}}},
+      {"running", {{"value", Kind::Boolean}}},
+      {"steps_per_frame", {{"value", Kind::Integer}}},
+      {"steps", {{"count", Kind::Integer}}},
+      {"camera", {{"zoom", Kind::Number}, {"height", Kind::Number}, {"orbit", Kind::Object}}},
+      {"fit", {}},
+  };
+  return fields;
+}
+
+std::array<float, 3> vector3(const nlohmann::json& value, const char* name) {
+  if (!value.is_array() || value.size() != 3 || !value[0].is_number() || !value[1].is_number() ||
+      !value[2].is_number())
+    throw InputError(std::string("\"") + name + "\" must be three numbers");
+  return {value[0].get<float>(), value[1].get<float>(), value[2].get<float>()};
+}
+
+}  // namespace
+
+void validateAction(const nlohmann::json& action) {
+  if (!action.is_object() || !action.contains("type") || !action["type"].is_string())
+    throw InputError("an action is an object with a \"type\"");
+  const std::string type = action["type"];
+  const auto found = schema().find(type);
+  if (found == schema().end()) {
+    std::string known;
+    for (const auto& [name, fields] : schema()) known += " " + name;
+    throw InputError("unknown action type '" + type + "' (known:" + known + ")");
+  }
+  for (const auto& [name, kind] : found->second) {
+    if (!action.contains(name)) throw InputError("a '" + type + "' action needs \"" + name + "\"");
+    if (!isKind(action[name], kind))
+      throw InputError("\"" + std::string(name) + "\" of a '" + type + "' action must be " +
+                       kindName(kind));
+  }
+  if (type == "edit" && action.contains("ray")) {
+    if (!action["ray"].is_object()) throw InputError("\"ray\" of an edit must be an object");
+    vector3(action["ray"].value("origin", nlohmann::json()), "ray.origin");
+    vector3(action["ray"].value("direction", nlohmann::json()), "ray.direction");
+  }
+  if (type == "camera") {
+    if (!action.contains("center") || !action["center"].is_array() ||
+        action["center"].size() != 2 || !action["center"][0].is_number() ||
+        !action["center"][1].is_number())
+      throw InputError("\"center\" of a 'camera' action must be two numbers");
+    const nlohmann::json& orbit = action["orbit"];
+    vector3(orbit.value("centre", nlohmann::json()), "orbit.centre");
+    for (const char* key : {"yaw", "pitch", "distance"})
+      if (!orbit.contains(key) || !orbit[key].is_number())
+        throw InputError(std::string("\"orbit.") + key +
+                         "\" of a 'camera' action must be a number");
+  }
+  if (type == "steps" && action["count"].get<long long>() < 1)
+    throw InputError("\"count\" of a 'steps' action must be at least 1");
+  if (type == "steps_per_frame" &&
+      (action["value"].get<long long>() < 1 || action["value"].get<long long>() > 1 << 20))
+    throw InputError("\"value\" of a 'steps_per_frame' action must be from 1 to 1048576");
+}
+
+nlohmann::json toJson(const PointerEdit& edit) {
+  nlohmann::json action = {{"type", "edit"},   {"tool", edit.tool},    {"x", edit.x},
+                           {"y", edit.y},      {"from_x", edit.fromX}, {"from_y", edit.fromY},
+                           {"item", edit.item}};
+  if (edit.hasRay)
+    action["ray"] = {{"origin", {edit.origin[0], edit.origin[1], edit.origin[2]}},
+                     {"direction", {edit.direction[0], edit.direction[1], edit.direction[2]}}};
+  return action;
+}
+
+PointerEdit editFromJson(const nlohmann::json& action) {
+  PointerEdit edit;
+  edit.tool = action.at("tool");
+  edit.x = action.at("x");
+  edit.y = action.at("y");
+  edit.fromX = action.at("from_x");
+  edit.fromY = action.at("from_y");
+  edit.item = action.at("item");
+  if (action.contains("ray")) {
+    edit.hasRay = true;
+    const auto origin = vector3(action["ray"]["origin"], "ray.origin");
+    const auto direction = vector3(action["ray"]["direction"], "ray.direction");
+    for (int k = 0; k < 3; ++k) edit.origin[k] = origin[k], edit.direction[k] = direction[k];
+  }
+  return edit;
+}
+
+}  // namespace ws::app

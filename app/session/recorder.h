@@ -1,0 +1,39 @@
+#pragma once
+// Records a session while the user works: the start (module, parameters and state), then every
+// action the lab performs, stamped with its frame and step, and the playback changes each frame.
+#include <chrono>
+#include <string>
+
+#include "app/session/session.h"
+
+namespace ws::app {
+
+class Lab;
+
+class SessionRecorder {
+ public:
+  // Starts from the lab as it is: its state is written beside `path` as a checkpoint, unless the
+  // lab was just reset (`fromReset`), which the session then says instead.
+  SessionRecorder(std::string path, Lab& lab, bool fromReset);
+
+  void log(Lab& lab, nlohmann::json action);
+  // Called by the lab's advance(), before it steps: logs what changed in the playback since the
+  // last frame and the steps asked for, then counts the frame.
+  void frame(Lab& lab, int requestedSteps);
+  // Writes the session file (with the end state's hash); returns what it wrote, in words.
+  std::string finish(Lab& lab);
+
+  const std::string& path() const { return session_.path; }
+  long frames() const { return frames_; }
+  std::size_t events() const { return session_.events.size(); }
+  double seconds() const;
+
+ private:
+  Session session_;
+  long frames_ = 0;
+  bool running_;
+  int stepsPerFrame_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace ws::app

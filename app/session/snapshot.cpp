@@ -1,0 +1,103 @@
+#include "app/session/snapshot.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "compute/core/errors.h"
+
+namespace ws::app {
+
+namespace {
+
+constexpr std::string_view kMagic = "warpscope-checkpoint";
+
+std::uint64_t fnv1a(std::uint64_t hash, std::string_view bytes) {
+  for (const unsigned char byte : bytes) hash = (hash ^ byte) * 0x100000001b3ull;
+  return hash;
+}
+
+constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ull;
+
+std::string hashText(std::uint64_t hash) {
+  char text[32];
+  std::snprintf(text, sizeof text, "fnv1a64:%016" PRIx64, hash);
+  return text;
+}
+
+}  // namespace
+
+std::string contentHash(std::string_view bytes) {
+  return hashText(fnv1a(kFnvOffset, bytes));
+}
+
+std::string stateHash(const StateBlob& state) {
+  const std::string meta = state.meta.dump();
+  const std::uint64_t hash =
+      fnv1a(fnv1a(kFnvOffset, meta),
+            {reinterpret_cast<const char*>(state.data.data()), state.data.size()});
+  return hashText(hash);
+}
+
+std::string fileHash(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot read '" + path + "'");
+  const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return contentHash(bytes);
+}
+
+void writeCheckpoint(const std::string& path, const LabSnapshot& snapshot) {
+  nlohmann::json all = snapshot.meta;
+  all["state"] = snapshot.state.meta;
+  const std::string meta = all.dump();
+  std::ofstream out(path, std::ios::binary);
+  out << kMagic << ' ' << kCheckpointVersion << ' ' << meta.size() << ' '
+      << snapshot.state.data.size() << '\n'
+      << meta;
+  out.write(reinterpret_cast<const char*>(snapshot.state.data.data()),
+            std::streamsize(snapshot.state.data.size()));
+  if (!out.flush()) throw InputError("cannot write checkpoint '" + path + "'");
+}
+
+LabSnapshot readCheckpoint(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot open checkpoint '" + path + "'");
+  std::string header;
+  std::getline(in, header);
+  std::istringstream fields(header);
+  std::string magic;
+  long long version = 0, metaBytes = -1, dataBytes = -1;
+  fields >> magic >> version >> metaBytes >> dataBytes;
+  const std::string where = "checkpoint '" + path + "'";
+  if (magic != kMagic || metaBytes < 0 || dataBytes < 0)
+    throw InputError(where + " is not a warpscope checkpoint (its first line is not '" +
+                     std::string(kMagic) + " <version> <bytes> <bytes>')");
+  if (version > kCheckpointVersion)
+    throw InputError(where + " is of version " + std::to_string(version) +
+                     ", newer than this warpscope reads (" + std::to_string(kCheckpointVersion) +
+                     ")");
+  std::string meta(std::size_t(metaBytes), '\0');
+  LabSnapshot snapshot;
+  snapshot.state.data.resize(std::size_t(dataBytes));
+  in.read(meta.data(), metaBytes);
+  in.read(reinterpret_cast<char*>(snapshot.state.data.data()), dataBytes);
+  if (!in || in.peek() != std::char_traits<char>::eof())
+    throw InputError(where + " is truncated or has trailing bytes (its header promises " +
+                     std::to_string(metaBytes) + " bytes of metadata and " +
+                     std::to_string(dataBytes) + " of state)");
+  try {
+    snapshot.meta = nlohmann::json::parse(meta);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(where + ": its metadata is not valid JSON: " + e.what());
+  }
+  for (const char* key : {"module", "backend", "variant", "params", "state"})
+    if (!snapshot.meta.contains(key))
+      throw InputError(where + ": its metadata has no \"" + key + "\"");
+  snapshot.state.meta = snapshot.meta["state"];
+  snapshot.meta.erase("state");
+  return snapshot;
+}
+
+}  // namespace ws::app
