@@ -39,7 +39,7 @@ std::string moduleReference() {
   return out.str();
 }
 
-void parseWindow(const std::string& text, int& width, int& height) {
+void parseWindow(const std::string& option, const std::string& text, int& width, int& height) {
   const auto x = text.find('x');
   try {
     std::size_t used = 0;
@@ -47,7 +47,7 @@ void parseWindow(const std::string& text, int& width, int& height) {
     height = std::stoi(text.substr(x + 1));
     if (x == std::string::npos || used != x) throw std::invalid_argument(text);
   } catch (const std::exception&) {
-    throw InputError("--window '" + text + "': expected WIDTHxHEIGHT, e.g. 1280x720");
+    throw InputError(option + " '" + text + "': expected WIDTHxHEIGHT, e.g. 1280x720");
   }
 }
 
@@ -87,6 +87,16 @@ int runCommandLine(int argc, char** argv) {
                  "headless: run a module action after the steps (repeatable; mesh: 'save mesh')");
   app.add_option("--egl-device", headless.eglDevice,
                  "headless: EGL device index (default: first GPU)");
+  app.add_option("--video", headless.video,
+                 "headless: every frame into a video (.mp4 through ffmpeg, .gif; PNG frames "
+                 "without ffmpeg)");
+  app.add_option("--fps", headless.fps, "headless: the video's frame rate")->capture_default_str();
+  app.add_option(
+      "--record-session", gui.recordSession,
+      "record a session (actions, edits, camera; headless: the run) into this JSON file");
+  app.add_option("--record-video", gui.recordVideo, "GUI: record the window into this video");
+  app.add_option("--replay", gui.replaySession, "GUI: replay this session, with a timeline")
+      ->check(CLI::ExistingFile);
   app.add_option("--quit-after-frames", gui.quitAfterFrames,
                  "GUI: quit after this many frames (tests)");
 
@@ -107,6 +117,24 @@ int runCommandLine(int argc, char** argv) {
   benchCommand->add_option("--json", bench.json, "where to write the results")
       ->capture_default_str();
 
+  HeadlessOptions replay;
+  std::string replayBackend, replaySize;
+  CLI::App* replayCommand = app.add_subcommand(
+      "replay", "replay a recorded session headless, frame by frame as recorded, into a video");
+  replayCommand->add_option("session", replay.replay, "the session file (JSON)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  replayCommand->add_option("--video", replay.video, "the video (.mp4, .gif, ...)");
+  replayCommand->add_option("--size,-s", replaySize, "frame size WxH (default 1280x720)");
+  replayCommand->add_option("--fps", replay.fps, "the video's frame rate")->capture_default_str();
+  replayCommand->add_flag("--with-ui", replay.withUi, "draw the panels into the frames");
+  replayCommand->add_option("--backend,-b", replayBackend,
+                            "cuda or cpu (default: as recorded; the CPU where there is no GPU)");
+  replayCommand->add_option("--frames", replay.framesDir, "also a PNG per frame into this folder");
+  replayCommand->add_option("--screenshot", replay.screenshot, "the last frame as PNG");
+  replayCommand->add_option("--report", replay.reportJson, "frame-time statistics as JSON");
+  replayCommand->add_option("--egl-device", replay.eglDevice, "EGL device index");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -122,15 +150,25 @@ int runCommandLine(int argc, char** argv) {
       if (!lab.backend) throw InputError("--backend '" + backend + "': expected cuda or cpu");
     }
     if (*benchCommand) return runBench(bench);
+    if (*replayCommand) {
+      if (!replaySize.empty()) parseWindow("--size", replaySize, replay.width, replay.height);
+      if (!replayBackend.empty()) {
+        replay.lab.backend = parseBackend(replayBackend);
+        if (!replay.lab.backend)
+          throw InputError("--backend '" + replayBackend + "': expected cuda or cpu");
+      }
+      return app::runHeadless(replay);
+    }
     if (runHeadless) {
       headless.lab = lab;
       headless.screenshot = gui.screenshot;
-      if (!window.empty()) parseWindow(window, headless.width, headless.height);
+      headless.recordSession = gui.recordSession;
+      if (!window.empty()) parseWindow("--window", window, headless.width, headless.height);
       if (headless.steps < 0) throw InputError("--steps must not be negative");
       return app::runHeadless(headless);
     }
     gui.lab = lab;
-    if (!window.empty()) parseWindow(window, gui.width, gui.height);
+    if (!window.empty()) parseWindow("--window", window, gui.width, gui.height);
     return runGui(gui);
   } catch (const InputError& e) {
     std::cerr << "warpscope: " << e.what() << std::endl;

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "app/scene.h"
+#include "app/session/session.h"
 #include "app/ui/imgui_gl.h"
 #include "app/ui/ui.h"
 #include "compute/core/errors.h"
@@ -58,8 +59,10 @@ class ViewInput {
       panning_ = false;
     }
 
+    // A replay drives the simulation: the mouse moves the view only.
+    const bool replaying = context.demo && context.demo->replay;
     const bool left = ImGui::IsMouseDown(0) && !io.KeyCtrl, right = ImGui::IsMouseDown(1);
-    if ((left || right) && (overView || editing_) && !panning_) {
+    if ((left || right) && (overView || editing_) && !panning_ && !replaying) {
       const std::string tool = right ? "erase" : lab.tool;
       const bool fresh = !editing_;
       const double wx = lab.camera.worldX(mx, w), wy = lab.camera.worldY(my, h);
@@ -131,11 +134,20 @@ void queueKeyPress(GLFWwindow* window, int key, int, int action, int mods) {
 void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses, bool& showUi,
                 bool& screenshot, bool& quit) {
   const bool typing = ImGui::GetIO().WantCaptureKeyboard;
+  SessionPlayer* replay = context.demo ? context.demo->replay.get() : nullptr;
   for (const auto [key, mods] : presses) {
     const bool ctrl = mods & GLFW_MOD_CONTROL, shift = mods & GLFW_MOD_SHIFT;
     if (ctrl && key == GLFW_KEY_Q) quit = true;
     if (key == GLFW_KEY_F12) screenshot = true;
     if (typing || ctrl) continue;
+    // During a replay, Space plays and pauses it and keys that would change the simulation wait.
+    if (replay && key == GLFW_KEY_SPACE) {
+      replay->playing = !replay->playing;
+      continue;
+    }
+    if (replay && key != GLFW_KEY_F && key != GLFW_KEY_G && key != GLFW_KEY_TAB &&
+        key != GLFW_KEY_H && key != GLFW_KEY_F1)
+      continue;
     // clang-format off
     switch (key) {
       case GLFW_KEY_SPACE: lab.running = !lab.running; break;
@@ -214,11 +226,25 @@ int runGui(const GuiOptions& options) {
     ImGui_ImplGlfw_InitForOpenGL(window, true);
 
     ui::UiContext context;
+    ui::Demo demo;
+    context.demo = &demo;
     context.glRenderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
     ViewInput input;
     bool showUi = true, screenshotRequested = false, quit = false;
     int screenshotCount = 0;
     context.screenshot = [&] { screenshotRequested = true; };
+    if (!options.recordSession.empty()) {
+      demo.sessionPath = options.recordSession;
+      lab.startRecording(options.recordSession, false);
+    }
+    if (!options.replaySession.empty()) {
+      lab.attempt([&] {
+        demo.replay = std::make_unique<SessionPlayer>(readSession(options.replaySession));
+        demo.replay->begin(lab);
+        demo.sessionPath = options.replaySession;
+      });
+    }
+    bool videoPending = !options.recordVideo.empty();
     long frames = 0;
     auto lastTitle = std::chrono::steady_clock::now();
 
@@ -239,12 +265,36 @@ int runGui(const GuiOptions& options) {
       input.handle(lab, context, winWidth > 0 ? float(fbWidth) / winWidth : 1.0f);
       if (lab.cameraJson() != cameraBefore) lab.cameraMoved(fbHeight);
 
-      lab.advance();
+      if (videoPending) {  // once the framebuffer's size is known
+        demo.videoSettings.path = options.recordVideo;
+        lab.attempt([&] { demo.video.start(demo.videoSettings, fbWidth, fbHeight); });
+        videoPending = false;
+      }
+      const std::uint64_t stepBefore = lab.module().stepCount();
+      if (demo.replay)
+        demo.replay->tick(lab);
+      else
+        lab.advance();
+      demo.video.beginFrame(lab.module().stepCount() != stepBefore, fbWidth, fbHeight);
       drawScene(lab, renderers, fbWidth, fbHeight, showUi ? int(ui::kPanelWidth) + 16 : 0);
       context.transferMode = renderers.transferMode;
+      lab.attempt([&] { demo.video.capture(ScreenRecording::Capture::View); });
       if (showUi) ui::drawUi(lab, context);
+      ui::drawRecordingIndicator(lab, demo, context);
       ImGui::Render();
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      // The UI in two parts, so that a video can take the view with the timings, or the window
+      // without the recording indicator.
+      const auto timings = [](std::string_view owner) { return owner.rfind("Timings", 0) == 0; };
+      const auto foreground = [](std::string_view owner) { return owner == "##Foreground"; };
+      ui::renderDrawLists(timings);
+      lab.attempt([&] { demo.video.capture(ScreenRecording::Capture::ViewAndTimings); });
+      ui::renderDrawLists([&](std::string_view o) { return !timings(o) && !foreground(o); });
+      lab.attempt([&] { demo.video.capture(ScreenRecording::Capture::Window); });
+      ui::renderDrawLists(foreground);
+      if (!demo.video.active() && !demo.video.lastSummary.empty()) {
+        demo.message = demo.video.lastSummary;  // it stopped itself (the window was resized)
+        demo.video.lastSummary.clear();
+      }
 
       ++frames;
       if (options.quitAfterFrames > 0 && frames >= options.quitAfterFrames) quit = true;
@@ -281,6 +331,9 @@ int runGui(const GuiOptions& options) {
         glfwSetWindowTitle(window, (title + fps).c_str());
       }
     }
+    // Recordings are finalized however the window was closed.
+    if (lab.recording()) std::cout << "session: " << lab.stopRecording() << std::endl;
+    if (demo.video.active()) std::cout << "video: " << demo.video.stop() << std::endl;
     if (!lab.errorMessage.empty()) {
       std::cerr << "warpscope: " << lab.errorMessage << std::endl;
       if (options.quitAfterFrames > 0) exitCode = 1;

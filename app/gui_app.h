@@ -10,6 +10,10 @@ struct GuiOptions {
   int width = 1600, height = 1000;
   std::string screenshot;   // written when the program quits (and on F12, numbered)
   int quitAfterFrames = 0;  // 0: run until the window closes (tests use a count)
+  // Demo sessions from the start (the panel's "Record and replay" does the same later).
+  std::string recordSession;  // record a session from the start state into this file
+  std::string recordVideo;    // record the window into this video
+  std::string replaySession;  // replay this session
 };
 
 // The interactive GUI: GLFW window, OpenGL 4.3 core, ImGui. Returns the process exit code.

@@ -12,17 +12,44 @@
 #include <optional>
 
 #include "app/scene.h"
+#include "app/session/player.h"
 #include "app/ui/imgui_gl.h"
 #include "app/ui/ui.h"
+#include "app/video/video_writer.h"
+#include "compute/core/cuda_check.h"
 #include "compute/core/errors.h"
 #include "render/gl/egl_context.h"
+#include "render/gl/frame_grabber.h"
 #include "render/gl/gl.h"
 #include "render/gl/offscreen_target.h"
 
 namespace ws::app {
 
+namespace {
+
+// A replay runs on the recorded backend, or on the CPU where there is no GPU (or when asked).
+std::unique_ptr<SessionPlayer> openReplay(const HeadlessOptions& options, LabOptions& lab) {
+  Session session = readSession(options.replay);
+  std::optional<Backend> backend = options.lab.backend;
+  if (!backend && session.start["backend"] == "cuda" && !gpuInfo().available) {
+    backend = Backend::Cpu;
+    std::printf("replay: recorded on CUDA, replayed on the CPU backend (%s)\n",
+                gpuInfo().reason.c_str());
+  }
+  lab.module = session.start["module"];
+  lab.backend = backend.value_or(Backend::Cpu);
+  lab.paused = true;
+  return std::make_unique<SessionPlayer>(std::move(session), backend);
+}
+
+}  // namespace
+
 int runHeadless(const HeadlessOptions& options) {
-  Lab lab(options.lab);
+  LabOptions labOptions = options.lab;
+  std::unique_ptr<SessionPlayer> player;
+  if (!options.replay.empty()) player = openReplay(options, labOptions);
+  Lab lab(labOptions);
+  if (player) player->begin(lab);
   if (options.width < 16 || options.height < 16 || options.width > 16384 || options.height > 16384)
     throw InputError("--window must be between 16x16 and 16384x16384");
   if (options.frameEvery < 1) throw InputError("--frame-every must be at least 1");
@@ -40,20 +67,33 @@ int runHeadless(const HeadlessOptions& options) {
   ui.glRenderer = context.description();
   ui.width = options.width;
   ui.height = options.height;
+  std::optional<VideoWriter> video;
+  std::optional<gl::FrameGrabber> grabber;
+  if (!options.video.empty()) {
+    video.emplace(VideoOptions{options.video, options.width, options.height, options.fps});
+    grabber.emplace(options.width, options.height);
+  }
 
   // Each frame advances stepsPerFrame steps (the last one fewer) and draws, as the GUI does.
+  if (!options.recordSession.empty()) lab.startRecording(options.recordSession, false);
+  // A replay advances as the session's frames did.
   const int perFrame = lab.stepsPerFrame;
-  lab.running = false;
+  if (!player) lab.running = false;
   std::vector<double> frameMs;
   long done = 0, written = 0;
   bool failed = false;
   int frame = 0;
-  for (; frame == 0 || done < options.steps; ++frame) {
+  const auto more = [&] { return player ? !player->atEnd() : done < options.steps; };
+  for (; frame == 0 || more(); ++frame) {
     const auto start = std::chrono::steady_clock::now();
-    const long steps = std::min<long>(perFrame, options.steps - done);
-    lab.requestSteps(int(steps));
-    done += steps;
-    lab.advance();
+    if (player) {
+      player->advance(lab);
+    } else {
+      const long steps = std::min<long>(perFrame, options.steps - done);
+      lab.requestSteps(int(steps));
+      done += steps;
+      lab.advance();
+    }
     target.bind();
     drawScene(lab, renderers, options.width, options.height,
               options.withUi ? int(ui::kPanelWidth) + 16 : 0);
@@ -66,6 +106,8 @@ int runHeadless(const HeadlessOptions& options) {
       ImGui::Render();
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     }
+    if (grabber)
+      if (auto pixels = grabber->grab()) video->add(std::move(*pixels));
     glFinish();
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -85,6 +127,12 @@ int runHeadless(const HeadlessOptions& options) {
       ++written;
     }
   }
+  if (lab.recording()) std::printf("  session %s\n", lab.stopRecording().c_str());
+  std::string videoSummary;
+  if (video) {
+    for (auto& pixels : grabber->drain()) video->add(std::move(pixels));
+    videoSummary = video->finish();
+  }
   if (!options.screenshot.empty())
     gl::writePng(options.screenshot, options.width, options.height,
                  gl::readPixels(options.width, options.height));
@@ -102,8 +150,9 @@ int runHeadless(const HeadlessOptions& options) {
   const double median = warm[warm.size() / 2];
   const double p95 = warm[std::min(warm.size() - 1, warm.size() * 95 / 100)];
   Module& module = lab.module();
-  std::printf("headless: %ld steps in %d frames of %dx%d on %s\n", done, frame, options.width,
-              options.height, context.description().c_str());
+  if (player) done = long(module.stepCount());
+  std::printf("%s: %ld steps in %d frames of %dx%d on %s\n", player ? "replay" : "headless", done,
+              frame, options.width, options.height, context.description().c_str());
   std::printf("  module %s, world %s, backend %s, variant %s, %d steps/frame, field via %s\n",
               std::string(module.name()).c_str(), module.sizeText().c_str(),
               std::string(toString(module.backend())).c_str(), module.variant().c_str(), perFrame,
@@ -121,6 +170,12 @@ int runHeadless(const HeadlessOptions& options) {
     std::printf("  %s %.6g after %llu steps\n", metric.name.c_str(), metric.value,
                 static_cast<unsigned long long>(module.stepCount()));
   if (written) std::printf("  wrote %ld frames to %s\n", written, options.framesDir.c_str());
+  if (video) std::printf("  %s\n", videoSummary.c_str());
+  std::string verdict;
+  if (player) {
+    verdict = player->verdict(lab);
+    std::printf("  replay of %s: %s\n", options.replay.c_str(), verdict.c_str());
+  }
   if (!options.screenshot.empty()) std::printf("  wrote %s\n", options.screenshot.c_str());
   if (!options.reportJson.empty()) {
     nlohmann::json report = {{"module", module.name()},
@@ -134,7 +189,11 @@ int runHeadless(const HeadlessOptions& options) {
                              {"gpu", gpuInfo().available ? gpuInfo().name : "none"},
                              {"field_transfer", renderers.transferMode},
                              {"frame_ms_median", median},
-                             {"frame_ms_p95", p95}};
+                             {"frame_ms_p95", p95},
+                             {"video", options.video}};
+    if (player)
+      report["replay"] = {
+          {"session", options.replay}, {"matched", player->matched()}, {"verdict", verdict}};
     std::ofstream(options.reportJson) << report.dump(2) << "\n";
   }
   return failed ? 1 : 0;

@@ -17,6 +17,11 @@ struct HeadlessOptions {
   std::string reportJson;            // frame-time statistics as JSON
   std::vector<std::string> actions;  // module actions run after the steps ("save mesh")
   int eglDevice = -1;
+  std::string video;  // every frame into this video (app/video/video_writer.h)
+  double fps = 60;    // of the video
+  // A session to replay (`warpscope replay`) instead of running `steps`: its frames, as recorded.
+  std::string replay;
+  std::string recordSession;  // record the run as a session (from its start state)
 };
 
 // Runs with an EGL device context (no window, no X server) and the GUI's drawing code.

@@ -248,7 +248,8 @@ LabSnapshot Lab::snapshot() {
                    {"params", module_->params().toJson()},
                    {"playback", {{"running", running}, {"steps_per_frame", stepsPerFrame}}},
                    {"camera", cameraJson()},
-                   {"follow_graph", followGraph}};
+                   {"follow_graph", followGraph},
+                   {"fit_pending", fitPending}};
   return snapshot;
 }
 
@@ -273,7 +274,7 @@ void Lab::restore(const LabSnapshot& snapshot, std::optional<Backend> backend) {
   stepsPerFrame = meta.at("playback").at("steps_per_frame");
   setCamera(meta.at("camera"));
   followGraph = meta.value("follow_graph", false);
-  fitPending = followGraph;
+  fitPending = meta.value("fit_pending", followGraph);
   const auto tools = module_->tools();
   if (std::find(tools.begin(), tools.end(), tool) == tools.end()) pickFirstTool();
 }

@@ -7,7 +7,9 @@
 # headless frames of the voxels and of a table; mesh: likewise for the mesh module, at the issue's
 # 1 and 3.6 million vertices; mesh-profile: Nsight Compute on its Nelder-Mead kernel; graph: the
 # graph module's CUDA tests under compute-sanitizer, its benchmarks (TEPS of the three mappings,
-# Girvan-Newman removals, Louvain) and headless frames).
+# Girvan-Newman removals, Louvain) and headless frames; sessions: the session tests under
+# compute-sanitizer, and 1920x1080 frame times with and without video recording, and the speed of
+# a headless replay into a video).
 set -uo pipefail
 OUT=${OUT:-/tmp/warpscope-gpu}
 BUILD=${BUILD:-/tmp/ws-build}
@@ -216,5 +218,27 @@ if has graph; then
   timeout 300 compute-sanitizer --tool racecheck --error-exitcode 99 "$BUILD/tests/graph_cuda_test" \
     --gtest_filter='*LargeGrids*:*Components*:*Layout*:*Louvain*' > "$OUT/sanitizer-graph_cuda_test-racecheck.log" 2>&1
   echo "compute-sanitizer racecheck graph_cuda_test (LargeGrids, Components, Layout, Louvain): exit $? $(grep -E 'RACECHECK SUMMARY' "$OUT/sanitizer-graph_cuda_test-racecheck.log")"
+fi
+if has sessions; then
+  SANITIZE_TIMEOUT=600 sanitize session_test
+  echo "ffmpeg: $(command -v ffmpeg || echo none)"
+  # Without ffmpeg here, a stand-in that swallows the frames measures everything up to the
+  # encoder (read-back, queue, pipe); the PNG fallback is measured too.
+  ffmpeg=$(command -v ffmpeg || { printf '#!/bin/sh\nexec cat > /dev/null\n' > /tmp/ffmpeg-sink; chmod +x /tmp/ffmpeg-sink; echo /tmp/ffmpeg-sink; })
+  for run in "life --size 8192" "lbm --size 2048x1024" "graph --size 1000"; do
+    name=${run%% *}
+    common="--headless --module $run --window 1920x1080 --with-ui --steps 900"
+    "$BUILD/warpscope" $common --report "$OUT/rec-$name-off.json" | grep -E "frame time"
+    WARPSCOPE_FFMPEG=$ffmpeg "$BUILD/warpscope" $common --video "$OUT/rec-$name.mp4" \
+      --report "$OUT/rec-$name-video.json" | grep -E "frame time|wrote|warning"
+    WARPSCOPE_FFMPEG= "$BUILD/warpscope" $common --steps 300 --video /tmp/rec-$name-png.mp4 \
+      --report "$OUT/rec-$name-png.json" | grep -E "frame time|warning" | cut -c1-160
+    "$BUILD/warpscope" $common --record-session "$OUT/session-$name.json" > /dev/null
+    start=$(date +%s%N)
+    WARPSCOPE_FFMPEG=$ffmpeg "$BUILD/warpscope" replay "$OUT/session-$name.json" --with-ui \
+      --size 1920x1080 --video /tmp/replay-$name.mp4 --report "$OUT/replay-$name.json" | grep -E "frame time|replay of"
+    echo "replay $name: 900 frames in $(( ($(date +%s%N) - start) / 1000000 )) ms (with start-up)"
+  done
+  rm -f "$OUT"/session-*.start.wsckpt "$OUT"/*.mp4
 fi
 exit $status

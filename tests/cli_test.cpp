@@ -123,5 +123,108 @@ TEST(CommandLine, AFaultingGpuKernelSwitchesTheRunToTheCpu) {
   EXPECT_TRUE(std::filesystem::exists(shot));
 }
 
+// A session of 90 frames on the CPU, from a reset: a cleared grid, a glider, faster playback.
+std::string writeSession(const std::string& name) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << R"({
+  "warpscope_session": 1,
+  "start": {"module": "life", "backend": "cpu", "variant": "bitpacked",
+            "params": {"width": 256, "height": 192, "seed": 3},
+            "playback": {"running": true, "steps_per_frame": 1},
+            "camera": {"center": [128, 96], "zoom": 2, "height": 400,
+                       "orbit": {"centre": [0, 0, 0], "yaw": 0, "pitch": 0, "distance": 5}},
+            "state": "reset"},
+  "events": [
+    {"frame": 10, "type": "action", "name": "clear"},
+    {"frame": 11, "type": "edit", "tool": "place", "x": 100, "y": 100, "from_x": 100,
+     "from_y": 100, "item": "glider"},
+    {"frame": 30, "type": "steps_per_frame", "value": 4}
+  ],
+  "end": {"frames": 90, "state_hash": "fnv1a64:0000000000000000"}
+})";
+  return path;
+}
+
+bool haveFfmpeg() {
+  return test::runProcess("command -v ffmpeg && command -v ffprobe").exitCode == 0;
+}
+
+// "frames,width,height" of a video's first stream, as ffprobe counts them.
+std::string probe(const std::string& video) {
+  return test::runProcess(
+             "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+             "stream=nb_read_frames,width,height -of csv=p=0 " +
+             video + " 2>/dev/null")
+      .output;
+}
+
+TEST(Replay, HeadlessReplayWritesAnMp4OfEveryFrame) {
+  if (!haveFfmpeg()) GTEST_SKIP() << "ffmpeg is not installed (apt-get install ffmpeg)";
+  const std::string video = ::testing::TempDir() + "/replay.mp4";
+  std::filesystem::remove(video);
+  const auto result = warpscope("replay " + writeSession("replay.json") + " --video " + video +
+                                " --size 320x240 --fps 30 --with-ui");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("population 5 after 260 steps"), std::string::npos)
+      << "the glider, after 10 + 1 + 19 + 60 x 4 steps:\n"
+      << result.output;
+  EXPECT_EQ(probe(video), "320,240,90\n");
+}
+
+TEST(Replay, AGifForSlides) {
+  if (!haveFfmpeg()) GTEST_SKIP() << "ffmpeg is not installed (apt-get install ffmpeg)";
+  const std::string video = ::testing::TempDir() + "/replay.gif";
+  const auto result =
+      warpscope("replay " + writeSession("gif.json") + " --video " + video + " --size 160x120");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_EQ(probe(video), "160,120,90\n");
+}
+
+TEST(Replay, WithoutFfmpegTheFramesArePngsAndTheCommandIsPrinted) {
+  const std::string dir = ::testing::TempDir() + "/noffmpeg";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto result =
+      test::runProcess("WARPSCOPE_FFMPEG= " + std::string(WARPSCOPE_BIN) + " replay " +
+                       writeSession("png.json") + " --video " + dir + "/demo.mp4 --size 160x120");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("ffmpeg not found"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("join them with: ffmpeg -framerate 60 -i " + dir +
+                               "/demo_frames/frame_%06d.png"),
+            std::string::npos)
+      << result.output;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/demo_frames/frame_000000.png"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/demo_frames/frame_000089.png"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/demo_frames/frame_000090.png"));
+}
+
+TEST(Replay, AFailingFfmpegIsReportedAndTheFramesKept) {
+  const std::string dir = ::testing::TempDir() + "/badffmpeg";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  // An "ffmpeg" that says why it fails and exits without reading a frame.
+  const std::string fake = dir + "/ffmpeg";
+  std::ofstream(fake) << "#!/bin/sh\necho 'Unknown encoder libx264' >&2\nexit 1\n";
+  std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
+  const auto result =
+      test::runProcess("WARPSCOPE_FFMPEG=" + fake + " " + std::string(WARPSCOPE_BIN) + " replay " +
+                       writeSession("fail.json") + " --video " + dir + "/demo.mp4 --size 320x240");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("Unknown encoder libx264"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("frames kept as PNG"), std::string::npos) << result.output;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/demo_frames/frame_000089.png"));
+}
+
+TEST(Replay, MalformedSessionsExitWith2AndSayWhere) {
+  const std::string path = ::testing::TempDir() + "/broken.json";
+  std::ofstream(path) << "{\n  \"warpscope_session\": 1,\n  \"events\": [ {\"frame\": }\n";
+  expectUsageError("replay " + path, "line 3, column 25");
+  std::ofstream(path) << R"({"warpscope_session": 3, "events": []})";
+  expectUsageError("replay " + path, "version 3, newer than this warpscope reads");
+  expectUsageError("replay " + writeSession("v.json") + " --video out.avi",
+                   "expected a name ending .mp4");
+  expectUsageError("replay /no/such/session.json", "session.json");
+}
+
 }  // namespace
 }  // namespace ws

@@ -70,6 +70,55 @@ TEST(Gui, TakesKeysAndMouseInput) {
   EXPECT_TRUE(std::filesystem::exists(shot));
 }
 
+// A session recorded in the GUI with keys and a mouse drag replays headless to the same state,
+// and the window's video has the window's size and frames.
+TEST(Gui, ASessionRecordedWithInputReplaysToTheSameState) {
+  if (test::runProcess("command -v xvfb-run && command -v xdotool").exitCode != 0)
+    GTEST_SKIP() << "xvfb-run or xdotool is not installed (apt-get install xvfb xauth xdotool)";
+  const std::string dir = ::testing::TempDir() + "/gui-session";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string script = std::string(WARPSCOPE_BIN) +
+                             " --backend cpu --size 64 --paused --window 1024x768 "
+                             "--quit-after-frames 1500 --record-session " +
+                             dir + "/s.json --record-video " + dir +
+                             "/s.mp4 & pid=$!; "
+                             "xdotool search --sync --name warpscope > /dev/null; sleep 1; "
+                             "xdotool mousemove 620 420 sleep 0.3 key c sleep 0.2 key n sleep 0.2 "
+                             "key n sleep 0.3; "
+                             "xdotool mousedown 1 sleep 0.2 mousemove 680 440 sleep 0.2 mousemove "
+                             "740 460 sleep 0.2 mouseup 1 sleep 0.3 key space sleep 0.5 key space "
+                             "sleep 0.3; xdotool key ctrl+q; wait $pid";
+  const auto result = test::runProcess("xvfb-run -a -s '-screen 0 1280x900x24' sh -c '" + [&] {
+    std::string escaped;
+    for (char c : script) escaped += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return escaped;
+  }() + "'");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  ASSERT_NE(result.output.find("session: " + dir + "/s.json"), std::string::npos) << result.output;
+  const auto at = result.output.find("gui: population ");
+  ASSERT_NE(at, std::string::npos) << result.output;
+  const std::string population = result.output.substr(at, result.output.find('\n', at) - at);
+
+  const auto replay = test::runProcess(std::string(WARPSCOPE_BIN) + " replay " + dir +
+                                       "/s.json --size 320x240 --report " + dir + "/r.json");
+  ASSERT_EQ(replay.exitCode, 0) << replay.output;
+  EXPECT_NE(replay.output.find("the replayed state equals the recorded one"), std::string::npos)
+      << replay.output;
+  // The GUI's last population is the replay's.
+  EXPECT_NE(replay.output.find(population.substr(5)), std::string::npos) << population << "\n"
+                                                                         << replay.output;
+
+  if (test::runProcess("command -v ffprobe").exitCode == 0) {
+    const auto probe = test::runProcess(
+        "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+        "stream=nb_read_frames,width,height -of csv=p=0 " +
+        dir + "/s.mp4");
+    EXPECT_EQ(probe.output.substr(0, 9), "1024,768,") << probe.output;
+    EXPECT_GT(std::stoi(probe.output.substr(9)), 60) << "seconds of frames at 60 per second";
+  }
+}
+
 // The mesh module: a click on the sphere (left of the timings panel) inspects a vertex; a step
 // later the inspector still follows it, and its notes say what its next move is.
 TEST(Gui, AClickOnTheMeshInspectsAVertex) {

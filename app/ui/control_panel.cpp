@@ -128,13 +128,21 @@ void drawControlPanel(Lab& lab, UiContext& context) {
   ImGui::Begin("warpscope");
   ImGui::PushItemWidth(ImGui::GetWindowWidth() *
                        0.52f);  // room for labels such as "generations per pass"
+  // A replay drives the simulation: what would change it waits until the user takes over.
+  const bool replaying = context.demo && context.demo->replay;
+  if (replaying) ImGui::BeginDisabled();
   drawModuleAndBackend(lab);
   if (ImGui::CollapsingHeader("Playback", ImGuiTreeNodeFlags_DefaultOpen))
     drawPlayback(lab, context);
   if (ImGui::CollapsingHeader("Tools", ImGuiTreeNodeFlags_DefaultOpen)) drawTools(lab);
   if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) drawParameters(lab);
+  if (replaying) ImGui::EndDisabled();
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) drawViewSettings(lab);
+  if (replaying) ImGui::BeginDisabled();
   if (ImGui::CollapsingHeader("Presets")) drawPresets(lab);
+  if (replaying) ImGui::EndDisabled();
+  if (context.demo && ImGui::CollapsingHeader("Record and replay", ImGuiTreeNodeFlags_DefaultOpen))
+    drawDemoPanel(lab, *context.demo, context.width, context.height);
   ImGui::PopItemWidth();
   ImGui::End();
 }

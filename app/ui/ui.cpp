@@ -9,6 +9,7 @@ void drawUi(Lab& lab, UiContext& context) {
   drawTimingOverlay(lab, context);
   drawStatusBar(lab, context);
   if (context.showHelp) drawHelp(context);
+  if (context.demo && context.demo->replay) drawReplayTimeline(lab, *context.demo, context);
 
   if (!lab.errorMessage.empty() && !ImGui::IsPopupOpen("Error")) ImGui::OpenPopup("Error");
   ImGui::SetNextWindowSize(ImVec2(520, 0), ImGuiCond_Appearing);

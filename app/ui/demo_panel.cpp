@@ -1,0 +1,178 @@
+// Record and replay: the session and video recording controls, the replay timeline, and the
+// recording indicator.
+#include <imgui.h>
+
+#include <array>
+#include <cstdio>
+
+#include "app/session/recorder.h"
+#include "app/session/session.h"
+#include "app/session/snapshot.h"
+#include "app/ui/ui.h"
+
+namespace ws::app::ui {
+
+namespace {
+
+// An ImGui text field bound to a std::string.
+void pathField(const char* label, std::string& path) {
+  std::array<char, 512> buffer{};
+  std::snprintf(buffer.data(), buffer.size(), "%s", path.c_str());
+  if (ImGui::InputText(label, buffer.data(), buffer.size())) path = buffer.data();
+}
+
+std::string clock(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%d:%02d", int(seconds) / 60, int(seconds) % 60);
+  return text;
+}
+
+void startReplay(Lab& lab, Demo& demo) {
+  if (lab.recording()) demo.message = lab.stopRecording();
+  lab.attempt([&] {
+    auto player = std::make_unique<SessionPlayer>(readSession(demo.sessionPath));
+    player->begin(lab);
+    demo.replay = std::move(player);
+    demo.message = "replaying " + demo.sessionPath;
+  });
+}
+
+void drawSessionControls(Lab& lab, Demo& demo) {
+  pathField("session", demo.sessionPath);
+  if (lab.recording()) {
+    if (ImGui::Button("Stop recording")) demo.message = lab.stopRecording();
+  } else {
+    if (ImGui::Button("Record session")) {
+      lab.startRecording(demo.sessionPath, demo.fromReset);
+      if (lab.recording()) demo.message = "recording " + demo.sessionPath;
+    }
+    ImGui::SameLine();
+    ImGui::Checkbox("from a reset", &demo.fromReset);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "off: the session starts from what you see (kept beside it as a checkpoint)");
+    ImGui::SameLine();
+    if (ImGui::Button("Replay")) startReplay(lab, demo);
+  }
+}
+
+void drawVideoControls(Lab& lab, Demo& demo, int width, int height) {
+  ScreenRecording& settings = demo.videoSettings;
+  pathField("video", settings.path);
+  if (demo.video.active()) {
+    if (ImGui::Button("Stop video")) demo.message = demo.video.stop();
+    return;
+  }
+  static const char* const captures[] = {"window", "view", "view + timings"};
+  int capture = int(settings.capture);
+  if (ImGui::Combo("picture", &capture, captures, 3))
+    settings.capture = ScreenRecording::Capture(capture);
+  static const char* const paces[] = {"each simulation step", "the wall clock"};
+  int pace = int(settings.pace);
+  if (ImGui::Combo("frames by", &pace, paces, 2)) settings.pace = ScreenRecording::Pace(pace);
+  // Frames by the wall clock are taken at this rate; frames by step play back at it.
+  float fps = float(settings.fps);
+  if (ImGui::SliderFloat("frames / s", &fps, 5, 120, "%.0f")) settings.fps = fps;
+  if (ImGui::Button("Record video"))
+    if (lab.attempt([&] { demo.video.start(settings, width, height); }))
+      demo.message = "recording " + settings.path + " (" + demo.video.mode() + ")";
+}
+
+void drawCheckpointControls(Lab& lab, Demo& demo) {
+  pathField("checkpoint", demo.checkpointPath);
+  if (ImGui::Button("Save checkpoint"))
+    if (lab.attempt([&] { writeCheckpoint(demo.checkpointPath, lab.snapshot()); }))
+      demo.message = "saved " + demo.checkpointPath;
+  ImGui::SameLine();
+  if (ImGui::Button("Load checkpoint"))
+    if (lab.attempt([&] { lab.restore(readCheckpoint(demo.checkpointPath)); }))
+      demo.message = "resumed from " + demo.checkpointPath;
+}
+
+}  // namespace
+
+void drawDemoPanel(Lab& lab, Demo& demo, int width, int height) {
+  if (demo.replay) ImGui::BeginDisabled();
+  drawSessionControls(lab, demo);
+  ImGui::Separator();
+  drawVideoControls(lab, demo, width, height);
+  ImGui::Separator();
+  drawCheckpointControls(lab, demo);
+  if (demo.replay) ImGui::EndDisabled();
+  if (!demo.message.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", demo.message.c_str());
+    ImGui::PopTextWrapPos();
+  }
+}
+
+void drawReplayTimeline(Lab& lab, Demo& demo, UiContext& context) {
+  SessionPlayer& replay = *demo.replay;
+  ImGui::SetNextWindowPos(ImVec2(context.width * 0.5f, context.height - kStatusBarHeight - 8),
+                          ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+  ImGui::SetNextWindowSize(ImVec2(std::min(720.0f, context.width - 32.0f), 0));
+  ImGui::Begin("Replay", nullptr, ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
+  if (ImGui::Button(replay.playing && !replay.atEnd() ? "Pause" : "Play", ImVec2(60, 0))) {
+    if (replay.atEnd()) lab.attempt([&] { replay.seek(lab, 0); });
+    replay.playing = replay.atEnd() || !replay.playing;
+  }
+  ImGui::SameLine();
+  static const float speeds[] = {0.25f, 0.5f, 1, 2, 4, 8};
+  ImGui::SetNextItemWidth(80);
+  if (ImGui::BeginCombo("speed", (std::to_string(replay.speed).substr(0, 4) + "x").c_str())) {
+    for (const float speed : speeds)
+      if (ImGui::Selectable((std::to_string(speed).substr(0, 4) + "x").c_str(),
+                            speed == replay.speed))
+        replay.speed = speed;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Take over")) {
+    demo.message = "took over the replay at frame " + std::to_string(replay.frame());
+    demo.replay.reset();
+    ImGui::End();
+    return;
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("stop the replay and carry on live from here");
+  // Dragging picks a frame; letting go seeks to it (from the nearest checkpoint before it).
+  static int target = -1;
+  int frame = target >= 0 ? target : int(replay.frame());
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::SliderInt("##frame", &frame, 0, int(replay.frames()), "frame %d")) target = frame;
+  if (ImGui::IsItemDeactivatedAfterEdit() && target >= 0) {
+    lab.attempt([&] { replay.seek(lab, target); });
+    target = -1;
+  }
+  ImGui::Text("frame %ld of %ld, step %llu", replay.frame(), replay.frames(),
+              static_cast<unsigned long long>(lab.module().stepCount()));
+  if (replay.atEnd()) {
+    const std::string verdict = replay.verdict(lab);
+    ImGui::PushTextWrapPos(0.0f);
+    if (replay.matched())
+      ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.6f, 1.0f), "%s", verdict.c_str());
+    else
+      ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.2f, 1.0f), "%s", verdict.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::End();
+}
+
+void drawRecordingIndicator(Lab& lab, Demo& demo, UiContext& context) {
+  std::string text;
+  if (const SessionRecorder* session = lab.recorder())
+    text += "REC session " + clock(session->seconds()) + " (" + std::to_string(session->events()) +
+            " events)   ";
+  if (demo.video.active())
+    text += "REC video " + clock(demo.video.seconds()) + " (" +
+            std::to_string(demo.video.frames()) + " frames)";
+  if (text.empty()) return;
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+  const ImVec2 at(context.width * 0.5f - size.x * 0.5f, 12);
+  draw->AddRectFilled(ImVec2(at.x - 28, at.y - 6), ImVec2(at.x + size.x + 10, at.y + size.y + 6),
+                      IM_COL32(0, 0, 0, 180), 6);
+  draw->AddCircleFilled(ImVec2(at.x - 14, at.y + size.y * 0.5f), 6, IM_COL32(230, 40, 40, 255));
+  draw->AddText(at, IM_COL32(255, 255, 255, 255), text.c_str());
+}
+
+}  // namespace ws::app::ui
