@@ -7,8 +7,8 @@
 # headless frames of the voxels and of a table; mesh: likewise for the mesh module, at the issue's
 # 1 and 3.6 million vertices; mesh-profile: Nsight Compute on its Nelder-Mead kernel; graph: the
 # graph module's CUDA tests under compute-sanitizer, its benchmarks (TEPS of the three mappings,
-# Girvan-Newman removals, Louvain) and headless frames; sessions: the session tests under
-# compute-sanitizer, and 1920x1080 frame times with and without video recording, and the speed of
+# Girvan-Newman removals, Louvain) and headless frames; sessions-sanitize: the session tests under
+# compute-sanitizer; sessions: 1920x1080 frame times with and without video recording, and the speed of
 # a headless replay into a video).
 set -uo pipefail
 OUT=${OUT:-/tmp/warpscope-gpu}
@@ -219,8 +219,10 @@ if has graph; then
     --gtest_filter='*LargeGrids*:*Components*:*Layout*:*Louvain*' > "$OUT/sanitizer-graph_cuda_test-racecheck.log" 2>&1
   echo "compute-sanitizer racecheck graph_cuda_test (LargeGrids, Components, Layout, Louvain): exit $? $(grep -E 'RACECHECK SUMMARY' "$OUT/sanitizer-graph_cuda_test-racecheck.log")"
 fi
+if has sessions-sanitize; then
+  SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-600} sanitize session_test
+fi
 if has sessions; then
-  SANITIZE_TIMEOUT=600 sanitize session_test
   echo "ffmpeg: $(command -v ffmpeg || echo none)"
   # Without ffmpeg here, a stand-in that swallows the frames measures everything up to the
   # encoder (read-back, queue, pipe); the PNG fallback is measured too.
