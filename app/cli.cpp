@@ -91,6 +91,8 @@ int runCommandLine(int argc, char** argv) {
                  "headless: every frame into a video (.mp4 through ffmpeg, .gif; PNG frames "
                  "without ffmpeg)");
   app.add_option("--fps", headless.fps, "headless: the video's frame rate")->capture_default_str();
+  app.add_flag("--realtime", headless.realtime,
+               "headless: pace frames at --fps, as a display would (frame times stay the work's)");
   app.add_option(
       "--record-session", gui.recordSession,
       "record a session (actions, edits, camera; headless: the run) into this JSON file");

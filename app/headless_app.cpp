@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <thread>
 
 #include "app/scene.h"
 #include "app/session/player.h"
@@ -67,8 +68,10 @@ int runHeadless(const HeadlessOptions& options) {
   ui.glRenderer = context.description();
   ui.width = options.width;
   ui.height = options.height;
-  std::optional<VideoWriter> video;
+  // The writer, declared after the grabber, is destroyed first: it has released every frame by
+  // then, before the grabber unmaps them.
   std::optional<gl::FrameGrabber> grabber;
+  std::optional<VideoWriter> video;
   if (!options.video.empty()) {
     video.emplace(VideoOptions{options.video, options.width, options.height, options.fps});
     grabber.emplace(options.width, options.height);
@@ -79,7 +82,7 @@ int runHeadless(const HeadlessOptions& options) {
   // A replay advances as the session's frames did.
   const int perFrame = lab.stepsPerFrame;
   if (!player) lab.running = false;
-  std::vector<double> frameMs;
+  std::vector<double> frameMs, grabMs;  // grabMs: the render thread's part of the video
   long done = 0, written = 0;
   bool failed = false;
   int frame = 0;
@@ -106,12 +109,20 @@ int runHeadless(const HeadlessOptions& options) {
       ImGui::Render();
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     }
-    if (grabber)
-      if (auto pixels = grabber->grab()) video->add(std::move(*pixels));
+    if (grabber) {
+      const auto grabStart = std::chrono::steady_clock::now();
+      if (auto frame = grabber->grab()) video->add(frame->bottomUp, std::move(frame->release));
+      grabMs.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - grabStart)
+              .count());
+    }
     glFinish();
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     frameMs.push_back(ms);
+    // Paced: the next frame starts when a display at `fps` would show it.
+    if (options.realtime)
+      std::this_thread::sleep_until(start + std::chrono::duration<double>(1.0 / options.fps));
     lab.recordFrameTime(ms);
     if (!lab.errorMessage.empty()) {
       // Reported, and the run goes on where the lab recovered (a lost GPU: on the CPU).
@@ -130,7 +141,7 @@ int runHeadless(const HeadlessOptions& options) {
   if (lab.recording()) std::printf("  session %s\n", lab.stopRecording().c_str());
   std::string videoSummary;
   if (video) {
-    for (auto& pixels : grabber->drain()) video->add(std::move(pixels));
+    for (auto& frame : grabber->drain()) video->add(frame.bottomUp, std::move(frame.release));
     videoSummary = video->finish();
   }
   if (!options.screenshot.empty())
@@ -158,9 +169,10 @@ int runHeadless(const HeadlessOptions& options) {
               std::string(toString(module.backend())).c_str(), module.variant().c_str(), perFrame,
               renderers.transferMode.c_str());
   std::printf(
-      "  frame time (steps + field + draw%s + glFinish; %zu warm frames): median %.3f ms, p95 %.3f "
-      "ms\n",
-      options.withUi ? " + UI" : "", warm.size(), median, p95);
+      "  frame time (steps + field + draw%s%s + glFinish; %zu warm frames%s): median %.3f ms, p95 "
+      "%.3f ms\n",
+      options.withUi ? " + UI" : "", video ? " + video" : "", warm.size(),
+      options.realtime ? ", paced at --fps" : "", median, p95);
   module.drainTimings();
   for (const auto& scope : module.timings())
     if (const TimingStats s = scope->stats(); s.samples > 0)
@@ -170,7 +182,13 @@ int runHeadless(const HeadlessOptions& options) {
     std::printf("  %s %.6g after %llu steps\n", metric.name.c_str(), metric.value,
                 static_cast<unsigned long long>(module.stepCount()));
   if (written) std::printf("  wrote %ld frames to %s\n", written, options.framesDir.c_str());
-  if (video) std::printf("  %s\n", videoSummary.c_str());
+  if (video) {
+    std::sort(grabMs.begin(), grabMs.end());
+    std::printf(
+        "  video: read-back and queueing on the render thread, median %.3f ms, p95 %.3f ms\n",
+        grabMs[grabMs.size() / 2], grabMs[grabMs.size() * 95 / 100]);
+    std::printf("  %s\n", videoSummary.c_str());
+  }
   std::string verdict;
   if (player) {
     verdict = player->verdict(lab);
@@ -190,7 +208,8 @@ int runHeadless(const HeadlessOptions& options) {
                              {"field_transfer", renderers.transferMode},
                              {"frame_ms_median", median},
                              {"frame_ms_p95", p95},
-                             {"video", options.video}};
+                             {"video", options.video},
+                             {"paced_fps", options.realtime ? options.fps : 0.0}};
     if (player)
       report["replay"] = {
           {"session", options.replay}, {"matched", player->matched()}, {"verdict", verdict}};

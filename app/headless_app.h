@@ -19,6 +19,7 @@ struct HeadlessOptions {
   int eglDevice = -1;
   std::string video;  // every frame into this video (app/video/video_writer.h)
   double fps = 60;    // of the video
+  bool realtime = false;  // frames paced at `fps`, as a display would show them
   // A session to replay (`warpscope replay`) instead of running `steps`: its frames, as recorded.
   std::string replay;
   std::string recordSession;  // record the run as a session (from its start state)

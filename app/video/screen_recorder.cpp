@@ -9,9 +9,10 @@ namespace ws::app {
 
 void ScreenRecorder::start(const ScreenRecording& recording, int width, int height) {
   // Encoders need even sides: the last row or column of an odd window is left out.
-  writer_ = std::make_unique<VideoWriter>(
+  auto writer = std::make_unique<VideoWriter>(
       VideoOptions{recording.path, width & ~1, height & ~1, recording.fps});
   grabber_.emplace(width & ~1, height & ~1);
+  writer_ = std::move(writer);
   recording_ = recording;
   copies_.clear();
   written_ = 0;
@@ -24,8 +25,8 @@ ScreenRecorder::~ScreenRecorder() {
 
 std::string ScreenRecorder::stop() {
   if (!writer_) return "";
-  for (auto& pixels : grabber_->drain()) {
-    for (int k = 0; k < copies_.front(); ++k) writer_->add(pixels);
+  for (auto& frame : grabber_->drain()) {
+    writer_->add(frame.bottomUp, std::move(frame.release), copies_.front());
     copies_.pop_front();
   }
   lastSummary = writer_->finish();
@@ -56,11 +57,9 @@ void ScreenRecorder::beginFrame(bool stepped, int width, int height) {
 void ScreenRecorder::capture(ScreenRecording::Capture point) {
   if (!writer_ || due_ == 0 || point != recording_.capture) return;
   copies_.push_back(due_);
-  if (auto pixels = grabber_->grab()) {
-    const int copies = copies_.front();
+  if (auto frame = grabber_->grab()) {
+    writer_->add(frame->bottomUp, std::move(frame->release), copies_.front());
     copies_.pop_front();
-    for (int k = 1; k < copies; ++k) writer_->add(*pixels);
-    writer_->add(std::move(*pixels));
   }
 }
 

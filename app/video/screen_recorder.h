@@ -44,8 +44,10 @@ class ScreenRecorder {
 
  private:
   ScreenRecording recording_;
-  std::unique_ptr<VideoWriter> writer_;
+  // The writer is declared after the grabber, so it is destroyed first, having released every
+  // frame it was reading from the grabber's buffers.
   std::optional<gl::FrameGrabber> grabber_;
+  std::unique_ptr<VideoWriter> writer_;
   std::deque<int> copies_;  // per grab in flight: how many times its frame goes into the video
   int due_ = 0;
   long written_ = 0;

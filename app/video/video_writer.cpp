@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -160,6 +161,25 @@ void VideoWriter::add(std::vector<std::uint8_t> frame) {
   changed_.notify_all();
 }
 
+void VideoWriter::add(const std::uint8_t* bottomUp, std::function<void()> release, int copies) {
+  std::unique_lock lock(lock_);
+  changed_.wait(lock, [&] { return queue_.size() < capacity_; });
+  queue_.push_back({added_, {}, bottomUp, std::move(release), copies});
+  added_ += copies;
+  changed_.notify_all();
+}
+
+void VideoWriter::copyOut(Frame& frame) const {
+  // Image rows run top-down; GL's bottom-up.
+  const std::size_t rowBytes = std::size_t(options_.width) * 4;
+  frame.pixels.resize(rowBytes * options_.height);
+  for (int y = 0; y < options_.height; ++y)
+    std::memcpy(frame.pixels.data() + std::size_t(y) * rowBytes,
+                frame.bottomUp + std::size_t(options_.height - 1 - y) * rowBytes, rowBytes);
+  frame.bottomUp = nullptr;
+  frame.release();
+}
+
 void VideoWriter::work() {
   for (;;) {
     Frame frame;
@@ -173,28 +193,33 @@ void VideoWriter::work() {
       png = pngs_;
       changed_.notify_all();
     }
-    if (png) {
-      writePng(frame);
-      continue;
-    }
-    const auto* bytes = frame.pixels.data();
-    std::size_t left = frame.pixels.size();
-    while (left > 0) {
-      const ssize_t wrote = ::write(pipe_, bytes, left);
-      if (wrote < 0 && errno == EINTR) continue;
-      if (wrote <= 0) break;
-      bytes += wrote, left -= std::size_t(wrote);
-    }
-    if (left > 0) {
-      // ffmpeg stopped taking frames: this one and the rest go to PNG files.
-      {
+    if (frame.bottomUp) copyOut(frame);
+    const long last = frame.index + frame.copies;
+    for (; frame.index < last; ++frame.index) {
+      if (png) {
+        writePng(frame);
+      } else if (!writeToPipe(frame.pixels)) {
+        // ffmpeg stopped taking frames: this one and the rest go to PNG files.
         std::lock_guard lock(lock_);
         fallBack("ffmpeg stopped at frame " + std::to_string(frame.index) + ": " +
                  lastLine(options_.path + ".ffmpeg.log"));
+        png = true;
+        --frame.index;
       }
-      writePng(frame);
     }
   }
+}
+
+bool VideoWriter::writeToPipe(const std::vector<std::uint8_t>& pixels) {
+  const auto* bytes = pixels.data();
+  std::size_t left = pixels.size();
+  while (left > 0) {
+    const ssize_t wrote = ::write(pipe_, bytes, left);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) return false;
+    bytes += wrote, left -= std::size_t(wrote);
+  }
+  return true;
 }
 
 void VideoWriter::writePng(const Frame& frame) {

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -29,6 +30,9 @@ class VideoWriter {
 
   // RGBA8, top row first, width x height.
   void add(std::vector<std::uint8_t> frame);
+  // RGBA8 rows bottom first (as GL reads them), copied on a writer thread, which then calls
+  // `release`; the frame goes into the video `copies` times.
+  void add(const std::uint8_t* bottomUp, std::function<void()> release, int copies = 1);
   // Waits for every frame to be written and the encoder to finish; says what was written, and
   // why the frames went to PNG files instead where they did. Called by the destructor too.
   std::string finish();
@@ -46,10 +50,15 @@ class VideoWriter {
   struct Frame {
     long index;
     std::vector<std::uint8_t> pixels;
+    const std::uint8_t* bottomUp = nullptr;  // to copy into pixels first
+    std::function<void()> release;
+    int copies = 1;
   };
+  void copyOut(Frame& frame) const;
   void work();
   bool startFfmpeg(const std::string& ffmpeg);
   void writePng(const Frame& frame);
+  bool writeToPipe(const std::vector<std::uint8_t>& pixels);
   void fallBack(const std::string& why);  // under lock_
 
   VideoOptions options_;

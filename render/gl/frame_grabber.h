@@ -1,11 +1,17 @@
 #pragma once
 // Reads frames back from GL without stalling the frame: each grab starts an asynchronous copy of
-// the bound framebuffer into one of a ring of pixel-pack buffers, and returns the frame copied
-// `kRing - 1` grabs ago, whose copy has long finished.
+// the bound framebuffer into one of a ring of persistently mapped pixel-pack buffers, and hands
+// out the frame copied `kRing - 1` grabs ago, whose copy has long finished. Whoever takes a frame
+// reads it from the mapped buffer, on any thread, and releases it; a grab that needs a buffer
+// still being read waits for its release.
+#include <condition_variable>
 #include <cstdint>
+#include <functional>
+#include <mutex>
 #include <optional>
 #include <vector>
 
+#include "render/gl/gl.h"
 #include "render/gl/objects.h"
 
 namespace ws::gl {
@@ -13,12 +19,18 @@ namespace ws::gl {
 class FrameGrabber {
  public:
   FrameGrabber(int width, int height);
+  ~FrameGrabber();  // waits for frames handed out to be released
+  FrameGrabber(const FrameGrabber&) = delete;
+  FrameGrabber& operator=(const FrameGrabber&) = delete;
 
-  // RGBA8, top row first.
-  using Pixels = std::vector<std::uint8_t>;
-  std::optional<Pixels> grab();
+  // RGBA8 rows, bottom row first (GL's order), readable until release() is called.
+  struct Frame {
+    const std::uint8_t* bottomUp = nullptr;
+    std::function<void()> release;
+  };
+  std::optional<Frame> grab();
   // The frames still in flight, oldest first (at the end of a recording).
-  std::vector<Pixels> drain();
+  std::vector<Frame> drain();
 
   int width() const { return width_; }
   int height() const { return height_; }
@@ -26,10 +38,15 @@ class FrameGrabber {
   static constexpr int kRing = 3;
 
  private:
-  Pixels take(int slot);
+  Frame take(int slot);
 
   int width_, height_;
   Buffer buffers_[kRing];
+  const std::uint8_t* mapped_[kRing] = {};
+  GLsync fences_[kRing] = {};
+  bool busy_[kRing] = {};
+  std::mutex lock_;
+  std::condition_variable released_;
   long started_ = 0, taken_ = 0;
 };
 
