@@ -11,6 +11,13 @@
 namespace ws {
 namespace {
 
+// Runs a shell script (the program in the background, xdotool driving it) on a virtual screen.
+test::ProcessResult runUnderXvfb(const std::string& script) {
+  std::string quoted;
+  for (char c : script) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return test::runProcess("xvfb-run -a -s '-screen 0 1280x900x24' sh -c '" + quoted + "'");
+}
+
 TEST(Gui, RunsUnderXvfbAndWritesAScreenshot) {
   if (test::runProcess("command -v xvfb-run").exitCode != 0)
     GTEST_SKIP() << "xvfb-run is not installed (apt-get install xvfb xauth)";
@@ -54,11 +61,7 @@ TEST(Gui, TakesKeysAndMouseInput) {
                              "xdotool mousedown 1 sleep 0.2 mousemove 680 440 sleep 0.2 mousemove "
                              "740 460 sleep 0.2 mouseup 1 sleep 0.3; "
                              "xdotool key ctrl+q; wait $pid";
-  const auto result = test::runProcess("xvfb-run -a -s '-screen 0 1280x900x24' sh -c '" + [&] {
-    std::string escaped;
-    for (char c : script) escaped += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return escaped;
-  }() + "'");
+  const auto result = runUnderXvfb(script);
   ASSERT_EQ(result.exitCode, 0) << result.output;
   EXPECT_NE(result.output.find(", step 3,"), std::string::npos) << result.output;
   // The drag drew cells (from cell 42,35 to 52,38: eleven cells) onto the cleared grid.
@@ -89,11 +92,7 @@ TEST(Gui, ASessionRecordedWithInputReplaysToTheSameState) {
                              "xdotool mousedown 1 sleep 0.2 mousemove 680 440 sleep 0.2 mousemove "
                              "740 460 sleep 0.2 mouseup 1 sleep 0.3 key space sleep 0.5 key space "
                              "sleep 0.3; xdotool key ctrl+q; wait $pid";
-  const auto result = test::runProcess("xvfb-run -a -s '-screen 0 1280x900x24' sh -c '" + [&] {
-    std::string escaped;
-    for (char c : script) escaped += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return escaped;
-  }() + "'");
+  const auto result = runUnderXvfb(script);
   ASSERT_EQ(result.exitCode, 0) << result.output;
   ASSERT_NE(result.output.find("session: " + dir + "/s.json"), std::string::npos) << result.output;
   const auto at = result.output.find("gui: population ");

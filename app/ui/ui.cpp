@@ -37,7 +37,7 @@ void drawHelp(UiContext& context) {
     return;
   }
   static const char* const rows[][2] = {
-      {"Space", "run / pause"},
+      {"Space", "run / pause (a replay: play / pause it)"},
       {"N  or  Right", "step once"},
       {"Shift+N", "step N (set in Playback)"},
       {"+ / -", "double / halve steps per frame"},

@@ -10,7 +10,7 @@ namespace ws::app {
 void ScreenRecorder::start(const ScreenRecording& recording, int width, int height) {
   // Encoders need even sides: the last row or column of an odd window is left out.
   auto writer = std::make_unique<VideoWriter>(
-      VideoOptions{recording.path, width & ~1, height & ~1, recording.fps});
+      VideoOptions{recording.path, width & ~1, height & ~1, recording.fps, true});
   grabber_.emplace(width & ~1, height & ~1);
   writer_ = std::move(writer);
   recording_ = recording;

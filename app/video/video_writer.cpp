@@ -119,8 +119,8 @@ bool VideoWriter::startFfmpeg(const std::string& ffmpeg) {
   if (isGif(options_.path))
     args.insert(args.end(), {"-vf", "split[a][b];[a]palettegen[p];[b][p]paletteuse"});
   else
-    args.insert(args.end(), {"-c:v", "libx264", "-preset", "veryfast", "-crf", "18", "-pix_fmt",
-                             "yuv420p", "-movflags", "+faststart"});
+    args.insert(args.end(), {"-c:v", "libx264", "-preset", options_.live ? "ultrafast" : "veryfast",
+                             "-crf", "18", "-pix_fmt", "yuv420p", "-movflags", "+faststart"});
   args.push_back(options_.path);
   std::vector<char*> argv;
   for (std::string& arg : args) argv.push_back(arg.data());
