@@ -96,6 +96,7 @@ StateBlob recordScript(Lab& lab, const Script& script, const std::string& path, 
     lab.advance();
     EXPECT_EQ(lab.errorMessage, "") << script.module << " frame " << frame;
   }
+  editEverywhere(lab, 4);  // after the last frame, before the recording stops
   StateBlob final = lab.module().saveState();
   EXPECT_NE(lab.stopRecording(), "") << lab.errorMessage;
   return final;

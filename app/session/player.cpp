@@ -49,6 +49,17 @@ nlohmann::json SessionPlayer::adapt(nlohmann::json action) const {
 
 bool SessionPlayer::advance(Lab& lab) {
   if (atEnd()) return false;
+  applyEvents(lab);
+  lab.advance();
+  ++frame_;
+  if (atEnd())
+    applyEvents(lab);  // what was done after the last frame, before the recording stopped
+  else if (frame_ % interval_ == 0)
+    keepCheckpoint(lab);
+  return true;
+}
+
+void SessionPlayer::applyEvents(Lab& lab) {
   const auto& events = session_.events;
   for (; nextEvent_ < events.size() && events[nextEvent_]["frame"].get<long>() == frame_;
        ++nextEvent_) {
@@ -58,10 +69,6 @@ bool SessionPlayer::advance(Lab& lab) {
     else
       lab.perform(adapt(event));
   }
-  lab.advance();
-  ++frame_;
-  if (frame_ % interval_ == 0 && !atEnd()) keepCheckpoint(lab);
-  return true;
 }
 
 void SessionPlayer::keepCheckpoint(Lab& lab) {

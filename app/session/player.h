@@ -46,6 +46,7 @@ class SessionPlayer {
 
  private:
   void keepCheckpoint(Lab& lab);
+  void applyEvents(Lab& lab);  // those of frame_
   nlohmann::json adapt(nlohmann::json action) const;
 
   Session session_;

@@ -151,9 +151,12 @@ void writeSession(const std::string& path, const Session& session) {
 
 std::vector<std::string> changedFiles(const Session& session) {
   std::vector<std::string> changed;
-  for (const FileUse& use : fileUses(session))
-    if (!use.hash.empty() && fileHash(use.path) != use.hash)
+  for (const FileUse& use : fileUses(session)) {
+    if (!std::filesystem::is_regular_file(use.path))
+      changed.push_back("'" + use.path + "' (" + use.where + ") is gone");
+    else if (!use.hash.empty() && fileHash(use.path) != use.hash)
       changed.push_back("'" + use.path + "' (" + use.where + ") has changed since recording");
+  }
   return changed;
 }
 

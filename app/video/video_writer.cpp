@@ -231,6 +231,7 @@ void VideoWriter::writePng(const Frame& frame) {
 }
 
 std::string VideoWriter::mode() const {
+  std::lock_guard lock(lock_);
   if (pngs_) return "PNG frames (" + why_ + ")";
   return isGif(options_.path) ? "GIF through ffmpeg" : "video through ffmpeg";
 }

@@ -74,7 +74,7 @@ class VideoWriter {
   std::deque<Frame> queue_;
   std::size_t capacity_;
   bool closing_ = false, finished_ = false;
-  std::mutex lock_;
+  mutable std::mutex lock_;
   std::condition_variable changed_;
   std::vector<std::thread> workers_;
   std::string summary_;
