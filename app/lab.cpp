@@ -239,18 +239,19 @@ void Lab::setCamera(const nlohmann::json& json) {
   fitPending = followGraph = false;
 }
 
+nlohmann::json Lab::snapshotMeta() const {
+  return {{"module", module_->name()},
+          {"backend", toString(module_->backend())},
+          {"variant", module_->variant()},
+          {"params", module_->params().toJson()},
+          {"playback", {{"running", running}, {"steps_per_frame", stepsPerFrame}}},
+          {"camera", cameraJson()},
+          {"follow_graph", followGraph},
+          {"fit_pending", fitPending}};
+}
+
 LabSnapshot Lab::snapshot() {
-  LabSnapshot snapshot;
-  snapshot.state = module_->saveState();
-  snapshot.meta = {{"module", module_->name()},
-                   {"backend", toString(module_->backend())},
-                   {"variant", module_->variant()},
-                   {"params", module_->params().toJson()},
-                   {"playback", {{"running", running}, {"steps_per_frame", stepsPerFrame}}},
-                   {"camera", cameraJson()},
-                   {"follow_graph", followGraph},
-                   {"fit_pending", fitPending}};
-  return snapshot;
+  return {snapshotMeta(), module_->saveState()};
 }
 
 void Lab::restore(const LabSnapshot& snapshot, std::optional<Backend> backend) {

@@ -73,6 +73,7 @@ class Lab {
   // restore() builds the module aside and changes nothing when that fails (it throws);
   // `backend` replaces the snapshot's (a session recorded on CUDA replayed on the CPU).
   LabSnapshot snapshot();
+  nlohmann::json snapshotMeta() const;  // the snapshot without the module's state
   void restore(const LabSnapshot& snapshot, std::optional<Backend> backend = std::nullopt);
 
   // Session recording (app/session/recorder.h): from the current state (written beside the

@@ -2,6 +2,7 @@
 
 #include <ctime>
 #include <filesystem>
+#include <optional>
 
 #include "app/lab.h"
 #include "app/session/snapshot.h"
@@ -10,13 +11,13 @@ namespace ws::app {
 
 namespace {
 
-// A string that names an existing file gets its path and hash recorded beside it.
-void noteFile(nlohmann::json& action, const char* field) {
-  if (!action.contains(field) || !action[field].is_string()) return;
-  const std::string path = action[field];
+// A string that names an existing file: its path and hash, to be recorded beside it.
+std::optional<nlohmann::json> fileRecord(const nlohmann::json& value) {
+  if (!value.is_string()) return std::nullopt;
+  const std::string path = value;
   std::error_code error;
-  if (path.empty() || !std::filesystem::is_regular_file(path, error)) return;
-  action["file"] = {{"path", path}, {"hash", fileHash(path)}};
+  if (path.empty() || !std::filesystem::is_regular_file(path, error)) return std::nullopt;
+  return nlohmann::json{{"path", path}, {"hash", fileHash(path)}};
 }
 
 std::string utcNow() {
@@ -31,31 +32,31 @@ std::string utcNow() {
 SessionRecorder::SessionRecorder(std::string path, Lab& lab, bool fromReset)
     : running_(lab.running), stepsPerFrame_(lab.stepsPerFrame) {
   session_.path = std::move(path);
-  LabSnapshot start = lab.snapshot();
-  session_.start = start.meta;
-  session_.start["recorded"] = utcNow();
   if (fromReset) {
+    session_.start = lab.snapshotMeta();  // the state follows from the parameters
     session_.start["state"] = "reset";
   } else {
+    const LabSnapshot start = lab.snapshot();
     const std::filesystem::path checkpoint =
         std::filesystem::path(session_.path).replace_extension(".start.wsckpt");
-    writeCheckpoint(checkpoint.string(), start);
-    session_.start["state"] = {{"checkpoint", checkpoint.filename().string()},
-                               {"hash", fileHash(checkpoint.string())}};
+    const std::string hash = writeCheckpoint(checkpoint.string(), start);
+    session_.start = start.meta;
+    session_.start["state"] = {{"checkpoint", checkpoint.filename().string()}, {"hash", hash}};
   }
+  session_.start["recorded"] = utcNow();
   nlohmann::json files = nlohmann::json::array();
-  for (const auto& [key, value] : session_.start["params"].items()) {
-    nlohmann::json probe = {{"value", value}};
-    noteFile(probe, "value");
-    if (probe.contains("file"))
-      files.push_back(
-          {{"param", key}, {"path", probe["file"]["path"]}, {"hash", probe["file"]["hash"]}});
-  }
+  for (const auto& [key, value] : session_.start["params"].items())
+    if (auto file = fileRecord(value)) {
+      (*file)["param"] = key;
+      files.push_back(*file);
+    }
   session_.start["files"] = files;
 }
 
 void SessionRecorder::log(Lab& lab, nlohmann::json action) {
-  for (const char* field : {"value", "item", "path"}) noteFile(action, field);
+  for (const char* field : {"value", "item", "path"})
+    if (action.contains(field))
+      if (auto file = fileRecord(action[field])) action["file"] = *file;
   action["frame"] = frames_;
   action["step"] = lab.module().stepCount();
   session_.events.push_back(std::move(action));

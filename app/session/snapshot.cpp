@@ -48,17 +48,19 @@ std::string fileHash(const std::string& path) {
   return contentHash(bytes);
 }
 
-void writeCheckpoint(const std::string& path, const LabSnapshot& snapshot) {
+std::string writeCheckpoint(const std::string& path, const LabSnapshot& snapshot) {
   nlohmann::json all = snapshot.meta;
   all["state"] = snapshot.state.meta;
   const std::string meta = all.dump();
+  const std::string head = std::string(kMagic) + ' ' + std::to_string(kCheckpointVersion) + ' ' +
+                           std::to_string(meta.size()) + ' ' +
+                           std::to_string(snapshot.state.data.size()) + '\n' + meta;
+  const std::string_view data(reinterpret_cast<const char*>(snapshot.state.data.data()),
+                              snapshot.state.data.size());
   std::ofstream out(path, std::ios::binary);
-  out << kMagic << ' ' << kCheckpointVersion << ' ' << meta.size() << ' '
-      << snapshot.state.data.size() << '\n'
-      << meta;
-  out.write(reinterpret_cast<const char*>(snapshot.state.data.data()),
-            std::streamsize(snapshot.state.data.size()));
+  out << head << data;
   if (!out.flush()) throw InputError("cannot write checkpoint '" + path + "'");
+  return hashText(fnv1a(fnv1a(kFnvOffset, head), data));  // fileHash(path), without reading it
 }
 
 LabSnapshot readCheckpoint(const std::string& path) {

@@ -20,8 +20,9 @@ struct LabSnapshot {
 // Checkpoint files: a header line ("warpscope-checkpoint <version> <metadata bytes> <data bytes>"),
 // the metadata as JSON (with the state's own metadata as "state"), then the state's bytes.
 // readCheckpoint() throws InputError naming the file and what is wrong with it (not a checkpoint, a
-// newer version, truncated, bad metadata).
-void writeCheckpoint(const std::string& path, const LabSnapshot& snapshot);
+// newer version, truncated, bad metadata). writeCheckpoint() returns the file's content hash, as
+// fileHash() would find it.
+std::string writeCheckpoint(const std::string& path, const LabSnapshot& snapshot);
 LabSnapshot readCheckpoint(const std::string& path);
 constexpr int kCheckpointVersion = 1;
 

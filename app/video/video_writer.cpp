@@ -154,13 +154,6 @@ void VideoWriter::fallBack(const std::string& why) {
   fs::create_directories(framesDir_);
 }
 
-void VideoWriter::add(std::vector<std::uint8_t> frame) {
-  std::unique_lock lock(lock_);
-  changed_.wait(lock, [&] { return queue_.size() < capacity_; });
-  queue_.push_back({added_++, std::move(frame)});
-  changed_.notify_all();
-}
-
 void VideoWriter::add(const std::uint8_t* bottomUp, std::function<void()> release, int copies) {
   std::unique_lock lock(lock_);
   changed_.wait(lock, [&] { return queue_.size() < capacity_; });
@@ -176,7 +169,6 @@ void VideoWriter::copyOut(Frame& frame) const {
   for (int y = 0; y < options_.height; ++y)
     std::memcpy(frame.pixels.data() + std::size_t(y) * rowBytes,
                 frame.bottomUp + std::size_t(options_.height - 1 - y) * rowBytes, rowBytes);
-  frame.bottomUp = nullptr;
   frame.release();
 }
 
@@ -193,7 +185,7 @@ void VideoWriter::work() {
       png = pngs_;
       changed_.notify_all();
     }
-    if (frame.bottomUp) copyOut(frame);
+    copyOut(frame);
     const long last = frame.index + frame.copies;
     for (; frame.index < last; ++frame.index) {
       if (png) {

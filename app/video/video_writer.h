@@ -31,8 +31,6 @@ class VideoWriter {
   VideoWriter(const VideoWriter&) = delete;
   VideoWriter& operator=(const VideoWriter&) = delete;
 
-  // RGBA8, top row first, width x height.
-  void add(std::vector<std::uint8_t> frame);
   // RGBA8 rows bottom first (as GL reads them), copied on a writer thread, which then calls
   // `release`; the frame goes into the video `copies` times.
   void add(const std::uint8_t* bottomUp, std::function<void()> release, int copies = 1);
@@ -53,7 +51,7 @@ class VideoWriter {
   struct Frame {
     long index;
     std::vector<std::uint8_t> pixels;
-    const std::uint8_t* bottomUp = nullptr;  // to copy into pixels first
+    const std::uint8_t* bottomUp = nullptr;  // copied into pixels by a writer thread
     std::function<void()> release;
     int copies = 1;
   };
