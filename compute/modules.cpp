@@ -4,6 +4,7 @@
 #include "compute/lbm/lbm_module.h"
 #include "compute/life/life_module.h"
 #include "compute/mesh/mesh_module.h"
+#include "compute/reduce/reduce_module.h"
 #include "compute/voxhash/voxhash_module.h"
 
 namespace ws {
@@ -29,6 +30,10 @@ const std::vector<ModuleEntry>& moduleRegistry() {
       {"graph", "Graph clustering",
        [](Backend backend) -> std::unique_ptr<Module> {
          return std::make_unique<graph::GraphModule>(backend);
+       }},
+      {"reduce", "Reduction and scan lab",
+       [](Backend backend) -> std::unique_ptr<Module> {
+         return std::make_unique<reduce::ReduceModule>(backend);
        }},
   };
   return entries;

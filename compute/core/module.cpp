@@ -44,6 +44,15 @@ void Module::loadPreset(const nlohmann::json& preset) {
     throw InputError("the preset is for module '" + preset["module"].dump() + "', not '" +
                      std::string(name()) + "'");
   setParams(params_.checkJson(preset["params"]));
+  // A preset may name the kernel that shows its point (a lesson); where this backend does not
+  // offer it, the current one stays.
+  if (preset.contains("variant") && preset["variant"].is_string()) {
+    const std::string variant = preset["variant"];
+    const auto offered = variants(backend_);
+    if (std::any_of(offered.begin(), offered.end(),
+                    [&](const auto& v) { return v.name == variant; }))
+      select(backend_, variant);
+  }
 }
 
 std::string Module::sizeText() const {

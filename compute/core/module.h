@@ -16,6 +16,7 @@
 
 #include "compute/core/backend.h"
 #include "compute/core/field.h"
+#include "compute/core/launch.h"
 #include "compute/core/params.h"
 #include "compute/core/timing.h"
 
@@ -27,6 +28,9 @@ struct KernelVariant {
   std::string title;                 // menu text, e.g. "(6) bit-packed, bit-sliced adders"
   std::string explanation;           // one paragraph: what it does and what it shows
   std::vector<std::string> tunedBy;  // parameters that shape it (block shape, rows per thread)
+  // What the source measured for it, with the hardware and year ("Harris 2007, G80: 2.08 GB/s"),
+  // shown beside the live figure; empty where the source gives none.
+  std::string historical = {};
 };
 
 // An axis-aligned box in world coordinates (the camera frames it).
@@ -166,6 +170,9 @@ class Module {
   KernelVariant currentVariant() const;
   // How the current variant is launched, in words ("block 64x4, 2 cells/thread").
   virtual std::string configuration() const = 0;
+  // The kernels the last step launched, for the launch readouts (empty where the module does not
+  // record them, and on the CPU).
+  virtual std::vector<KernelLaunch> launches() const { return {}; }
   // What the user should know about the current state, one item per line: derived quantities,
   // warnings (lines starting "warning:"), where the last export went. Empty for none.
   virtual std::string notes() const { return ""; }

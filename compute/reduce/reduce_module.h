@@ -1,0 +1,80 @@
+#pragma once
+// The reduction and scan lab as a warpscope module: one array, summed or prefix-summed by the
+// kernel the user picks, every run checked against the CPU reference, and the picked kernel's
+// shared-memory tree drawn thread by thread (who adds, which warps diverge, which banks conflict).
+#include <memory>
+
+#include "compute/core/module.h"
+#include "compute/reduce/reduce_lab.h"
+#include "compute/reduce/tree_pattern.h"
+
+namespace ws::reduce {
+
+class ReduceModule final : public Module {
+ public:
+  explicit ReduceModule(Backend backend);
+
+  std::string_view name() const override { return "reduce"; }
+  std::string_view title() const override { return "Reduction and scan lab"; }
+  void setSize(const std::string& text) override;
+  std::vector<KernelVariant> variants(Backend backend) const override;
+  std::string defaultVariant(Backend backend) const override;
+  std::string configuration() const override { return engine_->configuration(); }
+  std::string notes() const override;
+
+  void reset() override;
+  void step(int count) override;
+  void synchronize() override { engine_->synchronize(); }
+  std::vector<Metric> metrics() override;
+
+  WorldBox world() const override;
+  std::string sizeText() const override;
+  std::vector<FieldView> fieldViews() const override;
+  int currentFieldView() const override;
+  void renderField(const FieldRequest& request, FieldImage& image) override;
+
+  std::vector<std::string> tools() const override { return {}; }
+  std::vector<std::string> toolItems(const std::string&) const override { return {}; }
+  void edit(const PointerEdit& edit) override;
+  std::vector<std::string> actions() const override { return {"new input"}; }
+  void runAction(const std::string& action) override;
+
+  StateBlob saveState() override;
+  void restoreState(const StateBlob& state) override;
+
+  void pollTimings() override { engine_->pollTimings(); }
+  void drainTimings() override { engine_->drainTimings(); }
+  double bytesPerWorkUnit() const override { return bytesPerElement(operation()); }
+  const TimingScope& stepTiming() const override {
+    return *(backend_ == Backend::Cuda ? gpuTimings_ : cpuTimings_).step;
+  }
+
+  // The lab's own, for the tests and the launch readouts.
+  std::vector<std::uint32_t> input() { return engine_->input(); }
+  std::vector<std::uint32_t> output() { return engine_->output(); }
+  std::size_t mismatches();
+  std::vector<KernelLaunch> launches() const override { return engine_->launches(); }
+  const TreePattern& pattern() const { return pattern_; }
+
+ protected:
+  void applyParams(const std::vector<std::string>& changed) override;
+  void applySelection(Backend previous, const StateBlob& state) override;
+
+ private:
+  Operation operation() const;
+  LabConfig config() const;
+  Kernel treeKernel() const;  // whose tree the threads and banks views draw
+  // A new engine for the current parameters and selection, with its input; throws (changing
+  // nothing) when the array does not fit.
+  void rebuild();
+  void loadInput(ReduceEngine& engine);  // the input and the reference answer for it
+  void startOver();                      // step 0, timings and checks cleared
+
+  std::unique_ptr<ReduceEngine> engine_;
+  LabTimings cpuTimings_, gpuTimings_;
+  TreePattern pattern_;
+  std::uint32_t expected_ = 0;  // the reference's result
+  long long mismatches_ = -1;   // of the last run, counted once per run; -1: not yet
+};
+
+}  // namespace ws::reduce

@@ -1,0 +1,80 @@
+// Launch readouts: the blocks per multiprocessor each resource allows, against counts worked out
+// by hand for an H100's multiprocessor, and on a GPU, against the runtime's own occupancy for
+// every kernel the reduction lab launches.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include "compute/core/launch_readout.h"
+#include "compute/reduce/reduce_module.h"
+#include "tests/test_support.h"
+
+namespace ws {
+namespace {
+
+TEST(OccupancyLimits, NameTheResourceThatRuns) {
+  const SmResources h100;  // the defaults: 2048 threads, 32 blocks, 64K registers, 228 KiB
+  // 128 registers a thread: a warp takes 4096, 16 warps fit, two blocks of 256.
+  OccupancyLimits l = occupancyLimits(h100, 256, 128, 0);
+  EXPECT_EQ(l.byRegisters, 2);
+  EXPECT_EQ(l.byThreads, 8);
+  EXPECT_EQ(l.blocks(), 2);
+  EXPECT_EQ(l.limiter(), "registers");
+  // 48 KiB of shared memory plus the 1 KiB reserved: four blocks in 228 KiB.
+  l = occupancyLimits(h100, 128, 32, 48 * 1024);
+  EXPECT_EQ(l.bySharedMemory, 4);
+  EXPECT_EQ(l.limiter(), "shared memory");
+  // Warps of 32 threads: the 32-block limit comes before the 2048 threads.
+  l = occupancyLimits(h100, 32, 16, 0);
+  EXPECT_EQ(l.blocks(), 32);
+  EXPECT_EQ(l.limiter(), "blocks per SM");
+  // 37 registers round up to 40 a thread (1280 a warp): 51 warps, one block of 1024 threads.
+  l = occupancyLimits(h100, 1024, 37, 0);
+  EXPECT_EQ(l.byRegisters, 1);
+  EXPECT_EQ(l.byThreads, 2);
+  // A block that needs more registers than a block may have does not launch at all.
+  EXPECT_EQ(occupancyLimits(h100, 1024, 72, 0).blocks(), 0);
+}
+
+TEST(LaunchReadout, MatchesTheRuntimeForEveryLabKernel) {
+  WS_REQUIRE_GPU();
+  int checked = 0;
+  for (const char* operation : {"reduce", "exclusive scan"})
+    for (const char* block : {"32", "128", "1024"}) {
+      reduce::ReduceModule m(Backend::Cuda);
+      m.setParams({{"operation", std::string(operation)},
+                   {"block", std::string(block)},
+                   {"size", std::int64_t(1) << 20}});
+      for (const auto& v : m.variants(Backend::Cuda)) {
+        m.select(Backend::Cuda, v.name);
+        m.step(1);
+        for (const KernelLaunch& launch : m.launches()) {
+          SCOPED_TRACE(v.name + ": " + launch.name + ", block " + block);
+          const LaunchReadout r = readLaunch(launch);
+          if (!launch.function) {  // CUB's: named, not read
+            EXPECT_FALSE(r.known);
+            continue;
+          }
+          cudaFuncAttributes a{};
+          ASSERT_EQ(cudaFuncGetAttributes(&a, launch.function), cudaSuccess);
+          EXPECT_EQ(r.registers, a.numRegs);
+          EXPECT_EQ(r.staticShared, a.sharedSizeBytes);
+          EXPECT_EQ(r.spillBytes, a.localSizeBytes);
+          int blocks = 0;
+          ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                        &blocks, launch.function, int(launch.block[0]), launch.dynamicShared),
+                    cudaSuccess);
+          EXPECT_EQ(r.blocksPerSm, blocks);
+          // Our per-resource model agrees with the runtime, so the limiter it names is right.
+          EXPECT_EQ(r.limits.blocks(), blocks) << "limiter " << r.limits.limiter();
+          EXPECT_GT(r.occupancy, 0.0);
+          EXPECT_LE(r.occupancy, 1.0);
+          ++checked;
+        }
+      }
+    }
+  EXPECT_GT(checked, 20);
+}
+
+}  // namespace
+}  // namespace ws
