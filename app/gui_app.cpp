@@ -146,7 +146,8 @@ void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses
       continue;
     }
     if (replay && key != GLFW_KEY_F && key != GLFW_KEY_G && key != GLFW_KEY_TAB &&
-        key != GLFW_KEY_H && key != GLFW_KEY_F1)
+        key != GLFW_KEY_H && key != GLFW_KEY_F1 && key != GLFW_KEY_U && key != GLFW_KEY_I &&
+        key != GLFW_KEY_L)
       continue;
     // clang-format off
     switch (key) {
@@ -160,6 +161,14 @@ void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses
       case GLFW_KEY_F: lab.fitView(); break;
       case GLFW_KEY_G: lab.gridLines = !lab.gridLines; break;
       case GLFW_KEY_TAB: showUi = !showUi; break;
+      case GLFW_KEY_U: {
+        float& scale = context.classroom.scale;
+        scale = scale < 1.25f ? 1.5f : scale < 1.75f ? 2.0f : 1.0f;
+        break;
+      }
+      case GLFW_KEY_I: context.classroom.highContrast = !context.classroom.highContrast; break;
+      case GLFW_KEY_L: context.classroom.largeNumber = !context.classroom.largeNumber; break;
+      case GLFW_KEY_A: context.classroom.autoCycle = !context.classroom.autoCycle; break;
       case GLFW_KEY_H:
       case GLFW_KEY_F1: context.showHelp = !context.showHelp; break;
       case GLFW_KEY_D: lab.tool = "draw"; break;
@@ -271,10 +280,12 @@ int runGui(const GuiOptions& options) {
         videoPending = false;
       }
       const std::uint64_t stepBefore = lab.module().stepCount();
-      if (demo.replay)
+      if (demo.replay) {
         demo.replay->tick(lab);
-      else
+      } else {
+        ui::advanceAutoCycle(lab, context.classroom, glfwGetTime());
         lab.advance();
+      }
       demo.video.beginFrame(lab.module().stepCount() != stepBefore, fbWidth, fbHeight);
       drawScene(lab, renderers, fbWidth, fbHeight, showUi ? int(ui::kPanelWidth) + 16 : 0);
       context.transferMode = renderers.transferMode;

@@ -123,8 +123,10 @@ void drawPresets(Lab& lab) {
 
 void drawControlPanel(Lab& lab, UiContext& context) {
   ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(kPanelWidth, context.height - kStatusBarHeight - 16),
-                           ImGuiCond_FirstUseEver);
+  const float scale = context.classroom.scale;
+  ImGui::SetNextWindowSize(
+      ImVec2(kPanelWidth * scale, context.height - kStatusBarHeight * scale - 16),
+      context.classroom.scaleChanged ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
   ImGui::Begin("warpscope");
   ImGui::PushItemWidth(ImGui::GetWindowWidth() *
                        0.52f);  // room for labels such as "generations per pass"
@@ -132,6 +134,7 @@ void drawControlPanel(Lab& lab, UiContext& context) {
   const bool replaying = context.demo && context.demo->replay;
   if (replaying) ImGui::BeginDisabled();
   drawModuleAndBackend(lab);
+  if (ImGui::CollapsingHeader("Lesson", ImGuiTreeNodeFlags_DefaultOpen)) drawLesson(lab);
   if (ImGui::CollapsingHeader("Playback", ImGuiTreeNodeFlags_DefaultOpen))
     drawPlayback(lab, context);
   if (ImGui::CollapsingHeader("Tools", ImGuiTreeNodeFlags_DefaultOpen)) drawTools(lab);
@@ -143,6 +146,7 @@ void drawControlPanel(Lab& lab, UiContext& context) {
   if (replaying) ImGui::EndDisabled();
   if (context.demo && ImGui::CollapsingHeader("Record and replay", ImGuiTreeNodeFlags_DefaultOpen))
     drawDemoPanel(lab, *context.demo, context.width, context.height);
+  if (ImGui::CollapsingHeader("Classroom")) drawClassroomPanel(context.classroom);
   ImGui::PopItemWidth();
   ImGui::End();
 }

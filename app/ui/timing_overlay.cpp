@@ -11,8 +11,6 @@
 
 namespace ws::app::ui {
 
-namespace {
-
 std::string siRate(double perSecond, const std::string& unit) {
   const char* prefixes[] = {"", "k", "M", "G", "T", "P"};
   int p = 0;
@@ -21,6 +19,8 @@ std::string siRate(double perSecond, const std::string& unit) {
   std::snprintf(text, sizeof text, "%.3g %s%s", perSecond, prefixes[p], unit.c_str());
   return text;
 }
+
+namespace {
 
 void plot(const char* label, const std::deque<float>& series, float height) {
   if (series.empty()) return;
@@ -238,8 +238,9 @@ void drawTimingOverlay(Lab& lab, UiContext& context) {
 }
 
 void drawStatusBar(Lab& lab, UiContext& context) {
-  ImGui::SetNextWindowPos(ImVec2(0, context.height - kStatusBarHeight));
-  ImGui::SetNextWindowSize(ImVec2(float(context.width), kStatusBarHeight));
+  const float height = kStatusBarHeight * context.classroom.scale;
+  ImGui::SetNextWindowPos(ImVec2(0, context.height - height));
+  ImGui::SetNextWindowSize(ImVec2(float(context.width), height));
   ImGui::Begin("status", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |

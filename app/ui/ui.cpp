@@ -5,7 +5,9 @@
 namespace ws::app::ui {
 
 void drawUi(Lab& lab, UiContext& context) {
+  applyClassroomStyle(context.classroom);
   drawControlPanel(lab, context);
+  if (context.classroom.largeNumber) drawLargeNumber(lab, context);
   drawTimingOverlay(lab, context);
   drawStatusBar(lab, context);
   if (context.showHelp) drawHelp(context);
@@ -52,6 +54,10 @@ void drawHelp(UiContext& context) {
       {"G", "cell grid lines (when zoomed in)"},
       {"1 ... 9", "switch view"},
       {"Tab", "hide / show the panels"},
+      {"U", "UI scale: 1, 1.5, 2 (for a projector)"},
+      {"I", "high-contrast theme"},
+      {"L", "the key figure in large type"},
+      {"A", "auto demo: a shipped preset every few seconds"},
       {"F12", "screenshot (PNG in the current folder)"},
       {"H  or  F1", "this help"},
       {"Ctrl+Q", "quit"},

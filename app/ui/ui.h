@@ -23,12 +23,30 @@ struct Demo {
   std::string message;  // what the last recording or replay said
 };
 
+// Settings for a class: the UI's scale (for a projector), a high-contrast theme, the key figure
+// in large type, and a demo that moves through the shipped presets by itself.
+struct Classroom {
+  float scale = 1.0f;
+  bool highContrast = false;
+  bool largeNumber = false;
+  bool autoCycle = false;
+  double cycleSeconds = 20;
+  // Applied to ImGui's style when they change.
+  float appliedScale = 1.0f;
+  bool appliedContrast = false;
+  bool scaleChanged = false;  // this frame: windows take their scaled sizes
+  // The auto-cycle's place and when it last moved.
+  std::size_t nextPreset = 0;
+  double lastCycle = -1e9;
+};
+
 struct UiContext {
   std::string glRenderer;
   std::string transferMode;
   int width = 0, height = 0;
   double cursorWorldX = -1, cursorWorldY = -1;  // under the mouse, when it is over the view
   bool showHelp = false;
+  Classroom classroom;
   std::function<void()> screenshot;  // null where there is no window to capture
   Demo* demo = nullptr;              // null where sessions are not recorded (headless frames)
 };
@@ -43,6 +61,16 @@ void drawStatusBar(Lab& lab, UiContext& context);
 void drawHelp(UiContext& context);
 void drawDemoPanel(Lab& lab, Demo& demo, int width, int height);
 void drawReplayTimeline(Lab& lab, Demo& demo, UiContext& context);
+// The variant's lesson: the source's figure beside the live one, and the launch readouts.
+void drawLesson(Lab& lab);
+// The classroom settings' panel, their effect on the style, the large key figure, and the
+// auto-cycling demo (which loads the next preset when its time has come).
+void drawClassroomPanel(Classroom& classroom);
+void applyClassroomStyle(Classroom& classroom);
+void drawLargeNumber(Lab& lab, UiContext& context);
+void advanceAutoCycle(Lab& lab, Classroom& classroom, double nowSeconds);
+// "3.1 G elements/s": a rate with an SI prefix.
+std::string siRate(double perSecond, const std::string& unit);
 void drawRecordingIndicator(Lab& lab, Demo& demo, UiContext& context);
 
 constexpr float kPanelWidth = 360.0f;
