@@ -9,7 +9,9 @@
 # graph module's CUDA tests under compute-sanitizer, its benchmarks (TEPS of the three mappings,
 # Girvan-Newman removals, Louvain) and headless frames; sessions-sanitize: the session tests under
 # compute-sanitizer; sessions: 1920x1080 frame times with and without video recording, and the speed of
-# a headless replay into a video).
+# a headless replay into a video); teaching: the reduction lab's and launch readouts' tests, under
+# compute-sanitizer too, the lab's benchmarks, the race demonstration, and frames of its views and
+# readouts).
 set -uo pipefail
 OUT=${OUT:-/tmp/warpscope-gpu}
 BUILD=${BUILD:-/tmp/ws-build}
@@ -246,5 +248,34 @@ if has sessions; then
     echo "replay $name: 900 frames in $(( ($(date +%s%N) - start) / 1000000 )) ms (with start-up)"
   done
   rm -f "$OUT"/session-*.start.wsckpt "$OUT"/*.mp4
+fi
+if has teaching; then
+  for t in reduce_test launch_readout_test; do
+    "$BUILD/tests/$t" > "$OUT/$t.log" 2>&1; echo "$t: exit $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$OUT/$t.log" | tr '\n' ' ')"
+  done
+  has teaching-sanitize && SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-600} sanitize reduce_test
+  for size in 22 28; do
+    for op in reduce "inclusive scan"; do
+      tag=$([ "$op" = reduce ] && echo reduce || echo scan)
+      "$BUILD/warpscope" bench --module reduce --size $((1 << size)) --samples 30 --steps-per-sample 10 \
+        --set "reduce.operation=$op" --json "$OUT/bench-reduce-$tag-$size.json" | grep -E "^(cuda|measured)"
+    done
+  done
+  for extra in "reduce.block=1024" "reduce.operation=exclusive scan" "reduce.max_value=1"; do
+    echo "-- $extra"
+    "$BUILD/warpscope" bench --module reduce --size $((1 << 22)) --samples 30 --steps-per-sample 10 --set "$extra" \
+      --variant $([ "$extra" = "reduce.max_value=1" ] && echo ballot cub || echo all) | grep -E "^cuda"
+  done
+  "$BUILD/warpscope" bench --module reduce --size $((1 << 22)) --samples 30 --steps-per-sample 10 --variant blelloch \
+    --set "reduce.operation=exclusive scan" --set reduce.padding=true --set reduce.block=256 | grep -E "^cuda"
+  "$BUILD/warpscope" bench --module reduce --size $((1 << 22)) --samples 30 --steps-per-sample 10 --variant blelloch \
+    --set "reduce.operation=exclusive scan" --set reduce.block=256 | grep -E "^cuda"
+  echo "-- race demonstration (no barrier), 5 runs of 2^22 at blocks of 1024:"
+  "$BUILD/warpscope" --headless --module reduce --variant sequential --set reduce.block=1024 \
+    --set reduce.remove_barrier=true --steps 5 --window 640x360 | grep -E "mismatches|result|expected"
+  for view in threads banks; do
+    "$BUILD/warpscope" --headless --module reduce --variant strided --set reduce.view=$view \
+      --steps 20 --window 1600x900 --with-ui --screenshot "$OUT/reduce-$view.png" | tail -1
+  done
 fi
 exit $status

@@ -130,7 +130,8 @@ TEST(ReduceTree, StridedConflictsAndSequentialDoesNot) {
   EXPECT_EQ(strided.activity[0 * 128 + 64], 0.0f);  // warp 2 idles at s = 1: no divergence
   const TreePattern sequential = treePattern(Kernel::Sequential, 128, false);
   for (float ways : sequential.conflicts) EXPECT_LE(ways, 1.0f);
-  EXPECT_EQ(sequential.divergentWarps, 5);  // s = 16, 8, 4, 2, 1
+  EXPECT_EQ(sequential.busyWarps, 2 + 1 + 5);  // s = 64: warps 0-1; s = 32: warp 0; then part of it
+  EXPECT_EQ(sequential.divergentWarps, 5);     // s = 16, 8, 4, 2, 1
   EXPECT_EQ(treePattern(Kernel::CubReduce, 128, false).steps, 0);
 }
 

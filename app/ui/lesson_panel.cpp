@@ -24,49 +24,32 @@ const LaunchReadout& readoutFor(const KernelLaunch& launch) {
   return it->second;
 }
 
+// One kernel per paragraph: the panel is too narrow for a table of seven columns.
 void drawReadouts(const std::vector<KernelLaunch>& launches) {
-  const ImGuiTableFlags flags =
-      ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("launches", 7, flags)) return;
-  const char* headers[] = {"kernel", "grid x block", "regs",      "shared",
-                           "spills", "occupancy",    "limited by"};
-  for (const char* h : headers) ImGui::TableSetupColumn(h);
-  ImGui::TableHeadersRow();
   for (const KernelLaunch& launch : launches) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
+    ImGui::Bullet();
     ImGui::TextUnformatted(launch.name.c_str());
     try {
       const LaunchReadout& r = readoutFor(launch);
       if (!r.known) {
-        ImGui::TableNextColumn();
-        ImGui::TextDisabled("a library's own launch");
+        ImGui::TextDisabled("  a library's own launch: not ours to read");
         continue;
       }
-      ImGui::TableNextColumn();
-      ImGui::Text("%u x %u", launch.grid[0] * launch.grid[1] * launch.grid[2],
-                  launch.block[0] * launch.block[1] * launch.block[2]);
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%d wave(s) of %d blocks per SM", r.waves, r.blocksPerSm);
-      ImGui::TableNextColumn();
-      ImGui::Text("%d", r.registers);
-      ImGui::TableNextColumn();
-      ImGui::Text("%zu B", r.staticShared + launch.dynamicShared);
-      ImGui::TableNextColumn();
-      if (r.spillBytes)
-        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "%zu B", r.spillBytes);
-      else
-        ImGui::TextUnformatted("0");
-      ImGui::TableNextColumn();
-      ImGui::Text("%.0f%% (%d/SM)", 100 * r.occupancy, r.blocksPerSm);
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r.limits.limiter().c_str());
+      ImGui::Text("  grid %u x block %u, %d wave(s)",
+                  launch.grid[0] * launch.grid[1] * launch.grid[2],
+                  launch.block[0] * launch.block[1] * launch.block[2], r.waves);
+      ImGui::Text("  %d registers/thread, %zu B shared/block", r.registers,
+                  r.staticShared + launch.dynamicShared);
+      if (r.spillBytes) {
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), ", %zu B spilled", r.spillBytes);
+      }
+      ImGui::Text("  occupancy %.0f%% (%d blocks/SM), limited by %s", 100 * r.occupancy,
+                  r.blocksPerSm, r.limits.limiter().c_str());
     } catch (const std::exception& e) {
-      ImGui::TableNextColumn();
-      ImGui::TextDisabled("unreadable: %s", e.what());
+      ImGui::TextDisabled("  unreadable: %s", e.what());
     }
   }
-  ImGui::EndTable();
 }
 
 }  // namespace

@@ -66,7 +66,7 @@ WS_HD std::uint32_t inputValue(std::uint64_t i, std::uint32_t seed, std::uint32_
 std::uint32_t referenceReduce(const std::vector<std::uint32_t>& values);
 std::vector<std::uint32_t> referenceScan(const std::vector<std::uint32_t>& values, bool inclusive);
 
-// The input, and the output as an image: row 0 at the top of the world, `imageWidth(n)` elements
+// The input, and the output as an image: element 0 at the top left, `imageWidth(n)` elements
 // per row. The output shows each element's value over the largest (a scan's ramp), or for a
 // reduction the sum over `n`: its mean.
 int imageWidth(std::size_t n);
@@ -117,7 +117,7 @@ WS_HD float arrayPixel(const std::uint32_t* values, std::size_t n, int width, fl
   const double wy = r.originY + (py + 0.5) * r.worldPerPixel;
   const std::size_t rows = (n + width - 1) / width;
   if (wx < 0 || wy < 0 || wx >= width || wy >= double(rows)) return NAN;
-  const std::size_t i = (rows - 1 - std::size_t(wy)) * width + std::size_t(wx);
+  const std::size_t i = std::size_t(wy) * width + std::size_t(wx);  // world y grows down the image
   return i < n ? float(values[i]) / scale : NAN;
 }
 

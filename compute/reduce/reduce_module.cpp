@@ -344,7 +344,7 @@ void ReduceModule::renderField(const FieldRequest& request, FieldImage& image) {
       const double wx = request.originX + (px + 0.5) * request.worldPerPixel;
       const double wy = request.originY + (py + 0.5) * request.worldPerPixel;
       if (wx < 0 || wy < 0 || wx >= pattern_.threads || wy >= pattern_.steps) continue;
-      const int step = pattern_.steps - 1 - int(wy);  // the first step at the top
+      const int step = int(wy);  // the first step at the top (world y grows down the image)
       pixels[std::size_t(py) * image.width + px] =
           cells[std::size_t(step) * pattern_.threads + std::size_t(wx)];
     }
