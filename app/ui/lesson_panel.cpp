@@ -26,6 +26,7 @@ const LaunchReadout& readoutFor(const KernelLaunch& launch) {
 
 // One kernel per paragraph: the panel is too narrow for a table of seven columns.
 void drawReadouts(const std::vector<KernelLaunch>& launches) {
+  ImGui::PushTextWrapPos(0.0f);  // the limiter's line wraps in a narrow panel
   for (const KernelLaunch& launch : launches) {
     ImGui::Bullet();
     ImGui::TextUnformatted(launch.name.c_str());
@@ -40,16 +41,15 @@ void drawReadouts(const std::vector<KernelLaunch>& launches) {
                   launch.block[0] * launch.block[1] * launch.block[2], r.waves);
       ImGui::Text("  %d registers/thread, %zu B shared/block", r.registers,
                   r.staticShared + launch.dynamicShared);
-      if (r.spillBytes) {
-        ImGui::SameLine();
-        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), ", %zu B spilled", r.spillBytes);
-      }
+      if (r.spillBytes)
+        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "  %zu B spilled", r.spillBytes);
       ImGui::Text("  occupancy %.0f%% (%d blocks/SM), limited by %s", 100 * r.occupancy,
                   r.blocksPerSm, r.limits.limiter().c_str());
     } catch (const std::exception& e) {
       ImGui::TextDisabled("  unreadable: %s", e.what());
     }
   }
+  ImGui::PopTextWrapPos();
 }
 
 }  // namespace

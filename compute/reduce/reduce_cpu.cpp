@@ -100,8 +100,8 @@ class CpuReduceEngine final : public ReduceEngine {
     return input_;
   }
 
-  void setReference(std::vector<std::uint32_t> reference) override {
-    reference_ = std::move(reference);
+  void setReference(const std::vector<std::uint32_t>& reference) override {
+    reference_ = reference;
   }
   std::size_t mismatches() override {
     if (!isScan(config_.operation)) return reference_ != std::vector<std::uint32_t>{sum_};

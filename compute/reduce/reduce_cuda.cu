@@ -335,7 +335,7 @@ class CudaReduceEngine final : public ReduceEngine {
   }
   std::vector<std::uint32_t> input() override { return toHost(input_.data(), n_); }
 
-  void setReference(std::vector<std::uint32_t> reference) override {
+  void setReference(const std::vector<std::uint32_t>& reference) override {
     reference_ = toDevice(reference);
     referenceSize_ = reference.size();
   }

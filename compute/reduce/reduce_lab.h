@@ -89,7 +89,7 @@ class ReduceEngine {
   virtual std::vector<std::uint32_t> input() = 0;
   // The right output for the current input (the CPU reference's), kept where the output is, and
   // the number of elements of the last run's output that differ from it.
-  virtual void setReference(std::vector<std::uint32_t> reference) = 0;
+  virtual void setReference(const std::vector<std::uint32_t>& reference) = 0;
   virtual std::size_t mismatches() = 0;
   // view 0: the input, 1: the output (values over `scale`).
   virtual void render(int view, float scale, const FieldRequest& request, FieldImage& image) = 0;

@@ -223,6 +223,12 @@ std::string ReduceModule::sizeText() const {
   return (std::int64_t(1) << log) == n ? "2^" + std::to_string(log) : std::to_string(n);
 }
 
+std::vector<std::string> ReduceModule::sweepSizes() const {
+  std::vector<std::string> sizes;
+  for (int log = 10; log <= 28; log += 2) sizes.push_back(std::to_string(1 << log));
+  return sizes;
+}
+
 void ReduceModule::rebuild() {
   const LabConfig c = config();
   std::unique_ptr<ReduceEngine> engine =
@@ -247,23 +253,24 @@ void ReduceModule::reset() {
 }
 
 void ReduceModule::loadInput(ReduceEngine& engine) {
-  const auto n = std::size_t(params().getInt("size"));
-  const auto seed = std::uint32_t(params().getInt("seed"));
-  const auto maxValue = std::uint32_t(std::stoul(params().getText("max_value")));
-  engine.setInput(n, seed, maxValue);
-  // The reference comes from the same input function, on the host.
-  std::vector<std::uint32_t> values(n);
+  const ReferenceKey key{std::size_t(params().getInt("size")),
+                         std::uint32_t(params().getInt("seed")),
+                         std::uint32_t(std::stoul(params().getText("max_value"))), operation()};
+  engine.setInput(key.size, key.seed, key.maxValue);
+  // The reference comes from the same input function, on the host; it depends on the input and
+  // the operation only, so a switch of kernel, block or backend keeps it.
+  if (!(reference_.key == key) || reference_.values.empty()) {
+    std::vector<std::uint32_t> values(key.size);
 #pragma omp parallel for
-  for (std::int64_t i = 0; i < std::int64_t(n); ++i) values[i] = inputValue(i, seed, maxValue);
-  if (isScan(operation())) {
-    std::vector<std::uint32_t> scanned =
-        referenceScan(values, operation() == Operation::InclusiveScan);
-    expected_ = scanned.empty() ? 0 : scanned.back();
-    engine.setReference(std::move(scanned));
-  } else {
-    expected_ = referenceReduce(values);
-    engine.setReference({expected_});
+    for (std::int64_t i = 0; i < std::int64_t(key.size); ++i)
+      values[i] = inputValue(i, key.seed, key.maxValue);
+    reference_.values = isScan(key.operation)
+                            ? referenceScan(values, key.operation == Operation::InclusiveScan)
+                            : std::vector<std::uint32_t>{referenceReduce(values)};
+    reference_.key = key;
   }
+  expected_ = reference_.values.empty() ? 0 : reference_.values.back();
+  engine.setReference(reference_.values);
 }
 
 void ReduceModule::startOver() {

@@ -45,6 +45,9 @@ class ReduceModule final : public Module {
   void pollTimings() override { engine_->pollTimings(); }
   void drainTimings() override { engine_->drainTimings(); }
   double bytesPerWorkUnit() const override { return bytesPerElement(operation()); }
+  // One add per element is all a reduction or a scan needs (the tree kernels do about as many).
+  std::optional<OpModel> opsPerWorkUnit() const override { return OpModel{1.0, OpKind::Int32}; }
+  std::vector<std::string> sweepSizes() const override;
   const TimingScope& stepTiming() const override {
     return *(backend_ == Backend::Cuda ? gpuTimings_ : cpuTimings_).step;
   }
@@ -73,6 +76,17 @@ class ReduceModule final : public Module {
   std::unique_ptr<ReduceEngine> engine_;
   LabTimings cpuTimings_, gpuTimings_;
   TreePattern pattern_;
+  // The CPU reference's answer for an input, kept across switches of kernel and backend.
+  struct ReferenceKey {
+    std::size_t size = 0;
+    std::uint32_t seed = 0, maxValue = 0;
+    Operation operation{};
+    bool operator==(const ReferenceKey&) const = default;
+  };
+  struct {
+    ReferenceKey key;
+    std::vector<std::uint32_t> values;  // empty: none yet
+  } reference_;
   std::uint32_t expected_ = 0;  // the reference's result
   long long mismatches_ = -1;   // of the last run, counted once per run; -1: not yet
 };
