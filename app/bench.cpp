@@ -5,8 +5,8 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
-#include <stdexcept>
 
+#include "app/measure.h"
 #include "compute/core/bandwidth.h"
 #include "compute/core/errors.h"
 
@@ -22,27 +22,13 @@ struct Row {
 
 Row measure(Module& module, const BenchOptions& options) {
   module.reset();
-  for (int warm = 0; warm < 3; ++warm) module.step(options.stepsPerSample);
-  module.synchronize();
-  module.drainTimings();
-  module.clearTimings();  // also skips its first samples again
-  for (int sample = 0; sample < options.samples + 2; ++sample) {
-    module.step(options.stepsPerSample);
-    module.drainTimings();
-  }
+  const StepMeasurement m = measureSteps(module, options.samples, options.stepsPerSample);
   Row row;
   row.backend = toString(module.backend());
   row.variant = module.variant();
   row.size = module.sizeText();
-  row.stats = module.stepTiming().stats();
-  // A sample is one step(stepsPerSample) call; a module whose step timing records otherwise
-  // (per pass, say) would have its time per step misread.
-  const int expected = std::min(options.samples, int(TimingScope::kWindow));
-  if (row.stats.samples != expected)
-    throw std::logic_error(std::string(module.name()) + "'s step timing holds " +
-                           std::to_string(row.stats.samples) + " samples for " +
-                           std::to_string(expected) + " timed step() calls");
-  row.perStepMs = row.stats.medianMs / options.stepsPerSample;
+  row.stats = m.stats;
+  row.perStepMs = m.msPerStep;
   row.rate = row.stats.ratePerSecond;
   row.bytesPerSecond = row.stats.bytesPerSecond;
   const double bandwidth = module.backend() == Backend::Cuda ? measuredBandwidth() : 0;

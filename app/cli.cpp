@@ -73,6 +73,9 @@ int runCommandLine(int argc, char** argv) {
   app.add_option("--steps-per-frame", lab.stepsPerFrame, "simulation steps per drawn frame")
       ->capture_default_str();
   app.add_flag("--paused", lab.paused, "start paused (GUI)");
+  app.add_option("--compare", lab.compare,
+                 "A/B split view: B runs beside the module from the same state, checked against "
+                 "it: cuda, cpu, BACKEND:VARIANT or a VARIANT of the same backend");
   app.add_option("--steps", headless.steps, "headless: total steps to run")->capture_default_str();
   app.add_option("--screenshot", gui.screenshot, "write the last frame as PNG (GUI: on quit)");
   app.add_flag("--headless", runHeadless, "no window: EGL device context, render frames to files");
@@ -81,6 +84,11 @@ int runCommandLine(int argc, char** argv) {
   app.add_option("--frame-every", headless.frameEvery, "headless: write every k-th frame")
       ->capture_default_str();
   app.add_flag("--with-ui", headless.withUi, "headless: draw the panels into the frames");
+  app.add_flag("--roofline", headless.roofline,
+               "headless: measure every variant, print and draw the roofline (implies --with-ui)");
+  app.add_flag("--sweep", headless.sweep,
+               "headless: sweep the module's sizes on CPU and GPU, print and draw the log-log plot "
+               "with fitted slopes and the crossover (implies --with-ui)");
   app.add_option("--window", window, "window or frame size WxH (GUI 1600x1000, headless 1280x720)");
   app.add_option("--report", headless.reportJson, "headless: write frame-time statistics as JSON");
   app.add_option("--action", headless.actions,

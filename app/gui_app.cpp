@@ -35,8 +35,15 @@ class ViewInput {
  public:
   void handle(Lab& lab, ui::UiContext& context, float pixelScale) {
     ImGuiIO& io = ImGui::GetIO();
-    const double mx = io.MousePos.x * pixelScale, my = io.MousePos.y * pixelScale;
-    const int w = context.width, h = context.height;
+    double mx = io.MousePos.x * pixelScale;
+    const double my = io.MousePos.y * pixelScale;
+    // In the A/B view each half is a view of its own through the same camera.
+    const std::vector<ViewColumn> columns = viewColumns(lab, context.width, context.viewInset);
+    ViewColumn column = columns.front();
+    for (const ViewColumn& c : columns)
+      if (c.contains(mx)) column = c;
+    mx -= column.x;
+    const int w = column.width, h = context.height;
     const bool overView = !io.WantCaptureMouse && io.MousePos.x >= 0;
     if (shows3d(lab.module())) {
       orbit(lab, overView, mx, my, w, h);
@@ -287,7 +294,8 @@ int runGui(const GuiOptions& options) {
         lab.advance();
       }
       demo.video.beginFrame(lab.module().stepCount() != stepBefore, fbWidth, fbHeight);
-      drawScene(lab, renderers, fbWidth, fbHeight, showUi ? int(ui::kPanelWidth) + 16 : 0);
+      context.viewInset = showUi ? int(ui::kPanelWidth) + 16 : 0;
+      drawScene(lab, renderers, fbWidth, fbHeight, context.viewInset);
       context.transferMode = renderers.transferMode;
       lab.attempt([&] { demo.video.capture(ScreenRecording::Capture::View); });
       if (showUi) ui::drawUi(lab, context);

@@ -43,6 +43,43 @@ std::unique_ptr<SessionPlayer> openReplay(const HeadlessOptions& options, LabOpt
   return std::make_unique<SessionPlayer>(std::move(session), backend);
 }
 
+// Every variant's roofline point, measured before the frames, and printed.
+void measureRooflineNow(Lab& lab, ui::Analysis& analysis) {
+  Module& module = lab.module();
+  analysis.showRoofline = true;
+  analysis.module = module.name();
+  analysis.roofline = measureRoofline(module);
+  const Ceilings& c = measuredCeilings(module.backend());
+  std::printf("roofline on %s: %.0f GB/s, %.4g G FP32 flop/s, %.4g G int32 op/s (measured)\n",
+              c.where.c_str(), c.bytesPerSecond / 1e9, c.fp32PerSecond / 1e9,
+              c.int32PerSecond / 1e9);
+  for (const RooflinePoint& p : analysis.roofline)
+    std::printf("  %-5s %-14s %8.4g %s/B  %10.4g G%s/s  %8.1f GB/s  %5.1f%% of its roof\n",
+                p.backend.c_str(), p.variant.c_str(), p.intensity, toString(p.kind),
+                p.opsPerSecond / 1e9, toString(p.kind), p.bytesPerSecond / 1e9,
+                100 * p.opsPerSecond / c.bound(p.kind, p.intensity));
+}
+
+// The whole sweep, before the frames, printed with its fitted lines and crossover.
+void sweepNow(Lab& lab, ui::Analysis& analysis) {
+  std::vector<Backend> backends = {Backend::Cpu};
+  if (gpuInfo().available) backends.push_back(Backend::Cuda);
+  analysis.showSweep = true;
+  analysis.sweep = std::make_unique<SweepRunner>(lab.module(), backends);
+  while (analysis.sweep->step()) {
+    const SweepPoint& p = analysis.sweep->points().back();
+    std::printf("sweep: %-4s %-10s %12.4g units/step %12.5f ms/step\n",
+                std::string(toString(p.backend)).c_str(), p.size.c_str(), p.work, p.msPerStep);
+  }
+  for (Backend backend : backends)
+    if (const auto line = fitSweep(analysis.sweep->points(), backend))
+      std::printf("sweep: %s fitted slope %.3f (log ms against log work)\n",
+                  std::string(toString(backend)).c_str(), line->slope);
+  if (const auto crossover = sweepCrossover(analysis.sweep->points()))
+    std::printf("sweep: the GPU's fitted line falls below the CPU's at %.4g units per step\n",
+                *crossover);
+}
+
 }  // namespace
 
 int runHeadless(const HeadlessOptions& options) {
@@ -51,16 +88,19 @@ int runHeadless(const HeadlessOptions& options) {
   if (!options.replay.empty()) player = openReplay(options, labOptions);
   Lab lab(labOptions);
   if (player) player->begin(lab);
+  lab.compareEvery = std::chrono::milliseconds(0);  // each frame shows its own agreement
   if (options.width < 16 || options.height < 16 || options.width > 16384 || options.height > 16384)
     throw InputError("--window must be between 16x16 and 16384x16384");
   if (options.frameEvery < 1) throw InputError("--frame-every must be at least 1");
   if (!options.framesDir.empty()) std::filesystem::create_directories(options.framesDir);
 
+  // The roofline and sweep are windows of the UI.
+  const bool withUi = options.withUi || options.roofline || options.sweep;
   gl::EglContext context(options.eglDevice);
   gl::OffscreenTarget target(options.width, options.height);
   SceneRenderers renderers;
   std::optional<ui::ImGuiGl> imgui;
-  if (options.withUi) {
+  if (withUi) {
     imgui.emplace();
     ImGui::GetIO().DisplaySize = ImVec2(float(options.width), float(options.height));
   }
@@ -68,6 +108,7 @@ int runHeadless(const HeadlessOptions& options) {
   ui.glRenderer = context.description();
   ui.width = options.width;
   ui.height = options.height;
+  ui.viewInset = withUi ? int(ui::kPanelWidth) + 16 : 0;
   // The writer, declared after the grabber, is destroyed first: it has released every frame by
   // then, before the grabber unmaps them.
   std::optional<gl::FrameGrabber> grabber;
@@ -76,6 +117,9 @@ int runHeadless(const HeadlessOptions& options) {
     video.emplace(VideoOptions{options.video, options.width, options.height, options.fps});
     grabber.emplace(options.width, options.height);
   }
+
+  if (options.roofline) measureRooflineNow(lab, ui.analysis);
+  if (options.sweep) sweepNow(lab, ui.analysis);
 
   // Each frame advances stepsPerFrame steps (the last one fewer) and draws, as the GUI does.
   if (!options.recordSession.empty()) lab.startRecording(options.recordSession, false);
@@ -98,10 +142,9 @@ int runHeadless(const HeadlessOptions& options) {
       lab.advance();
     }
     target.bind();
-    drawScene(lab, renderers, options.width, options.height,
-              options.withUi ? int(ui::kPanelWidth) + 16 : 0);
+    drawScene(lab, renderers, options.width, options.height, ui.viewInset);
     ui.transferMode = renderers.transferMode;
-    if (options.withUi) {
+    if (withUi) {
       ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
       ImGui_ImplOpenGL3_NewFrame();
       ImGui::NewFrame();
@@ -171,7 +214,7 @@ int runHeadless(const HeadlessOptions& options) {
   std::printf(
       "  frame time (steps + field + draw%s%s + glFinish; %zu warm frames%s): median %.3f ms, p95 "
       "%.3f ms\n",
-      options.withUi ? " + UI" : "", video ? " + video" : "", warm.size(),
+      withUi ? " + UI" : "", video ? " + video" : "", warm.size(),
       options.realtime ? ", paced at --fps" : "", median, p95);
   module.drainTimings();
   for (const auto& scope : module.timings())
@@ -181,6 +224,18 @@ int runHeadless(const HeadlessOptions& options) {
   for (const auto& metric : module.metrics())
     std::printf("  %s %.6g after %llu steps\n", metric.name.c_str(), metric.value,
                 static_cast<unsigned long long>(module.stepCount()));
+  std::string agreement;
+  if (Comparison* comparison = lab.comparison()) {
+    Module& b = comparison->module();
+    b.drainTimings();
+    std::printf("  A/B: B is %s/%s\n", std::string(toString(b.backend())).c_str(),
+                b.variant().c_str());
+    if (const TimingStats s = b.stepTiming().stats(); s.samples > 0)
+      std::printf("  B %s: median %.3f ms (%d samples), %.4g %s\n", b.stepTiming().name().c_str(),
+                  s.medianMs, s.samples, s.ratePerSecond, b.stepTiming().rateUnit().c_str());
+    agreement = comparison->check(module).summary();
+    std::printf("  A/B: %s\n", agreement.c_str());
+  }
   if (written) std::printf("  wrote %ld frames to %s\n", written, options.framesDir.c_str());
   if (video) {
     std::sort(grabMs.begin(), grabMs.end());
@@ -194,6 +249,9 @@ int runHeadless(const HeadlessOptions& options) {
     verdict = player->verdict(lab);
     std::printf("  replay of %s: %s\n", options.replay.c_str(), verdict.c_str());
   }
+  for (const auto& point : ui.analysis.drawn)
+    std::printf("  roofline: %s drawn at (%.0f, %.0f) colour %08x\n", point.label.c_str(), point.x,
+                point.y, point.colour);
   if (!options.screenshot.empty()) std::printf("  wrote %s\n", options.screenshot.c_str());
   if (!options.reportJson.empty()) {
     nlohmann::json report = {{"module", module.name()},
@@ -210,6 +268,11 @@ int runHeadless(const HeadlessOptions& options) {
                              {"frame_ms_p95", p95},
                              {"video", options.video},
                              {"paced_fps", options.realtime ? options.fps : 0.0}};
+    if (Comparison* comparison = lab.comparison())
+      report["compare"] = {{"backend", toString(comparison->module().backend())},
+                           {"variant", comparison->module().variant()},
+                           {"exact", comparison->agreement()->exact()},
+                           {"agreement", agreement}};
     if (player)
       report["replay"] = {
           {"session", options.replay}, {"matched", player->matched()}, {"verdict", verdict}};

@@ -17,12 +17,14 @@ struct HeadlessOptions {
   std::string reportJson;            // frame-time statistics as JSON
   std::vector<std::string> actions;  // module actions run after the steps ("save mesh")
   int eglDevice = -1;
-  std::string video;  // every frame into this video (app/video/video_writer.h)
-  double fps = 60;    // of the video
+  std::string video;      // every frame into this video (app/video/video_writer.h)
+  double fps = 60;        // of the video
   bool realtime = false;  // frames paced at `fps`, as a display would show them
   // A session to replay (`warpscope replay`) instead of running `steps`: its frames, as recorded.
   std::string replay;
   std::string recordSession;  // record the run as a session (from its start state)
+  bool roofline = false;      // measure every variant and draw the roofline window (with the UI)
+  bool sweep = false;         // run the scaling sweep first and draw its window (with the UI)
 };
 
 // Runs with an EGL device context (no window, no X server) and the GUI's drawing code.

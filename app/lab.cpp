@@ -1,7 +1,9 @@
 #include "app/lab.h"
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
+#include <set>
 
 #include "app/session/actions.h"
 #include "app/session/recorder.h"
@@ -53,6 +55,8 @@ Lab::Lab(const LabOptions& options) {
   if (!options.preset.empty()) module_->loadPreset(readJsonFile(options.preset));
   if (!options.size.empty()) module_->setSize(options.size);
   for (const auto& setting : options.sets) applySetting(*module_, setting);
+  if (!options.compare.empty())
+    startComparison(parseCompareTarget(options.compare, module_->backend()));
   if (options.stepsPerFrame < 1) throw InputError("--steps-per-frame must be at least 1");
   stepsPerFrame = options.stepsPerFrame;
   running = !options.paused;
@@ -62,6 +66,7 @@ Lab::Lab(const LabOptions& options) {
 Lab::~Lab() = default;
 
 void Lab::adoptModule(std::unique_ptr<Module> module) {
+  comparison_.reset();  // B was of the old module
   module_ = std::move(module);
   history_.clear();
   fitPending = true;
@@ -82,6 +87,10 @@ void Lab::advance() {
     pendingSteps_ = 0;
     if (steps > 0) module_->step(steps);
     module_->pollTimings();
+    withComparison([&](Comparison& c) {
+      c.follow(*module_);
+      c.checkEvery(*module_, compareEvery);
+    });
     metrics_ = module_->metrics();
     for (const auto& metric : metrics_) addToHistory(metric.name, metric.value);
   });
@@ -126,7 +135,31 @@ void Lab::fallBackToCpu(const std::string& reason) {
 bool Lab::perform(const nlohmann::json& action) {
   // Logged before it runs: a replay meets the same failure at the same point.
   if (recorder_) recorder_->log(*this, action);
-  return attempt([&] { apply(action); });
+  const bool done = attempt([&] { apply(action); });
+  // What changed A's state or parameters is given to B by copying A again (a step count alone
+  // is followed in advance()).
+  static const std::set<std::string> viewOnly = {"running", "steps_per_frame", "steps", "camera",
+                                                 "fit"};
+  if (done && !viewOnly.count(action["type"].get<std::string>()))
+    withComparison([&](Comparison& c) { c.resync(*module_); });
+  return done;
+}
+
+void Lab::startComparison(const CompareTarget& target) {
+  comparison_ = std::make_unique<Comparison>(*module_, target);
+  fitPending = true;  // the view is half as wide
+}
+
+void Lab::withComparison(const std::function<void(Comparison&)>& work) {
+  if (!comparison_) return;
+  try {
+    work(*comparison_);
+  } catch (const std::exception& e) {
+    comparison_.reset();
+    fitPending = true;
+    errorMessage =
+        std::string("The A/B comparison stopped (the main simulation is unchanged): ") + e.what();
+  }
 }
 
 void Lab::apply(const nlohmann::json& action) {
@@ -270,6 +303,8 @@ void Lab::restore(const LabSnapshot& snapshot, std::optional<Backend> backend) {
     fresh->restoreState(snapshot.state);
   if (module_ == nullptr || module_->name() != name) history_.clear();
   module_ = std::move(fresh);
+  if (comparison_ && comparison_->module().name() != name) comparison_.reset();
+  withComparison([&](Comparison& c) { c.resync(*module_); });
   pendingSteps_ = 0;
   running = meta.at("playback").at("running");
   stepsPerFrame = meta.at("playback").at("steps_per_frame");

@@ -4,6 +4,7 @@
 // so a bad value or a CUDA failure becomes a message and the lab keeps running; every action that
 // changes the simulation goes through perform(), which a session recording logs and a replay
 // feeds (app/session/).
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <map>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "app/compare.h"
 #include "app/session/snapshot.h"
 #include "compute/core/module.h"
 #include "render/camera2d.h"
@@ -27,6 +29,7 @@ struct LabOptions {
   std::string size;
   std::vector<std::string> sets;  // "key=value" or "module.key=value"
   std::string preset;             // JSON file
+  std::string compare;            // A/B: B's "backend[:variant]" or "variant"; empty: none
   int stepsPerFrame = 1;
   bool paused = false;
 };
@@ -84,6 +87,15 @@ class Lab {
   bool recording() const { return recorder_ != nullptr; }
   const SessionRecorder* recorder() const { return recorder_.get(); }
 
+  // The A/B view (app/compare.h): B follows the module from its current state. Starting throws
+  // InputError and leaves the lab as it was; a failure of B's later ends the comparison with a
+  // message and leaves the module running. A module switch or a restore ends it.
+  void startComparison(const CompareTarget& target);
+  void stopComparison() { comparison_.reset(); }
+  Comparison* comparison() { return comparison_.get(); }
+  // How often advance() compares A and B (copying both states to the host); 0: every frame.
+  std::chrono::milliseconds compareEvery{500};
+
   std::string errorMessage;  // shown once by the UI, then cleared
   std::string notice;        // lasting note (e.g. "running on the CPU: ...")
 
@@ -118,8 +130,11 @@ class Lab {
   void apply(const nlohmann::json& action);
 
   void pickFirstTool();  // the module's first tool, or none
+  // Runs `work` on the comparison, ending it with a message when it throws.
+  void withComparison(const std::function<void(Comparison&)>& work);
 
   std::unique_ptr<Module> module_;
+  std::unique_ptr<Comparison> comparison_;
   int pendingSteps_ = 0;
   std::unique_ptr<SessionRecorder> recorder_;
   std::map<std::string, std::deque<float>> history_;

@@ -11,36 +11,25 @@ namespace {
 // Draws through `draw`; when that fails on the CUDA backend with interop on, interop itself may be
 // what failed, so the renderer carries on through host memory and draws again.
 template <typename Renderer, typename Draw>
-void drawFallingBack(Lab& lab, Renderer& renderer, Draw&& draw) {
-  if (!lab.attempt(draw) && lab.module().backend() == Backend::Cuda &&
-      renderer.interopAvailable()) {
+void drawFallingBack(Lab& lab, Module& module, Renderer& renderer, Draw&& draw) {
+  if (!lab.attempt(draw) && module.backend() == Backend::Cuda && renderer.interopAvailable()) {
     renderer.disableInterop("interop failed: " + lab.errorMessage);
     lab.attempt(draw);
   }
 }
 
-}  // namespace
-
-bool shows3d(Module& module) {
-  return module.voxelScene() || module.meshScene();
-}
-
-void drawScene(Lab& lab, SceneRenderers& renderers, int width, int height, int leftInset) {
-  glViewport(0, 0, width, height);
-  glClearColor(render::kBackground[0], render::kBackground[1], render::kBackground[2], 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  const std::optional<VoxelScene> scene = lab.module().voxelScene();
-  const std::optional<MeshScene> mesh = lab.module().meshScene();
-  if (lab.showed3d && !scene && !mesh) lab.fitPending = true;  // the module changed its view
-  lab.showed3d = scene || mesh;
-  lab.viewportHeight = height;
+// One module's view into the current GL viewport (`width` x `height`).
+void drawModule(Lab& lab, Module& module, SceneRenderers& renderers, int width, int height,
+                int leftInset) {
+  const std::optional<VoxelScene> scene = module.voxelScene();
+  const std::optional<MeshScene> mesh = module.meshScene();
   if (mesh) {
     if (lab.fitPending) {
       lab.orbit.fit({mesh->centre[0], mesh->centre[1], mesh->centre[2]}, mesh->extent);
       lab.fitPending = false;
     }
-    drawFallingBack(lab, renderers.mesh, [&] {
-      renderers.mesh.draw(lab.module(), *mesh, lab.orbit, width, height, lab.colormapForView());
+    drawFallingBack(lab, module, renderers.mesh, [&] {
+      renderers.mesh.draw(module, *mesh, lab.orbit, width, height, lab.colormapForView());
     });
     renderers.transferMode = renderers.mesh.transferMode();
     return;
@@ -50,28 +39,63 @@ void drawScene(Lab& lab, SceneRenderers& renderers, int width, int height, int l
       lab.orbit.fit({0, 0, 0}, scene->extent * 0.8f);
       lab.fitPending = false;
     }
-    drawFallingBack(lab, renderers.voxels,
-                    [&] { renderers.voxels.draw(lab.module(), *scene, lab.orbit, width, height); });
+    drawFallingBack(lab, module, renderers.voxels,
+                    [&] { renderers.voxels.draw(module, *scene, lab.orbit, width, height); });
     renderers.transferMode = renderers.voxels.transferMode();
     return;
   }
-  const std::optional<GraphScene> graph = lab.module().graphScene();
+  const std::optional<GraphScene> graph = module.graphScene();
   if (lab.fitPending || (graph && lab.followGraph)) {
-    lab.camera.fit(lab.module().world(), width, height, leftInset);
+    lab.camera.fit(module.world(), width, height, leftInset);
     lab.fitPending = false;
   }
   if (graph) {
-    drawFallingBack(lab, renderers.graph, [&] {
-      renderers.graph.draw(lab.module(), *graph, lab.camera, width, height, lab.colormapForView());
+    drawFallingBack(lab, module, renderers.graph, [&] {
+      renderers.graph.draw(module, *graph, lab.camera, width, height, lab.colormapForView());
     });
     renderers.transferMode = renderers.graph.transferMode();
     return;
   }
-  drawFallingBack(lab, renderers.field, [&] {
-    renderers.field.draw(lab.module(), lab.camera, width, height, lab.colormapForView(),
-                         lab.gridLines);
+  drawFallingBack(lab, module, renderers.field, [&] {
+    renderers.field.draw(module, lab.camera, width, height, lab.colormapForView(), lab.gridLines);
   });
   renderers.transferMode = renderers.field.transferMode();
+}
+
+}  // namespace
+
+bool shows3d(Module& module) {
+  return module.voxelScene() || module.meshScene();
+}
+
+std::vector<ViewColumn> viewColumns(Lab& lab, int width, int leftInset) {
+  if (!lab.comparison()) return {{0, width}};
+  const int free = std::max(2, width - leftInset), half = free / 2;
+  return {{width - free, half}, {width - free + half, free - half}};
+}
+
+void drawScene(Lab& lab, SceneRenderers& renderers, int width, int height, int leftInset) {
+  glViewport(0, 0, width, height);
+  glClearColor(render::kBackground[0], render::kBackground[1], render::kBackground[2], 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  const bool is3d = shows3d(lab.module());
+  if (lab.showed3d && !is3d) lab.fitPending = true;  // the module changed its view
+  lab.showed3d = is3d;
+  lab.viewportHeight = height;
+  if (!lab.comparison()) {
+    drawModule(lab, lab.module(), renderers, width, height, leftInset);
+    return;
+  }
+  // Both halves through one camera, fitted to a half: the panels are left of both.
+  const std::vector<ViewColumn> columns = viewColumns(lab, width, leftInset);
+  if (!renderers.compared) renderers.compared = std::make_unique<SceneRenderers>();
+  glViewport(columns[0].x, 0, columns[0].width, height);
+  drawModule(lab, lab.module(), renderers, columns[0].width, height, 0);
+  if (Comparison* comparison = lab.comparison()) {  // drawing A may have ended the comparison
+    glViewport(columns[1].x, 0, columns[1].width, height);
+    drawModule(lab, comparison->module(), *renderers.compared, columns[1].width, height, 0);
+  }
+  glViewport(0, 0, width, height);
 }
 
 }  // namespace ws::app

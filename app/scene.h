@@ -1,7 +1,10 @@
 #pragma once
 // Drawing one frame's simulation view, shared by the GUI and the headless runner: a module's 2-D
 // field, its 2-D graph, or its 3-D voxel or mesh scene where it has one.
+#include <array>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "app/lab.h"
 #include "render/field_renderer.h"
@@ -18,13 +21,24 @@ struct SceneRenderers {
   render::GraphRenderer graph;
   // How the last frame's view reached GL, for the status bar.
   std::string transferMode;
+  // The A/B view's right half (the compared module's own buffers), made on first use.
+  std::unique_ptr<SceneRenderers> compared;
 };
 
-// Clears the bound framebuffer and draws the module's current view through the lab's camera.
-// `leftInset`: pixels on the left covered by panels, kept free when the view is fitted.
+// A column of the frame, in pixels from the left: where one simulation is drawn.
+struct ViewColumn {
+  int x = 0, width = 0;
+  bool contains(double px) const { return px >= x && px < x + width; }
+};
+// The simulation's columns: one right of the panels, or in the A/B view two halves of that.
+std::vector<ViewColumn> viewColumns(Lab& lab, int width, int leftInset);
+
 // Whether the module shows a 3-D scene now (the orbit camera drives the view).
 bool shows3d(Module& module);
 
+// Clears the bound framebuffer and draws the module's current view through the lab's camera;
+// in the A/B view, A on the left and B on the right, through the same camera.
+// `leftInset`: pixels on the left covered by panels, kept free when the view is fitted.
 void drawScene(Lab& lab, SceneRenderers& renderers, int width, int height, int leftInset);
 
 }  // namespace ws::app

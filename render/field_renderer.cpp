@@ -113,6 +113,9 @@ void FieldRenderer::draw(Module& module, const Camera2D& camera, int viewportWid
   glUniform1f(glGetUniformLocation(program, "worldPerPixel"), float(request.worldPerPixel));
   glUniform1i(glGetUniformLocation(program, "gridLines"), gridLines && camera.zoom >= 8);
   glUniform1i(glGetUniformLocation(program, "viewportHeight"), viewportHeight);
+  GLint viewport[4];
+  glGetIntegerv(GL_VIEWPORT, viewport);
+  glUniform2i(glGetUniformLocation(program, "viewportOrigin"), viewport[0], viewport[1]);
   WS_GL_CHECK(glBindVertexArray(vertexArray_.get()));
   WS_GL_CHECK(glDrawArrays(GL_TRIANGLES, 0, 3));
   WS_GL_CHECK(glBindVertexArray(0));

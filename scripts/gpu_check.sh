@@ -11,7 +11,8 @@
 # compute-sanitizer; sessions: 1920x1080 frame times with and without video recording, and the speed of
 # a headless replay into a video); teaching: the reduction lab's and launch readouts' tests, under
 # compute-sanitizer too, the lab's benchmarks, the race demonstration, and frames of its views and
-# readouts).
+# readouts; compare: the Compare section's tests (compare-sanitize: under compute-sanitizer too),
+# A/B runs of CUDA against the CPU, rooflines at sizes past the L2, scaling sweeps, and frames).
 set -uo pipefail
 OUT=${OUT:-/tmp/warpscope-gpu}
 BUILD=${BUILD:-/tmp/ws-build}
@@ -277,5 +278,29 @@ if has teaching; then
     "$BUILD/warpscope" --headless --module reduce --variant strided --set reduce.view=$view \
       --steps 20 --window 1600x900 --with-ui --screenshot "$OUT/reduce-$view.png" | tail -1
   done
+fi
+if has compare; then
+  "$BUILD/tests/compare_test" > "$OUT/compare_test.log" 2>&1
+  echo "compare_test: exit $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED)|flop/s' "$OUT/compare_test.log" | tr '\n' ' ')"
+  has compare-sanitize && SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-300} sanitize compare_test
+  echo "-- A/B"
+  "$BUILD/warpscope" --headless --module life --variant temporal --compare cpu:bitpacked --size 2048 \
+    --steps 64 --steps-per-frame 8 --window 1600x900 --with-ui --screenshot "$OUT/ab-life.png" | grep -E "A/B|step \(|B step"
+  "$BUILD/warpscope" --headless --module lbm --compare cpu --size 512x256 --steps 200 --steps-per-frame 20 \
+    --window 1600x900 | grep -E "A/B|stream-collide"
+  "$BUILD/warpscope" --headless --module lbm --variant ab-soa-fp32 --compare ab-soa-fp16 --size 512x256 --steps 200 \
+    --steps-per-frame 20 --window 1600x900 | grep -E "A/B"
+  echo "-- rooflines (past the L2)"
+  "$BUILD/warpscope" --headless --module life --size 16384 --roofline --steps 24 --steps-per-frame 8 \
+    --window 1600x900 --screenshot "$OUT/roofline-life.png" | grep -E "roofline|of its roof"
+  "$BUILD/warpscope" --headless --module lbm --size 4096x2048 --roofline --steps 20 --window 1600x900 | grep -E "of its roof|roofline on"
+  "$BUILD/warpscope" --headless --module lbm --set lbm.lattice=d3q19 --size 256x256x128 --roofline --steps 10 \
+    --window 1600x900 | grep -E "of its roof"
+  "$BUILD/warpscope" --headless --module reduce --size $((1 << 28)) --roofline --steps 10 --window 1600x900 | grep -E "of its roof"
+  echo "-- scaling sweeps"
+  "$BUILD/warpscope" --headless --module life --variant bitpacked --sweep --steps 4 --window 1600x900 \
+    --screenshot "$OUT/sweep-life.png" | grep -E "^sweep"
+  "$BUILD/warpscope" --headless --module lbm --sweep --steps 4 --window 1600x900 | grep -E "^sweep"
+  "$BUILD/warpscope" --headless --module reduce --variant shuffle --sweep --steps 4 --window 1600x900 | grep -E "^sweep"
 fi
 exit $status

@@ -9,10 +9,12 @@ uniform vec2 origin;
 uniform float worldPerPixel;
 uniform bool gridLines;
 uniform int viewportHeight;
+uniform ivec2 viewportOrigin;  // the viewport's corner in the framebuffer (the A/B view's halves)
 out vec4 color;
 
 void main() {
-  ivec2 pixel = ivec2(gl_FragCoord.x, viewportHeight - 1 - int(gl_FragCoord.y));
+  ivec2 at = ivec2(gl_FragCoord.xy) - viewportOrigin;
+  ivec2 pixel = ivec2(at.x, viewportHeight - 1 - at.y);
   float value = texelFetch(field, pixel, 0).r;
   if (isnan(value)) {
     color = vec4(background, 1.0);

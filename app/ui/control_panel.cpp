@@ -119,6 +119,12 @@ void drawPresets(Lab& lab) {
   if (ImGui::Button("Load preset")) lab.loadPreset(path);
 }
 
+void drawCompare(Lab& lab, UiContext& context) {
+  drawComparePanel(lab);
+  ImGui::Separator();
+  drawAnalysisControls(lab, context.analysis);
+}
+
 }  // namespace
 
 void drawControlPanel(Lab& lab, UiContext& context) {
@@ -137,6 +143,8 @@ void drawControlPanel(Lab& lab, UiContext& context) {
   if (ImGui::CollapsingHeader("Lesson", ImGuiTreeNodeFlags_DefaultOpen)) drawLesson(lab);
   if (ImGui::CollapsingHeader("Playback", ImGuiTreeNodeFlags_DefaultOpen))
     drawPlayback(lab, context);
+  if (ImGui::CollapsingHeader("Compare", lab.comparison() ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+    drawCompare(lab, context);
   if (ImGui::CollapsingHeader("Tools", ImGuiTreeNodeFlags_DefaultOpen)) drawTools(lab);
   if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) drawParameters(lab);
   if (replaying) ImGui::EndDisabled();

@@ -9,6 +9,8 @@ void drawUi(Lab& lab, UiContext& context) {
   drawControlPanel(lab, context);
   if (context.classroom.largeNumber) drawLargeNumber(lab, context);
   drawTimingOverlay(lab, context);
+  drawComparisonLabels(lab, context);
+  drawAnalysisWindows(lab, context);
   drawStatusBar(lab, context);
   if (context.showHelp) drawHelp(context);
   if (context.demo && context.demo->replay) drawReplayTimeline(lab, *context.demo, context);

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "app/analysis.h"
 #include "app/lab.h"
 #include "app/session/player.h"
 #include "app/video/screen_recorder.h"
@@ -40,13 +41,30 @@ struct Classroom {
   double lastCycle = -1e9;
 };
 
+// The roofline and scaling-sweep windows: what they measured, and where the last frame drew each
+// roofline point (for the headless check that all are drawn).
+struct Analysis {
+  bool showRoofline = false, showSweep = false;
+  std::string module;                   // whose points these are
+  std::vector<RooflinePoint> roofline;  // the variants measured on copies
+  std::unique_ptr<SweepRunner> sweep;   // runs one point per frame until done
+  struct DrawnPoint {
+    std::string label;
+    float x, y;
+    unsigned colour;  // RGBA as ImGui packs it
+  };
+  std::vector<DrawnPoint> drawn;
+};
+
 struct UiContext {
   std::string glRenderer;
   std::string transferMode;
   int width = 0, height = 0;
+  int viewInset = 0;  // pixels on the left the panels cover, kept free of the view
   double cursorWorldX = -1, cursorWorldY = -1;  // under the mouse, when it is over the view
   bool showHelp = false;
   Classroom classroom;
+  Analysis analysis;
   std::function<void()> screenshot;  // null where there is no window to capture
   Demo* demo = nullptr;              // null where sessions are not recorded (headless frames)
 };
@@ -68,6 +86,15 @@ void drawLesson(Lab& lab);
 void drawClassroomPanel(Classroom& classroom);
 void applyClassroomStyle(Classroom& classroom);
 void drawLargeNumber(Lab& lab, UiContext& context);
+// The A/B view: its settings in the panel, and over the view each half's figures and whether
+// they agree.
+void drawComparePanel(Lab& lab);
+void drawComparisonLabels(Lab& lab, UiContext& context);
+// The roofline and sweep: their switches and buttons in the panel, and their windows.
+void drawAnalysisControls(Lab& lab, Analysis& analysis);
+void drawAnalysisWindows(Lab& lab, UiContext& context);
+// Runs the sweep's next point (a frame's worth of work); false when none is left.
+bool advanceSweep(Lab& lab, Analysis& analysis);
 void advanceAutoCycle(Lab& lab, Classroom& classroom, double nowSeconds);
 // "3.1 G elements/s": a rate with an SI prefix.
 std::string siRate(double perSecond, const std::string& unit);

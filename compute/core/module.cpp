@@ -1,6 +1,8 @@
 #include "compute/core/module.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 
 #include "compute/core/errors.h"
 
@@ -129,6 +131,29 @@ bool anyOf(const std::vector<std::string>& changedKeys, std::initializer_list<co
   for (const char* key : keys)
     if (std::find(changedKeys.begin(), changedKeys.end(), key) != changedKeys.end()) return true;
   return false;
+}
+
+StateDifference compareStates(const StateBlob& a, const StateBlob& b) {
+  StateDifference d;
+  const std::size_t floatsFrom = std::min(a.floatsFrom, a.data.size());
+  if (a.data.size() != b.data.size() || a.floatsFrom != b.floatsFrom ||
+      (a.data.size() - floatsFrom) % sizeof(float) != 0) {
+    d.comparable = false;
+    return d;
+  }
+  d.bytes = floatsFrom;
+  for (std::size_t i = 0; i < floatsFrom; ++i) d.differingBytes += a.data[i] != b.data[i];
+  d.floats = (a.data.size() - floatsFrom) / sizeof(float);
+  for (std::size_t i = 0; i < d.floats; ++i) {
+    float x, y;
+    std::memcpy(&x, a.data.data() + floatsFrom + i * sizeof(float), sizeof(float));
+    std::memcpy(&y, b.data.data() + floatsFrom + i * sizeof(float), sizeof(float));
+    if (std::memcmp(&x, &y, sizeof(float)) == 0) continue;  // bit for bit, NaNs included
+    ++d.differingFloats;
+    const double gap = std::isnan(x) || std::isnan(y) ? INFINITY : std::fabs(double(x) - y);
+    d.largest = std::max(d.largest, gap);
+  }
+  return d;
 }
 
 }  // namespace ws

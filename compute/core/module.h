@@ -18,6 +18,7 @@
 #include "compute/core/field.h"
 #include "compute/core/launch.h"
 #include "compute/core/params.h"
+#include "compute/core/roofline.h"
 #include "compute/core/timing.h"
 
 namespace ws {
@@ -141,7 +142,21 @@ struct PointerEdit {
 struct StateBlob {
   nlohmann::json meta;
   std::vector<std::uint8_t> data;
+  // Where the data's 32-bit floats begin (the bytes before are flags or bits); npos: bytes only.
+  // Only comparing two states reads it.
+  std::size_t floatsFrom = std::string::npos;
 };
+
+// How two states of a module, at the same step, differ (the A/B view's agreement): the bytes
+// before floatsFrom one by one, the floats after it by value.
+struct StateDifference {
+  bool comparable = true;  // the same size and layout
+  std::size_t bytes = 0, floats = 0;
+  std::size_t differingBytes = 0, differingFloats = 0;
+  double largest = 0;  // the largest |a - b| between two floats (infinity where one is NaN)
+  bool exact() const { return comparable && differingBytes == 0 && differingFloats == 0; }
+};
+StateDifference compareStates(const StateBlob& a, const StateBlob& b);
 
 class Module {
  public:
@@ -236,6 +251,11 @@ class Module {
   void clearTimings();
   // Bytes one unit of work moves at least (the floor that % of bandwidth is measured against).
   virtual double bytesPerWorkUnit() const = 0;
+  // The arithmetic one unit of work needs at least, for the roofline; none where the module has
+  // no operation model.
+  virtual std::optional<OpModel> opsPerWorkUnit() const { return std::nullopt; }
+  // Sizes (for setSize) to sweep from small to large, for the scaling plot; empty: not swept.
+  virtual std::vector<std::string> sweepSizes() const { return {}; }
   // The scope that times step() on the current backend (the benchmark reads it).
   virtual const TimingScope& stepTiming() const = 0;
 

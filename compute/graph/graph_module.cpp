@@ -859,6 +859,7 @@ StateBlob GraphModule::saveState() {
   const std::vector<float> p = positions();
   state.data.resize(p.size() * sizeof(float));
   std::memcpy(state.data.data(), p.data(), state.data.size());
+  state.floatsFrom = 0;
   return state;
 }
 

@@ -189,6 +189,18 @@ double LbmModule::bytesPerWorkUnit() const {
   return bytesPerCellUpdate(spec_.lattice, v);
 }
 
+std::optional<OpModel> LbmModule::opsPerWorkUnit() const {
+  // FP32 operations of a fluid cell's TRT collision without forcing, counted in lbm_cell.h
+  // (FP16 storage computes in FP32 too). D2Q9: the moments 30, u^2 and the rest population 12,
+  // each of the 4 pairs 25: 142. D3Q19: the moments 58, then 12, and 9 pairs of 26: 304.
+  return OpModel{spec_.lattice == LatticeKind::D3Q19 ? 304.0 : 142.0, OpKind::Fp32};
+}
+
+std::vector<std::string> LbmModule::sweepSizes() const {
+  if (spec_.lattice == LatticeKind::D3Q19) return {"16", "32", "64", "128", "256"};
+  return {"64x32", "128x64", "256x128", "512x256", "1024x512", "2048x1024", "4096x2048"};
+}
+
 void LbmModule::buildEngine() {
   Variant v;
   if (!Variant::parse(variant_, v)) throw InputError("unknown LBM variant '" + variant_ + "'");
@@ -464,6 +476,7 @@ StateBlob LbmModule::saveState() {
   std::memcpy(state.data.data(), flags_.data(), flags_.size());
   std::memcpy(state.data.data() + flags_.size(), populations.data(),
               populations.size() * sizeof(float));
+  state.floatsFrom = flags_.size();
   return state;
 }
 

@@ -47,6 +47,8 @@ class LbmModule final : public Module {
   void pollTimings() override;
   void drainTimings() override;
   double bytesPerWorkUnit() const override;
+  std::optional<OpModel> opsPerWorkUnit() const override;
+  std::vector<std::string> sweepSizes() const override;
   const TimingScope& stepTiming() const override {
     return *(backend_ == Backend::Cuda ? gpuTimings_ : cpuTimings_).step;
   }

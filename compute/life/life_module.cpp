@@ -381,4 +381,17 @@ void LifeModule::applySelection(Backend, const StateBlob& state) {
   restoreState(state);
 }
 
+std::optional<OpModel> LifeModule::opsPerWorkUnit() const {
+  // Counted in the kernels' source, per cell update. A byte per cell: 7 adds for the eight
+  // neighbours, a multiply-add for the rule table's index, a shift and a mask (11). Bit-packed:
+  // per 64-bit word of 64 cells, 11 logic operations for a row's sums, 14 for the three rows'
+  // adder, 10 for the rule and 1 for the edge mask: 36 on 64 bits, 72 on 32-bit ALUs, /64.
+  const bool bits = engine_->bytesPerCell() < 1;
+  return OpModel{bits ? 72.0 / 64.0 : 11.0, OpKind::Int32};
+}
+
+std::vector<std::string> LifeModule::sweepSizes() const {
+  return {"64", "128", "256", "512", "1024", "2048", "4096", "8192", "16384"};
+}
+
 }  // namespace ws::life

@@ -41,6 +41,8 @@ class LifeModule final : public Module {
   void pollTimings() override { engine_->pollTimings(); }
   void drainTimings() override { engine_->drainTimings(); }
   double bytesPerWorkUnit() const override { return engine_->bytesPerCell(); }
+  std::optional<OpModel> opsPerWorkUnit() const override;
+  std::vector<std::string> sweepSizes() const override;
   const TimingScope& stepTiming() const override {
     return *(backend_ == Backend::Cuda ? gpuTimings_ : cpuTimings_).step;
   }

@@ -518,6 +518,7 @@ StateBlob MeshModule::saveState() {
   state.meta = {{"steps", stepCount()}, {"vertices", now.size()}, {"next_class", nextClass_}};
   state.data.resize(now.size() * sizeof(Vec3));
   std::memcpy(state.data.data(), now.data(), state.data.size());
+  state.floatsFrom = 0;
   return state;
 }
 

@@ -1,0 +1,105 @@
+// The A/B view's controls and labels: which backend and variant B runs, each half's timings, and
+// whether the two agree.
+#include <imgui.h>
+
+#include "app/scene.h"
+#include "app/ui/ui.h"
+#include "compute/core/backend.h"
+
+namespace ws::app::ui {
+
+namespace {
+
+const ImVec4 kAgree(0.45f, 0.95f, 0.55f, 1.0f), kDiffer(1.0f, 0.45f, 0.35f, 1.0f);
+
+// "cuda / bitpacked: 0.0123 ms/step, 5.4 G cells/s"
+std::string halfLine(Module& module) {
+  std::string line = std::string(toString(module.backend())) + " / " + module.variant();
+  const TimingStats s = module.stepTiming().stats();
+  if (s.samples == 0) return line + ": no timing yet";
+  char ms[48];
+  std::snprintf(ms, sizeof ms, ": %.4g ms, ", s.medianMs);
+  return line + ms + siRate(s.ratePerSecond, module.stepTiming().rateUnit());
+}
+
+void startWith(Lab& lab, const CompareTarget& target) {
+  lab.attempt([&] {
+    lab.stopComparison();
+    lab.startComparison(target);
+  });
+}
+
+}  // namespace
+
+void drawComparePanel(Lab& lab) {
+  Comparison* comparison = lab.comparison();
+  bool on = comparison != nullptr;
+  Module& a = lab.module();
+  if (ImGui::Checkbox("A/B split view", &on)) {
+    if (on)  // B starts as the other backend where there is one, else the next variant
+      startWith(lab,
+                gpuInfo().available
+                    ? CompareTarget{a.backend() == Backend::Cuda ? Backend::Cpu : Backend::Cuda, ""}
+                    : CompareTarget{a.backend(), ""});
+    else
+      lab.stopComparison();
+    lab.fitPending = true;
+    return;
+  }
+  if (!comparison) {
+    ImGui::TextDisabled("B runs beside A from the same state, and the two are checked");
+    return;
+  }
+  Module& b = comparison->module();
+  int backend = b.backend() == Backend::Cuda ? 1 : 0;
+  if (ImGui::RadioButton("B on CPU", &backend, 0)) startWith(lab, {Backend::Cpu, ""});
+  ImGui::SameLine();
+  if (!gpuInfo().available) ImGui::BeginDisabled();
+  if (ImGui::RadioButton("B on CUDA", &backend, 1)) startWith(lab, {Backend::Cuda, ""});
+  if (!gpuInfo().available) ImGui::EndDisabled();
+  if (ImGui::BeginCombo("B variant", b.currentVariant().title.c_str())) {
+    for (const auto& variant : b.variants(b.backend()))
+      if (ImGui::Selectable(variant.title.c_str(), variant.name == b.variant()))
+        startWith(lab, {b.backend(), variant.name});
+    ImGui::EndCombo();
+  }
+  ImGui::PushTextWrapPos(0.0f);
+  if (const auto& agreement = comparison->agreement())
+    ImGui::TextColored(agreement->exact() ? kAgree : kDiffer, "%s", agreement->summary().c_str());
+  ImGui::PopTextWrapPos();
+  if (ImGui::Button("Check now")) lab.attempt([&] { comparison->check(a); });
+  ImGui::SameLine();
+  if (ImGui::Button("B from A again")) lab.attempt([&] { comparison->resync(a); });
+}
+
+void drawComparisonLabels(Lab& lab, UiContext& context) {
+  Comparison* comparison = lab.comparison();
+  if (!comparison) return;
+  const std::vector<ViewColumn> columns = viewColumns(lab, context.width, context.viewInset);
+  Module* halves[2] = {&lab.module(), &comparison->module()};
+  const char* names[2] = {"A", "B"};
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                 ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+  for (int half = 0; half < 2; ++half) {
+    ImGui::SetNextWindowPos(ImVec2(float(columns[half].x) + 8, 8), ImGuiCond_Always);
+    ImGui::SetNextWindowBgAlpha(0.75f);
+    ImGui::Begin((std::string("Compare##") + names[half]).c_str(), nullptr, flags);
+    ImGui::Text("%s  %s", names[half], halfLine(*halves[half]).c_str());
+    ImGui::End();
+  }
+  // The indicator, on the line between the halves.
+  const auto& agreement = comparison->agreement();
+  ImGui::SetNextWindowPos(ImVec2(float(columns[1].x), float(context.height) - 70), ImGuiCond_Always,
+                          ImVec2(0.5f, 1.0f));
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  ImGui::Begin("Compare##agreement", nullptr, flags);
+  if (agreement)
+    ImGui::TextColored(agreement->exact() ? kAgree : kDiffer, "%s  %s",
+                       agreement->exact() ? "A = B" : "A != B", agreement->summary().c_str());
+  else
+    ImGui::TextDisabled("A / B: not compared yet");
+  ImGui::End();
+}
+
+}  // namespace ws::app::ui

@@ -1,0 +1,113 @@
+#include "compute/core/roofline.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+#include "compute/core/bandwidth.h"
+
+namespace ws {
+
+const char* toString(OpKind kind) {
+  return kind == OpKind::Fp32 ? "FP32 flop" : "int32 op";
+}
+
+double Ceilings::bound(OpKind kind, double intensity) const {
+  return std::min(bytesPerSecond * intensity, peak(kind));
+}
+
+namespace {
+
+template <typename F>
+double bestSeconds(int runs, F&& work) {
+  double best = 1e30;
+  for (int run = 0; run < runs; ++run) {
+    const auto start = std::chrono::steady_clock::now();
+    work();
+    best = std::min(
+        best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return best;
+}
+
+// Every thread copies its share of two large arrays (read plus write, as on the GPU).
+double hostCopyBandwidth() {
+  const std::size_t n = std::size_t(1) << 25;  // 128 MiB of floats each way: far past the caches
+  std::vector<float> from(n, 1.0f), to(n, 0.0f);
+  const double seconds = bestSeconds(5, [&] {
+#pragma omp parallel
+    {
+      const std::size_t threads = omp_get_num_threads(), t = omp_get_thread_num();
+      const std::size_t begin = n * t / threads, end = n * (t + 1) / threads;
+      std::memcpy(to.data() + begin, from.data() + begin, (end - begin) * sizeof(float));
+    }
+  });
+  return 2.0 * n * sizeof(float) / seconds;
+}
+
+// Independent chains, vectorised by the compiler as the modules' loops are (same flags):
+// a multiply and an add per step (FP32), or an xor and an add (int32).
+template <typename T>
+double hostPeak() {
+  constexpr int kChains = 32, kSteps = 1 << 16;
+  const int threads = omp_get_max_threads();
+  std::vector<T> sink(threads);
+  const double seconds = bestSeconds(3, [&] {
+#pragma omp parallel
+    {
+      T acc[kChains];
+      for (int k = 0; k < kChains; ++k) acc[k] = T(k + omp_get_thread_num());
+      const T a = T(sink.size() > 1 ? 3 : 5), b = T(7);
+      for (int s = 0; s < kSteps; ++s)
+        for (int k = 0; k < kChains; ++k) {
+          if constexpr (std::is_floating_point_v<T>)
+            acc[k] = acc[k] * T(0.999f) + b;
+          else
+            acc[k] = (acc[k] ^ a) + b;
+        }
+      T sum = 0;
+      for (int k = 0; k < kChains; ++k) sum += acc[k];
+      sink[omp_get_thread_num()] = sum;
+    }
+  });
+  volatile T keep = sink[0];
+  (void)keep;
+  return 2.0 * kChains * kSteps * threads / seconds;
+}
+
+Ceilings measureCpu() {
+  Ceilings c;
+  c.bytesPerSecond = hostCopyBandwidth();
+  c.fp32PerSecond = hostPeak<float>();
+  c.int32PerSecond = hostPeak<std::uint32_t>();
+  c.where = "this CPU (" + std::to_string(omp_get_max_threads()) + " threads)";
+  return c;
+}
+
+}  // namespace
+
+const Ceilings& measuredCeilings(Backend backend) {
+  static std::optional<Ceilings> cpu, gpu;
+  std::optional<Ceilings>& slot = backend == Backend::Cuda ? gpu : cpu;
+  if (!slot) {
+    if (backend == Backend::Cuda) {
+      Ceilings c;
+      c.bytesPerSecond = measuredBandwidth();
+      c.fp32PerSecond = measureGpuPeak(OpKind::Fp32);
+      c.int32PerSecond = measureGpuPeak(OpKind::Int32);
+      c.where = gpuInfo().name;
+      slot = c;
+    } else {
+      slot = measureCpu();
+    }
+  }
+  return *slot;
+}
+
+}  // namespace ws

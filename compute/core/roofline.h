@@ -1,0 +1,37 @@
+#pragma once
+// The roofline's ceilings, measured on this machine: memory bandwidth (a large copy, read plus
+// write) and arithmetic peaks for the two kinds of operation the modules' models count (FP32
+// flops, an FMA counting two; 32-bit integer and logic operations). A kernel's point sits under
+// min(bandwidth x intensity, peak); the overlay's % of bandwidth is the same model's.
+#include <string>
+
+#include "compute/core/backend.h"
+
+namespace ws {
+
+enum class OpKind { Fp32, Int32 };
+const char* toString(OpKind kind);  // "FP32 flop", "int32 op"
+
+// The arithmetic one unit of work needs at least (counted in the kernel's source, as the byte
+// model counts the bytes it must move).
+struct OpModel {
+  double ops = 0;
+  OpKind kind = OpKind::Fp32;
+};
+
+struct Ceilings {
+  double bytesPerSecond = 0;
+  double fp32PerSecond = 0, int32PerSecond = 0;
+  std::string where;  // "NVIDIA H200", "this CPU (16 threads)"
+  double peak(OpKind kind) const { return kind == OpKind::Fp32 ? fp32PerSecond : int32PerSecond; }
+  // What a kernel of `intensity` ops per byte can reach at most.
+  double bound(OpKind kind, double intensity) const;
+};
+
+// Measured on first use per backend (about a second), then kept; throws CudaError.
+const Ceilings& measuredCeilings(Backend backend);
+
+// The GPU's arithmetic peaks alone (the kernels behind measuredCeilings), for the tests.
+double measureGpuPeak(OpKind kind);
+
+}  // namespace ws
