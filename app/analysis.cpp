@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "app/measure.h"
 #include "compute/core/errors.h"
@@ -60,10 +61,15 @@ double SweepLine::msAt(double work) const {
 }
 
 std::optional<SweepLine> fitSweep(const std::vector<SweepPoint>& points, Backend backend) {
+  std::vector<const SweepPoint*> mine;
+  for (const SweepPoint& p : points)
+    if (p.backend == backend && p.work > 0 && p.msPerStep > 0) mine.push_back(&p);
+  std::sort(mine.begin(), mine.end(), [](auto* a, auto* b) { return a->work < b->work; });
+  // The larger half: below it a step's fixed cost (a launch, waking threads) hides the growth.
+  mine.erase(mine.begin(), mine.begin() + long(mine.size() / 2));
   double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (const SweepPoint& p : points) {
-    if (p.backend != backend || p.work <= 0 || p.msPerStep <= 0) continue;
-    const double x = std::log10(p.work), y = std::log10(p.msPerStep);
+  for (const SweepPoint* p : mine) {
+    const double x = std::log10(p->work), y = std::log10(p->msPerStep);
     n += 1, sx += x, sy += y, sxx += x * x, sxy += x * y;
   }
   const double denominator = n * sxx - sx * sx;
@@ -71,19 +77,27 @@ std::optional<SweepLine> fitSweep(const std::vector<SweepPoint>& points, Backend
   SweepLine line;
   line.slope = (n * sxy - sx * sy) / denominator;
   line.intercept = (sy - line.slope * sx) / n;
+  line.fromWork = mine.front()->work;
+  line.toWork = mine.back()->work;
   return line;
 }
 
 std::optional<double> sweepCrossover(const std::vector<SweepPoint>& points) {
-  const auto cpu = fitSweep(points, Backend::Cpu), gpu = fitSweep(points, Backend::Cuda);
-  if (!cpu || !gpu || cpu->slope == gpu->slope) return std::nullopt;
-  // intercept_c + slope_c x = intercept_g + slope_g x
-  const double x = (gpu->intercept - cpu->intercept) / (cpu->slope - gpu->slope);
-  double lo = 1e300, hi = 0;
-  for (const SweepPoint& p : points) lo = std::min(lo, p.work), hi = std::max(hi, p.work);
-  const double work = std::pow(10.0, x);
-  if (work < lo || work > hi) return std::nullopt;
-  return work;
+  // log(CPU time / GPU time) at each size both measured, smallest first.
+  std::map<double, std::pair<double, double>> at;  // work -> (cpu ms, gpu ms)
+  for (const SweepPoint& p : points)
+    (p.backend == Backend::Cpu ? at[p.work].first : at[p.work].second) = p.msPerStep;
+  std::vector<std::pair<double, double>> lead;  // (log work, log ratio)
+  for (const auto& [work, ms] : at)
+    if (ms.first > 0 && ms.second > 0)
+      lead.emplace_back(std::log10(work), std::log10(ms.first / ms.second));
+  // From the last size where the CPU was at least as fast, the GPU wins at every larger one.
+  std::size_t first = lead.size();
+  while (first > 0 && lead[first - 1].second > 0) --first;
+  if (first == 0 || first == lead.size()) return std::nullopt;  // the GPU wins everywhere, or never
+  const auto [x0, r0] = lead[first - 1];
+  const auto [x1, r1] = lead[first];
+  return std::pow(10.0, x0 + (x1 - x0) * (r0 / (r0 - r1)));
 }
 
 SweepRunner::SweepRunner(const Module& module, std::vector<Backend> backends, double slowStepMs)

@@ -35,15 +35,18 @@ struct SweepPoint {
   double msPerStep = 0;  // median
 };
 
-// log10(ms) = intercept + slope * log10(work): slope 1 is linear time, below 1 a fixed cost
+// log10(ms) = intercept + slope * log10(work), fitted over the larger half of a backend's sizes
+// (below it a step's fixed cost hides the growth): slope 1 is linear time, below 1 a fixed cost
 // still dominating.
 struct SweepLine {
   double slope = 0, intercept = 0;
+  double fromWork = 0, toWork = 0;  // the sizes it was fitted over
   double msAt(double work) const;
 };
 std::optional<SweepLine> fitSweep(const std::vector<SweepPoint>& points, Backend backend);
-// The work per step where the fitted GPU line falls below the CPU's; none where they do not cross
-// inside the measured range (or either is missing).
+// Where the GPU starts to win: between the last size at which the CPU is as fast or faster and the
+// next (from which the GPU wins at every size), interpolated on the log-log axes. None where the
+// GPU wins at every size measured, or not at the largest.
 std::optional<double> sweepCrossover(const std::vector<SweepPoint>& points);
 
 // Runs a sweep one point at a time (the GUI measures one per frame). Each backend runs the

@@ -73,11 +73,11 @@ void sweepNow(Lab& lab, ui::Analysis& analysis) {
   }
   for (Backend backend : backends)
     if (const auto line = fitSweep(analysis.sweep->points(), backend))
-      std::printf("sweep: %s fitted slope %.3f (log ms against log work)\n",
-                  std::string(toString(backend)).c_str(), line->slope);
+      std::printf("sweep: %s fitted slope %.3f (log ms against log work, %.4g to %.4g)\n",
+                  std::string(toString(backend)).c_str(), line->slope, line->fromWork,
+                  line->toWork);
   if (const auto crossover = sweepCrossover(analysis.sweep->points()))
-    std::printf("sweep: the GPU's fitted line falls below the CPU's at %.4g units per step\n",
-                *crossover);
+    std::printf("sweep: the GPU starts to win at about %.4g units per step\n", *crossover);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <stb_image.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <regex>
@@ -180,6 +181,8 @@ TEST(Roofline, PointsComeFromTheOverlaysByteModel) {
 
 TEST(Roofline, GpuPeaksArePhysical) {
   WS_REQUIRE_GPU();
+  if (std::getenv("WS_SANITIZER_RUN"))
+    GTEST_SKIP() << "under compute-sanitizer a kernel's time says nothing about the peak";
   int sms = 0;
   ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
   // 128 FP32 lanes per SM on every GPU since Ampere, an FMA counting two, between 0.5 and 2.5 GHz;
@@ -193,10 +196,10 @@ TEST(Roofline, GpuPeaksArePhysical) {
   std::printf("FP32 %.4g flop/s, int32 %.4g op/s on %d SMs\n", fp32, int32, sms);
 }
 
-TEST(Sweep, FitsAPowerLawAndFindsTheCrossover) {
+TEST(Sweep, FitsTheLargerSizesAndFindsWhereTheGpuStartsToWin) {
   std::vector<SweepPoint> points;
   for (double work = 1e3; work <= 1e8; work *= 10) {
-    points.push_back({Backend::Cpu, "", work, 1e-5 * work});                  // slope 1
+    points.push_back({Backend::Cpu, "", work, 1e-5 * work});                     // slope 1
     points.push_back({Backend::Cuda, "", work, 0.01 * std::pow(work, 0.5)});  // slope 1/2
   }
   const auto cpu = fitSweep(points, Backend::Cpu), gpu = fitSweep(points, Backend::Cuda);
@@ -204,12 +207,26 @@ TEST(Sweep, FitsAPowerLawAndFindsTheCrossover) {
   EXPECT_NEAR(cpu->slope, 1.0, 1e-9);
   EXPECT_NEAR(gpu->slope, 0.5, 1e-9);
   EXPECT_NEAR(cpu->msAt(1e4), 0.1, 1e-9);
-  // 1e-5 w = 0.01 sqrt(w): sqrt(w) = 1000, w = 1e6.
+  EXPECT_DOUBLE_EQ(cpu->fromWork, 1e6);  // the larger three of six sizes
+  EXPECT_DOUBLE_EQ(cpu->toWork, 1e8);
+  // 1e-5 w = 0.01 sqrt(w) at w = 1e6, a measured size.
   ASSERT_TRUE(sweepCrossover(points).has_value());
   EXPECT_NEAR(*sweepCrossover(points), 1e6, 1e-3);
-  // Lines that cross outside the measured range: no crossover.
+  // Between two sizes: CPU 2x faster at 1e4, GPU 2x faster at 1e5: the middle, on log axes.
+  const std::vector<SweepPoint> between = {{Backend::Cpu, "", 1e4, 1}, {Backend::Cuda, "", 1e4, 2},
+                                           {Backend::Cpu, "", 1e5, 2}, {Backend::Cuda, "", 1e5, 1}};
+  EXPECT_NEAR(*sweepCrossover(between), std::sqrt(1e4 * 1e5), 1e-6 * 1e5);
+  // A fixed cost bends the small sizes; the fit over the larger half still finds linear time.
+  std::vector<SweepPoint> fixedCost;
+  for (double work = 1e2; work <= 1e9; work *= 10)
+    fixedCost.push_back({Backend::Cpu, "", work, 0.01 + 1e-7 * work});
+  EXPECT_GT(fitSweep(fixedCost, Backend::Cpu)->slope, 0.9);
+  // The GPU winning at every size, or losing at the largest: no crossover.
   for (auto& p : points)
     if (p.backend == Backend::Cuda) p.msPerStep *= 1e-3;
+  EXPECT_FALSE(sweepCrossover(points).has_value());
+  for (auto& p : points)
+    if (p.backend == Backend::Cuda && p.work == 1e8) p.msPerStep = 1e9;
   EXPECT_FALSE(sweepCrossover(points).has_value());
 }
 

@@ -106,13 +106,28 @@ void drawRoofline(Lab& lab, Analysis& analysis) {
                          axes.at(right, ceilings->peak(kind)).y - 16),
                   kindColour(kind), toString(kind));
   }
+  std::vector<ImVec4> labels;  // the rectangles taken, so that labels of close points stack
+  const auto overlaps = [&](const ImVec4& r) {
+    return std::any_of(labels.begin(), labels.end(), [&](const ImVec4& o) {
+      return r.x < o.z && o.x < r.z && r.y < o.w && o.y < r.w;
+    });
+  };
   for (const RooflinePoint& p : points) {
     const ImVec2 at = axes.at(p.intensity, p.opsPerSecond);
     const ImU32 colour = kindColour(p.kind);
     list->AddCircleFilled(at, 5.0f, colour);
     if (p.live) list->AddCircle(at, 9.0f, IM_COL32(255, 255, 255, 255), 0, 2.0f);
-    list->AddText(ImVec2(at.x + 8, at.y - 6), IM_COL32(230, 230, 230, 255),
-                  (p.variant + (p.live ? " (live)" : "")).c_str());
+    const std::string label = p.variant + (p.live ? " (live)" : "");
+    const ImVec2 size = ImGui::CalcTextSize(label.c_str());
+    const ImVec4 beside(at.x + 10, at.y - size.y * 0.5f, at.x + 10 + size.x, at.y + size.y * 0.5f);
+    ImVec4 box = beside;
+    while (overlaps(box)) box.y += size.y, box.w += size.y;
+    if (box.w > axes.max.y)  // no room below the point: stack upwards instead
+      for (box = beside; overlaps(box);) box.y -= size.y, box.w -= size.y;
+    labels.push_back(box);
+    if (box.y != beside.y)  // moved: a leader line to its point
+      list->AddLine(ImVec2(at.x + 4, at.y), ImVec2(box.x - 2, box.y + size.y * 0.5f), kGrid);
+    list->AddText(ImVec2(box.x, box.y), IM_COL32(230, 230, 230, 255), label.c_str());
     analysis.drawn.push_back(
         {p.backend + "/" + p.variant + (p.live ? " (live)" : ""), at.x, at.y, colour});
   }
@@ -131,11 +146,12 @@ void drawSweep(Analysis& analysis) {
     if (const auto line = fitSweep(points, backend)) {
       ImGui::SameLine();
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(backend == Backend::Cpu ? kCpu : kGpu),
-                         " %s slope %.2f", std::string(toString(backend)).c_str(), line->slope);
+                         " %s slope %.2f (larger half)", std::string(toString(backend)).c_str(),
+                         line->slope);
     }
   const std::optional<double> crossover = sweepCrossover(points);
   if (crossover)
-    ImGui::Text("the GPU's line falls below the CPU's at %.3g units per step", *crossover);
+    ImGui::Text("the GPU starts to win at about %.3g units per step", *crossover);
   if (points.empty()) return;
   double wLo = 1e300, wHi = 0, tLo = 1e300, tHi = 0;
   for (const SweepPoint& p : points) {
@@ -149,7 +165,8 @@ void drawSweep(Analysis& analysis) {
   for (Backend backend : {Backend::Cpu, Backend::Cuda}) {
     const ImU32 colour = backend == Backend::Cpu ? kCpu : kGpu;
     if (const auto line = fitSweep(points, backend))
-      list->AddLine(axes.at(wLo, line->msAt(wLo)), axes.at(wHi, line->msAt(wHi)), colour, 1.0f);
+      list->AddLine(axes.at(line->fromWork, line->msAt(line->fromWork)),
+                    axes.at(line->toWork, line->msAt(line->toWork)), colour, 2.0f);
     for (const SweepPoint& p : points)
       if (p.backend == backend) list->AddCircleFilled(axes.at(p.work, p.msPerStep), 4.0f, colour);
   }
