@@ -73,6 +73,9 @@ int runCommandLine(int argc, char** argv) {
   app.add_option("--steps-per-frame", lab.stepsPerFrame, "simulation steps per drawn frame")
       ->capture_default_str();
   app.add_flag("--paused", lab.paused, "start paused (GUI)");
+  app.add_flag("--no-interop{false}", lab.interop,
+               "CUDA fields reach GL through host memory (read back, uploaded) instead of "
+               "CUDA-GL interop: the host-device traffic lesson");
   app.add_option("--compare", lab.compare,
                  "A/B split view: B runs beside the module from the same state, checked against "
                  "it: cuda, cpu, BACKEND:VARIANT or a VARIANT of the same backend");

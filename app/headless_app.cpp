@@ -19,6 +19,7 @@
 #include "app/video/video_writer.h"
 #include "compute/core/cuda_check.h"
 #include "compute/core/errors.h"
+#include "compute/core/launch_readout.h"
 #include "render/gl/egl_context.h"
 #include "render/gl/frame_grabber.h"
 #include "render/gl/gl.h"
@@ -224,6 +225,21 @@ int runHeadless(const HeadlessOptions& options) {
   for (const auto& metric : module.metrics())
     std::printf("  %s %.6g after %llu steps\n", metric.name.c_str(), metric.value,
                 static_cast<unsigned long long>(module.stepCount()));
+  // The launch readouts of the last step's kernels, as the Lesson panel shows them.
+  for (const KernelLaunch& launch : module.launches()) {
+    const LaunchReadout r = readLaunch(launch);
+    if (!r.known) {
+      std::printf("  launch %s: a library's own\n", launch.name.c_str());
+      continue;
+    }
+    std::printf(
+        "  launch %s: grid %u x block %u, %d registers, %zu B shared, %zu B spilled, "
+        "occupancy %.0f%% (%d blocks/SM), limited by %s\n",
+        launch.name.c_str(), launch.grid[0] * launch.grid[1] * launch.grid[2],
+        launch.block[0] * launch.block[1] * launch.block[2], r.registers,
+        r.staticShared + launch.dynamicShared, r.spillBytes, 100 * r.occupancy, r.blocksPerSm,
+        r.limits.limiter().c_str());
+  }
   std::string agreement;
   if (Comparison* comparison = lab.comparison()) {
     Module& b = comparison->module();

@@ -60,6 +60,7 @@ Lab::Lab(const LabOptions& options) {
   if (options.stepsPerFrame < 1) throw InputError("--steps-per-frame must be at least 1");
   stepsPerFrame = options.stepsPerFrame;
   running = !options.paused;
+  interop = options.interop;
   if (backend == Backend::Cpu && !gpuInfo().available) notice = "CPU backend: no usable GPU";
 }
 

@@ -32,6 +32,7 @@ struct LabOptions {
   std::string compare;            // A/B: B's "backend[:variant]" or "variant"; empty: none
   int stepsPerFrame = 1;
   bool paused = false;
+  bool interop = true;  // false: --no-interop
 };
 
 class Lab {
@@ -110,6 +111,9 @@ class Lab {
   int viewportHeight = 0;  // of the last frame drawn (a replayed camera keeps its framing)
   std::string colormap;    // empty: the view's default
   bool gridLines = true;
+  // CUDA fields reach GL through interop (true), or are read back and uploaded each frame (the
+  // host-device traffic lesson).
+  bool interop = true;
   std::string tool = "draw";
   std::string toolItem = "glider";
 

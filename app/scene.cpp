@@ -56,6 +56,7 @@ void drawModule(Lab& lab, Module& module, SceneRenderers& renderers, int width, 
     renderers.transferMode = renderers.graph.transferMode();
     return;
   }
+  renderers.field.useInterop(lab.interop);
   drawFallingBack(lab, module, renderers.field, [&] {
     renderers.field.draw(module, lab.camera, width, height, lab.colormapForView(), lab.gridLines);
   });

@@ -76,7 +76,7 @@ void FieldRenderer::draw(Module& module, const Camera2D& camera, int viewportWid
 
   WS_GL_CHECK(glBindTexture(GL_TEXTURE_2D, field_.get()));
   WS_GL_CHECK(glPixelStorei(GL_UNPACK_ALIGNMENT, 4));
-  if (module.backend() == Backend::Cuda && interop_) {
+  if (module.backend() == Backend::Cuda && interop_ && useInterop_) {
     {
       CudaGlBuffer::Mapping mapping(*interop_);  // unmapped at the end of this scope
       FieldImage image{static_cast<float*>(mapping.device()), viewportWidth, viewportHeight, true};
@@ -93,8 +93,9 @@ void FieldRenderer::draw(Module& module, const Camera2D& camera, int viewportWid
     module.renderField(request, image);
     WS_GL_CHECK(glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, viewportWidth, viewportHeight, GL_RED,
                                 GL_FLOAT, hostPixels_.data()));
-    transferMode_ =
-        module.backend() == Backend::Cuda ? "host copy (" + interopProblem_ + ")" : "CPU upload";
+    transferMode_ = module.backend() != Backend::Cuda ? "CPU upload"
+                    : interop_ && !useInterop_        ? "read-back and upload (interop off)"
+                                                      : "host copy (" + interopProblem_ + ")";
   }
 
   const FieldView view = module.fieldViews()[module.currentFieldView()];
@@ -143,7 +144,7 @@ void FieldRenderer::drawPoints(Module& module, const FieldRequest& request) {
   const std::size_t count = module.pointCount();
   if (count == 0) return;
   reservePoints(count);
-  if (module.backend() == Backend::Cuda && pointInterop_) {
+  if (module.backend() == Backend::Cuda && pointInterop_ && useInterop_) {
     CudaGlBuffer::Mapping mapping(*pointInterop_);
     PointImage points{static_cast<float*>(mapping.device()), count, true};
     module.renderPoints(points);

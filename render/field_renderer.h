@@ -28,6 +28,9 @@ class FieldRenderer {
   const std::string& interopProblem() const { return interopProblem_; }
   // Stop using interop (after an error); fields go through host memory from then on.
   void disableInterop(const std::string& why);
+  // The lesson in host-device traffic: with `on` false the CUDA backend's field and points are
+  // read back to host memory and uploaded again each frame, as without interop.
+  void useInterop(bool on) { useInterop_ = on; }
 
  private:
   void resize(int width, int height);
@@ -51,6 +54,7 @@ class FieldRenderer {
   std::size_t pointCapacity_ = 0;
   std::vector<float> hostPoints_;
   int interopDevice_ = -1;
+  bool useInterop_ = true;
   std::string interopProblem_;
   std::string transferMode_;
   std::string colormapName_;

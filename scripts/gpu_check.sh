@@ -12,7 +12,9 @@
 # a headless replay into a video); teaching: the reduction lab's and launch readouts' tests, under
 # compute-sanitizer too, the lab's benchmarks, the race demonstration, and frames of its views and
 # readouts; compare: the Compare section's tests (compare-sanitize: under compute-sanitizer too),
-# A/B runs of CUDA against the CPU, rooflines at sizes past the L2, scaling sweeps, and frames).
+# A/B runs of CUDA against the CPU, rooflines at sizes past the L2, scaling sweeps, and frames;
+# toggles: Life's concept toggles (thread mapping, the race, register pressure) and interop
+# against read-back, with their tests (toggles-sanitize: under compute-sanitizer too)).
 set -uo pipefail
 OUT=${OUT:-/tmp/warpscope-gpu}
 BUILD=${BUILD:-/tmp/ws-build}
@@ -302,5 +304,35 @@ if has compare; then
     --screenshot "$OUT/sweep-life.png" | grep -E "^sweep"
   "$BUILD/warpscope" --headless --module lbm --sweep --steps 4 --window 1600x900 | grep -E "^sweep"
   "$BUILD/warpscope" --headless --module reduce --variant shuffle --sweep --steps 4 --window 1600x900 | grep -E "^sweep"
+fi
+if has toggles; then
+  for t in life_cuda_test launch_readout_test compare_test; do
+    "$BUILD/tests/$t" > "$OUT/$t.log" 2>&1; echo "$t: exit $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$OUT/$t.log" | tr '\n' ' ')"
+  done
+  has toggles-sanitize && SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-240} sanitize launch_readout_test life_cuda_test
+  echo "-- coalescing: (1) with threads along rows, then down columns, 16384^2"
+  for mapping in row-major column-major; do
+    "$BUILD/warpscope" bench --size 16384 --variant global --samples 10 --steps-per-sample 10 \
+      --set life.mapping=$mapping --json "$OUT/bench-mapping-$mapping.json" | grep -E "^cuda"
+  done
+  echo "-- the race: (2) without its barrier beside the CPU, 2048^2"
+  "$BUILD/warpscope" --headless --module life --variant shared --set life.remove_barrier=true --compare cpu \
+    --size 2048 --steps 10 --window 1600x900 --with-ui --screenshot "$OUT/ab-race.png" | grep -E "A/B|launch"
+  echo "-- register pressure: (7) at 4 and 8 generations per pass, B36/S23 (the rule-table path), 16384^2"
+  for gens in 4 8; do
+    "$BUILD/warpscope" bench --size 16384 --variant temporal --samples 10 --steps-per-sample 24 --set life.rule=B36/S23 \
+      --set life.generations_per_pass=$gens --json "$OUT/bench-temporal-$gens.json" | grep -E "^cuda"
+    "$BUILD/warpscope" --headless --module life --variant temporal --set life.rule=B36/S23 \
+      --set life.generations_per_pass=$gens --size 4096 --steps 16 --steps-per-frame 8 --window 640x360 | grep launch
+  done
+  echo "-- launch readouts of every Life kernel, 4096^2"
+  for v in global shared aligned flat multicell bitpacked temporal; do
+    "$BUILD/warpscope" --headless --module life --variant $v --size 4096 --steps 8 --steps-per-frame 8 --window 640x360 | grep launch
+  done
+  echo "-- host-device traffic: interop against read-back and upload, 1920x1080 frames"
+  for flag in "" --no-interop; do
+    "$BUILD/warpscope" --headless --module life --size 8192 --steps 120 --window 1920x1080 $flag | grep -E "frame time|field via"
+    "$BUILD/warpscope" --headless --module lbm --size 2048x1024 --steps 1200 --steps-per-frame 10 --window 1920x1080 $flag | grep -E "frame time|field via"
+  done
 fi
 exit $status

@@ -199,7 +199,7 @@ TEST(Roofline, GpuPeaksArePhysical) {
 TEST(Sweep, FitsTheLargerSizesAndFindsWhereTheGpuStartsToWin) {
   std::vector<SweepPoint> points;
   for (double work = 1e3; work <= 1e8; work *= 10) {
-    points.push_back({Backend::Cpu, "", work, 1e-5 * work});                     // slope 1
+    points.push_back({Backend::Cpu, "", work, 1e-5 * work});                  // slope 1
     points.push_back({Backend::Cuda, "", work, 0.01 * std::pow(work, 0.5)});  // slope 1/2
   }
   const auto cpu = fitSweep(points, Backend::Cpu), gpu = fitSweep(points, Backend::Cuda);
@@ -213,8 +213,10 @@ TEST(Sweep, FitsTheLargerSizesAndFindsWhereTheGpuStartsToWin) {
   ASSERT_TRUE(sweepCrossover(points).has_value());
   EXPECT_NEAR(*sweepCrossover(points), 1e6, 1e-3);
   // Between two sizes: CPU 2x faster at 1e4, GPU 2x faster at 1e5: the middle, on log axes.
-  const std::vector<SweepPoint> between = {{Backend::Cpu, "", 1e4, 1}, {Backend::Cuda, "", 1e4, 2},
-                                           {Backend::Cpu, "", 1e5, 2}, {Backend::Cuda, "", 1e5, 1}};
+  const std::vector<SweepPoint> between = {{Backend::Cpu, "", 1e4, 1},
+                                           {Backend::Cuda, "", 1e4, 2},
+                                           {Backend::Cpu, "", 1e5, 2},
+                                           {Backend::Cuda, "", 1e5, 1}};
   EXPECT_NEAR(*sweepCrossover(between), std::sqrt(1e4 * 1e5), 1e-6 * 1e5);
   // A fixed cost bends the small sizes; the fit over the larger half still finds linear time.
   std::vector<SweepPoint> fixedCost;
@@ -334,6 +336,24 @@ TEST(HeadlessFrames, TheRooflineDrawsEveryPointWhereItSays) {
   }
   // Both CPU variants measured, and the running one live.
   EXPECT_EQ(points, 3) << result.output;
+}
+
+TEST(HeadlessFrames, ReadBackAndUploadDrawsWhatInteropDraws) {
+  WS_REQUIRE_GPU();
+  const std::string viaInterop = ::testing::TempDir() + "/interop.png",
+                    viaHost = ::testing::TempDir() + "/readback.png";
+  const std::string run = "--headless --backend cuda --size 300x200 --steps 6 --window 480x320 ";
+  const auto a = warpscope(run + "--screenshot " + viaInterop);
+  const auto b = warpscope(run + "--no-interop --screenshot " + viaHost);
+  ASSERT_EQ(a.exitCode, 0) << a.output;
+  ASSERT_EQ(b.exitCode, 0) << b.output;
+  EXPECT_NE(a.output.find("field via CUDA-GL interop"), std::string::npos) << a.output;
+  EXPECT_NE(b.output.find("field via read-back and upload (interop off)"), std::string::npos)
+      << b.output;
+  const Image one = readPng(viaInterop), other = readPng(viaHost);
+  ASSERT_EQ(one.width, 480);
+  EXPECT_EQ(one.rgb, other.rgb);
+  EXPECT_GT(drawnPixels(one, 0, 480), 480L * 100);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include "compute/core/launch_readout.h"
+#include "compute/life/life_module.h"
 #include "compute/reduce/reduce_module.h"
 #include "tests/test_support.h"
 
@@ -36,6 +37,30 @@ TEST(OccupancyLimits, NameTheResourceThatRuns) {
   EXPECT_EQ(occupancyLimits(h100, 1024, 72, 0).blocks(), 0);
 }
 
+// The readout of one launch against what the runtime says of its kernel.
+void expectMatchesRuntime(const KernelLaunch& launch) {
+  const LaunchReadout r = readLaunch(launch);
+  if (!launch.function) {  // CUB's: named, not read
+    EXPECT_FALSE(r.known);
+    return;
+  }
+  cudaFuncAttributes a{};
+  ASSERT_EQ(cudaFuncGetAttributes(&a, launch.function), cudaSuccess);
+  EXPECT_EQ(r.registers, a.numRegs);
+  EXPECT_EQ(r.staticShared, a.sharedSizeBytes);
+  EXPECT_EQ(r.spillBytes, a.localSizeBytes);
+  int blocks = 0;
+  const int threads = int(launch.block[0] * launch.block[1] * launch.block[2]);
+  ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, launch.function, threads,
+                                                          launch.dynamicShared),
+            cudaSuccess);
+  EXPECT_EQ(r.blocksPerSm, blocks);
+  // Our per-resource model agrees with the runtime, so the limiter it names is right.
+  EXPECT_EQ(r.limits.blocks(), blocks) << "limiter " << r.limits.limiter();
+  EXPECT_GT(r.occupancy, 0.0);
+  EXPECT_LE(r.occupancy, 1.0);
+}
+
 TEST(LaunchReadout, MatchesTheRuntimeForEveryLabKernel) {
   WS_REQUIRE_GPU();
   int checked = 0;
@@ -50,30 +75,34 @@ TEST(LaunchReadout, MatchesTheRuntimeForEveryLabKernel) {
         m.step(1);
         for (const KernelLaunch& launch : m.launches()) {
           SCOPED_TRACE(v.name + ": " + launch.name + ", block " + block);
-          const LaunchReadout r = readLaunch(launch);
-          if (!launch.function) {  // CUB's: named, not read
-            EXPECT_FALSE(r.known);
-            continue;
-          }
-          cudaFuncAttributes a{};
-          ASSERT_EQ(cudaFuncGetAttributes(&a, launch.function), cudaSuccess);
-          EXPECT_EQ(r.registers, a.numRegs);
-          EXPECT_EQ(r.staticShared, a.sharedSizeBytes);
-          EXPECT_EQ(r.spillBytes, a.localSizeBytes);
-          int blocks = 0;
-          ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                        &blocks, launch.function, int(launch.block[0]), launch.dynamicShared),
-                    cudaSuccess);
-          EXPECT_EQ(r.blocksPerSm, blocks);
-          // Our per-resource model agrees with the runtime, so the limiter it names is right.
-          EXPECT_EQ(r.limits.blocks(), blocks) << "limiter " << r.limits.limiter();
-          EXPECT_GT(r.occupancy, 0.0);
-          EXPECT_LE(r.occupancy, 1.0);
+          expectMatchesRuntime(launch);
           ++checked;
         }
       }
     }
   EXPECT_GT(checked, 20);
+}
+
+TEST(LaunchReadout, MatchesTheRuntimeForEveryLifeKernel) {
+  WS_REQUIRE_GPU();
+  life::LifeModule life(Backend::Cuda);
+  life.setSize("512x256");
+  int checked = 0;
+  for (const char* mapping : {"row-major", "column-major"})
+    for (const char* shape : {"64x4", "16x16", "256x1"})
+      for (const auto& v : life.variants(Backend::Cuda)) {
+        life.setParams({{"mapping", std::string(mapping)}, {"block", std::string(shape)}});
+        life.select(Backend::Cuda, v.name);
+        life.step(4);
+        ASSERT_FALSE(life.launches().empty()) << v.name;
+        for (const KernelLaunch& launch : life.launches()) {
+          SCOPED_TRACE(v.name + ": " + launch.name + ", " + shape + ", " + mapping);
+          EXPECT_NE(launch.function, nullptr);
+          expectMatchesRuntime(launch);
+          ++checked;
+        }
+      }
+  EXPECT_GT(checked, 40);
 }
 
 }  // namespace

@@ -21,15 +21,17 @@ struct Case {
   std::string cellsPerThread = "2";
   std::string rowsPerThread = "8";
   std::string generationsPerPass = "4";
+  std::string mapping = "row-major";
 };
 
 std::string describe(const Case& c) {
   return c.variant + " block " + c.block + " cpt " + c.cellsPerThread + " rows " + c.rowsPerThread +
-         " gens/pass " + c.generationsPerPass;
+         " gens/pass " + c.generationsPerPass + " " + c.mapping;
 }
 
 std::vector<Case> allCases() {
-  std::vector<Case> cases = {{"global"}, {"shared"}, {"aligned"}};
+  std::vector<Case> cases = {
+      {"global"}, {"global", "64x4", "2", "8", "4", "column-major"}, {"shared"}, {"aligned"}};
   for (const char* const* shape = tileShapes(); *shape; ++shape) {
     cases.push_back({"flat", *shape});
     for (const char* cpt : {"1", "2", "4"}) cases.push_back({"multicell", *shape, cpt});
@@ -62,6 +64,7 @@ TEST(LifeCuda, EveryVariantMatchesTheCpuReference) {
     life.setParamText("cells_per_thread", c.cellsPerThread);
     life.setParamText("rows_per_thread", c.rowsPerThread);
     life.setParamText("generations_per_pass", c.generationsPerPass);
+    life.setParamText("mapping", c.mapping);
     for (auto [w, h] : sizes) {
       life.setSize(std::to_string(w) + "x" + std::to_string(h));
       for (const char* boundary : {"dead", "torus"}) {
@@ -86,6 +89,27 @@ TEST(LifeCuda, EveryVariantMatchesTheCpuReference) {
       }
     }
   }
+}
+
+TEST(LifeCuda, TheRaceDemonstrationIsOffByDefaultAndLabelled) {
+  WS_REQUIRE_GPU();
+  LifeModule life(Backend::Cuda);
+  EXPECT_FALSE(life.params().getBool("remove_barrier"));
+  life.select(Backend::Cuda, "shared");
+  life.step(1);
+  ASSERT_FALSE(life.launches().empty());
+  EXPECT_EQ(life.launches().back().name, "lifeTileKernel");
+  EXPECT_EQ(life.notes(), "");
+  life.setParamText("remove_barrier", "true");
+  life.step(1);
+  EXPECT_EQ(life.launches().back().name, "lifeTileKernel (no barrier)");
+  EXPECT_NE(life.configuration().find("NO BARRIER"), std::string::npos);
+  EXPECT_NE(life.notes().find("wrong on purpose"), std::string::npos);
+  // Only the shared tile kernel has the demonstration: elsewhere it changes nothing.
+  life.select(Backend::Cuda, "flat");
+  life.step(1);
+  EXPECT_EQ(life.launches().back().name, "lifeTileKernel");
+  EXPECT_EQ(life.notes(), "");
 }
 
 TEST(LifeCuda, SoupsAndEditsMatchTheCpu) {

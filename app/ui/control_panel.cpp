@@ -106,6 +106,9 @@ void drawViewSettings(Lab& lab) {
       if (ImGui::Selectable(name.c_str(), name == current)) lab.colormap = name;
     ImGui::EndCombo();
   }
+  ImGui::Checkbox("CUDA-GL interop", &lab.interop);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("off: the field is read back to host memory and uploaded every frame");
   ImGui::Checkbox("grid lines", &lab.gridLines);
   ImGui::SameLine();
   ImGui::TextDisabled("zoom %.3g px/cell", lab.camera.zoom);

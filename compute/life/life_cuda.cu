@@ -62,42 +62,48 @@ struct WordPopulation {
 
 const char* const kShapes[] = {"64x4", "32x8", "16x16", "8x32", "4x64", "128x2", "256x1", nullptr};
 
+template <int BX, int BY, int CPT, bool kBarrier = true>
+void launchTileKernel(const std::uint32_t* current, std::uint32_t* next, const PaddedGeometry& g,
+                      std::uint32_t table, std::vector<KernelLaunch>& launches) {
+  const dim3 block(BX, BY), grid = gridFor(g.width, g.height, dim3(BX * CPT, BY));
+  lifeTileKernel<BX, BY, CPT, kBarrier><<<grid, block>>>(current, next, g, table);
+  noteLaunch(launches, kBarrier ? "lifeTileKernel" : "lifeTileKernel (no barrier)",
+             reinterpret_cast<const void*>(lifeTileKernel<BX, BY, CPT, kBarrier>), grid, block);
+}
+
 template <int BX, int BY>
 void launchTile(int cellsPerThread, const std::uint32_t* current, std::uint32_t* next,
-                const PaddedGeometry& g, std::uint32_t table) {
-  const dim3 block(BX, BY);
+                const PaddedGeometry& g, std::uint32_t table, std::vector<KernelLaunch>& launches) {
   switch (cellsPerThread) {
     case 1:
-      lifeTileKernel<BX, BY, 1>
-          <<<gridFor(g.width, g.height, dim3(BX, BY)), block>>>(current, next, g, table);
+      launchTileKernel<BX, BY, 1>(current, next, g, table, launches);
       break;
     case 2:
-      lifeTileKernel<BX, BY, 2>
-          <<<gridFor(g.width, g.height, dim3(BX * 2, BY)), block>>>(current, next, g, table);
+      launchTileKernel<BX, BY, 2>(current, next, g, table, launches);
       break;
     default:
-      lifeTileKernel<BX, BY, 4>
-          <<<gridFor(g.width, g.height, dim3(BX * 4, BY)), block>>>(current, next, g, table);
+      launchTileKernel<BX, BY, 4>(current, next, g, table, launches);
       break;
   }
 }
 
 void launchTileShape(int bx, int by, int cellsPerThread, const std::uint32_t* current,
-                     std::uint32_t* next, const PaddedGeometry& g, std::uint32_t table) {
+                     std::uint32_t* next, const PaddedGeometry& g, std::uint32_t table,
+                     std::vector<KernelLaunch>& launches) {
   if (bx == 64 && by == 4)
-    launchTile<64, 4>(cellsPerThread, current, next, g, table);
+    launchTile<64, 4>(cellsPerThread, current, next, g, table, launches);
   else if (bx == 32 && by == 8)
-    launchTile<32, 8>(cellsPerThread, current, next, g, table);
+    launchTile<32, 8>(cellsPerThread, current, next, g, table, launches);
   else if (bx == 16 && by == 16)
-    launchTile<16, 16>(cellsPerThread, current, next, g, table);
+    launchTile<16, 16>(cellsPerThread, current, next, g, table, launches);
   else if (bx == 8 && by == 32)
-    launchTile<8, 32>(cellsPerThread, current, next, g, table);
+    launchTile<8, 32>(cellsPerThread, current, next, g, table, launches);
   else if (bx == 4 && by == 64)
-    launchTile<4, 64>(cellsPerThread, current, next, g, table);
+    launchTile<4, 64>(cellsPerThread, current, next, g, table, launches);
   else if (bx == 128 && by == 2)
-    launchTile<128, 2>(cellsPerThread, current, next, g, table);
+    launchTile<128, 2>(cellsPerThread, current, next, g, table, launches);
   else
-    launchTile<256, 1>(cellsPerThread, current, next, g, table);
+    launchTile<256, 1>(cellsPerThread, current, next, g, table, launches);
 }
 
 class CudaEngine final : public LifeEngine {
@@ -208,6 +214,7 @@ class CudaEngine final : public LifeEngine {
   void step(int generations, const LifeRule& rule, Boundary boundary) override {
     if (generations <= 0) return;
     injectGpuFaultIfRequested();
+    launches_.clear();
     ring_.start();
     // Each pass reads and writes the grid once, whatever it advances: the bytes of the timing model
     // count passes (a temporal pass of fewer generations, or a fallback to (6), costs a full one).
@@ -278,13 +285,16 @@ class CudaEngine final : public LifeEngine {
     viewRing_.drain(*timings_.view);
   }
   void synchronize() override { WS_CUDA_CHECK(cudaDeviceSynchronize()); }
+  std::vector<KernelLaunch> launches() const override { return launches_; }
   std::string configuration() const override {
     const std::string block = std::to_string(config_.blockX) + "x" + std::to_string(config_.blockY);
     switch (config_.kernel) {
       case CudaLifeKernel::GlobalHalo:
-        return "32-bit cells, blocks 32x8";
+        return config_.columnMajor ? "32-bit cells, blocks 32x8, threads down columns"
+                                   : "32-bit cells, blocks 32x8, threads along rows";
       case CudaLifeKernel::SharedTile:
-        return "32-bit cells, tile 16x16, unaligned rows";
+        return config_.barrier ? "32-bit cells, tile 16x16, unaligned rows"
+                               : "32-bit cells, tile 16x16, NO BARRIER (race)";
       case CudaLifeKernel::SharedAligned:
         return "32-bit cells, tile 16x16, aligned rows";
       case CudaLifeKernel::SharedFlat:
@@ -348,6 +358,8 @@ class CudaEngine final : public LifeEngine {
     if (wrap) {
       wrapGhostsKernel<<<blocksFor(ghosts, threads), threads>>>(grid, padded_);
       WS_CUDA_CHECK_LAUNCH();
+      noteLaunch(launches_, "wrapGhostsKernel", reinterpret_cast<const void*>(wrapGhostsKernel),
+                 dim3(blocksFor(ghosts, threads)), dim3(threads));
     } else {
       clearGhostsKernel(grid);
     }
@@ -379,19 +391,35 @@ class CudaEngine final : public LifeEngine {
     switch (config_.kernel) {
       case CudaLifeKernel::GlobalHalo: {
         const dim3 block(32, 8);
-        lifeGlobalKernel<<<gridFor(width_, height_, block), block>>>(current, next, padded_, table);
+        if (config_.columnMajor) {
+          const dim3 grid = gridFor(width_, height_, dim3(block.y, block.x));
+          lifeGlobalKernel<true><<<grid, block>>>(current, next, padded_, table);
+          noteLaunch(launches_, "lifeGlobalKernel (column-major)",
+                     reinterpret_cast<const void*>(lifeGlobalKernel<true>), grid, block);
+        } else {
+          const dim3 grid = gridFor(width_, height_, block);
+          lifeGlobalKernel<false><<<grid, block>>>(current, next, padded_, table);
+          noteLaunch(launches_, "lifeGlobalKernel",
+                     reinterpret_cast<const void*>(lifeGlobalKernel<false>), grid, block);
+        }
         break;
       }
       case CudaLifeKernel::SharedTile:
+        if (!config_.barrier) {
+          launchTileKernel<16, 16, 1, false>(current, next, padded_, table, launches_);
+          break;
+        }
+        [[fallthrough]];
       case CudaLifeKernel::SharedAligned:
-        launchTileShape(16, 16, 1, current, next, padded_, table);
+        launchTileShape(16, 16, 1, current, next, padded_, table, launches_);
         break;
       case CudaLifeKernel::SharedFlat:
-        launchTileShape(config_.blockX, config_.blockY, 1, current, next, padded_, table);
+        launchTileShape(config_.blockX, config_.blockY, 1, current, next, padded_, table,
+                        launches_);
         break;
       default:
         launchTileShape(config_.blockX, config_.blockY, config_.cellsPerThread, current, next,
-                        padded_, table);
+                        padded_, table, launches_);
         break;
     }
     WS_CUDA_CHECK_LAUNCH();
@@ -435,6 +463,10 @@ class CudaEngine final : public LifeEngine {
     else
       lifeBitTemporalKernel<false, kGens><<<grid, block>>>(
           current, next, g, generations, rule.birthByBlock(), rule.surviveByBlock());
+    noteLaunch(launches_, "lifeBitTemporalKernel",
+               rule.isConway() ? reinterpret_cast<const void*>(lifeBitTemporalKernel<true, kGens>)
+                               : reinterpret_cast<const void*>(lifeBitTemporalKernel<false, kGens>),
+               grid, block);
   }
 
   void stepBits(const LifeRule& rule, Boundary boundary) {
@@ -463,6 +495,10 @@ class CudaEngine final : public LifeEngine {
     else
       lifeBitPackedKernel<false, kRows>
           <<<grid, block>>>(current, next, g, rule.birthByBlock(), rule.surviveByBlock());
+    noteLaunch(launches_, "lifeBitPackedKernel",
+               rule.isConway() ? reinterpret_cast<const void*>(lifeBitPackedKernel<true, kRows>)
+                               : reinterpret_cast<const void*>(lifeBitPackedKernel<false, kRows>),
+               grid, block);
   }
 
   void updateAges() {
@@ -480,6 +516,7 @@ class CudaEngine final : public LifeEngine {
 
   CudaLifeConfig config_;
   LifeTimings timings_;
+  std::vector<KernelLaunch> launches_;  // what the last step launched, for the readouts
   GpuTimerRing ring_, viewRing_;
   bool bitLayout_;
   int width_ = 0, height_ = 0;

@@ -24,6 +24,11 @@ struct CudaLifeConfig {
   int cellsPerThread = 2;       // MultiCell
   int rowsPerThread = 8;        // BitPacked
   int generationsPerPass = 4;   // BitTemporal
+  // Lessons. GlobalHalo: consecutive threads of a warp down a column instead of along a row, so
+  // each of its loads touches 32 rows (uncoalesced). SharedTile: without the barrier between
+  // filling the tile and reading it (a race, wrong on purpose).
+  bool columnMajor = false;
+  bool barrier = true;
 };
 
 // Block shapes the tile kernels are compiled for (width x height, 256 threads).

@@ -22,11 +22,16 @@ struct PaddedGeometry {
   long long elements;
 };
 
+// kColumnMajor: threadIdx.x runs down a column (the lesson in coalescing: a warp's 32 loads then
+// fall in 32 different rows); the grid is laid out to match (x blocks of blockDim.y columns).
+template <bool kColumnMajor = false>
 __global__ void lifeGlobalKernel(const std::uint32_t* __restrict__ current,
                                  std::uint32_t* __restrict__ next, PaddedGeometry g,
                                  std::uint32_t cellTable) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  const int x =
+      kColumnMajor ? blockIdx.x * blockDim.y + threadIdx.y : blockIdx.x * blockDim.x + threadIdx.x;
+  const int y =
+      kColumnMajor ? blockIdx.y * blockDim.x + threadIdx.x : blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= g.width || y >= g.height) return;
   const long long p = g.pitch;
   const std::uint32_t* c = current + g.origin + y * p + x;
@@ -36,7 +41,8 @@ __global__ void lifeGlobalKernel(const std::uint32_t* __restrict__ current,
 
 // Shared-memory tile of (BY+2) x (BX*CPT+2) cells; each thread updates CPT neighbouring cells,
 // reusing the column sums they share (the chapter's "multicell" kernel when CPT > 1).
-template <int BX, int BY, int CPT>
+// kBarrier false: the race demonstration, no barrier between filling the tile and reading it.
+template <int BX, int BY, int CPT, bool kBarrier = true>
 __global__ void __launch_bounds__(BX* BY)
     lifeTileKernel(const std::uint32_t* __restrict__ current, std::uint32_t* __restrict__ next,
                    PaddedGeometry g, std::uint32_t cellTable) {
@@ -48,7 +54,7 @@ __global__ void __launch_bounds__(BX* BY)
     const int ty = i / kTileW, tx = i % kTileW;
     tile[ty][tx] = source[ty * g.pitch + tx];
   }
-  __syncthreads();
+  if constexpr (kBarrier) __syncthreads();
 
   const int y = y0 + threadIdx.y;
   if (y >= g.height) return;

@@ -50,6 +50,8 @@ class LifeModule final : public Module {
   // Life's own operations, for the UI and the tests.
   LifeGrid grid() { return engine_->save(); }
   std::string configuration() const override { return engine_->configuration(); }
+  std::vector<KernelLaunch> launches() const override { return engine_->launches(); }
+  std::string notes() const override;
   void loadGrid(const LifeGrid& grid);  // same size as the current grid
   void clear();
   std::uint64_t population() { return engine_->population(); }
