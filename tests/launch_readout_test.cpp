@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include "compute/core/launch_readout.h"
+#include "compute/lbm/lbm_module.h"
 #include "compute/life/life_module.h"
 #include "compute/reduce/reduce_module.h"
 #include "tests/test_support.h"
@@ -103,6 +104,28 @@ TEST(LaunchReadout, MatchesTheRuntimeForEveryLifeKernel) {
         }
       }
   EXPECT_GT(checked, 40);
+}
+
+TEST(LaunchReadout, MatchesTheRuntimeForEveryLbmKernel) {
+  WS_REQUIRE_GPU();
+  int checked = 0;
+  for (const char* lattice : {"d2q9", "d3q19"}) {
+    lbm::LbmModule flow(Backend::Cuda);
+    flow.setParamText("lattice", lattice);
+    flow.setSize(std::string(lattice) == "d2q9" ? "256x128" : "64x32x32");
+    for (const auto& v : flow.variants(Backend::Cuda)) {
+      flow.select(Backend::Cuda, v.name);
+      flow.step(2);  // an even and an odd step (A-A launches a kernel for each)
+      ASSERT_FALSE(flow.launches().empty()) << v.name;
+      for (const KernelLaunch& launch : flow.launches()) {
+        SCOPED_TRACE(std::string(lattice) + " " + v.name + ": " + launch.name);
+        EXPECT_NE(launch.function, nullptr);
+        expectMatchesRuntime(launch);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GE(checked, 16);
 }
 
 }  // namespace

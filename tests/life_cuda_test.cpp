@@ -101,8 +101,11 @@ TEST(LifeCuda, TheRaceDemonstrationIsOffByDefaultAndLabelled) {
   EXPECT_EQ(life.launches().back().name, "lifeTileKernel");
   EXPECT_EQ(life.notes(), "");
   life.setParamText("remove_barrier", "true");
-  life.step(1);
-  EXPECT_EQ(life.launches().back().name, "lifeTileKernel (no barrier)");
+  // Under compute-sanitizer the race would be reported, rightly: it is not run there.
+  if (!underSanitizer()) {
+    life.step(1);
+    EXPECT_EQ(life.launches().back().name, "lifeTileKernel (no barrier)");
+  }
   EXPECT_NE(life.configuration().find("NO BARRIER"), std::string::npos);
   EXPECT_NE(life.notes().find("wrong on purpose"), std::string::npos);
   // Only the shared tile kernel has the demonstration: elsewhere it changes nothing.

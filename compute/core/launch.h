@@ -32,7 +32,8 @@ inline void noteLaunch(std::vector<KernelLaunch>& launches, const char* name, co
       name, function, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared};
   for (const KernelLaunch& l : launches)
     if (l.function == function && l.grid[0] == grid.x && l.grid[1] == grid.y &&
-        l.block[0] == block.x && l.block[1] == block.y && l.dynamicShared == shared)
+        l.grid[2] == grid.z && l.block[0] == block.x && l.block[1] == block.y &&
+        l.dynamicShared == shared)
       return;
   launches.push_back(launch);
 }

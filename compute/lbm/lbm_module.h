@@ -20,6 +20,7 @@ class LbmModule final : public Module {
   std::vector<KernelVariant> variants(Backend backend) const override;
   std::string defaultVariant(Backend) const override { return "ab-soa-fp32"; }
   std::string configuration() const override { return engine_->configuration(); }
+  std::vector<KernelLaunch> launches() const override { return engine_->launches(); }
   std::string notes() const override;
 
   void reset() override;
