@@ -362,6 +362,10 @@ int runGui(const GuiOptions& options) {
               << context.transferMode << ", on " << context.glRenderer << std::endl;
     for (const auto& metric : lab.module().metrics())
       std::cout << "gui: " << metric.name << " " << metric.value << std::endl;
+    if (Comparison* comparison = lab.comparison())
+      lab.attempt([&] {
+        std::cout << "gui: A/B: " << comparison->check(lab.module()).summary() << std::endl;
+      });
     std::istringstream notes(lab.module().notes());
     for (std::string line; std::getline(notes, line);) std::cout << "gui: " << line << std::endl;
     ImGui_ImplGlfw_Shutdown();

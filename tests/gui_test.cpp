@@ -162,5 +162,22 @@ TEST(Gui, TheGraphModuleAnimatesGirvanNewman) {
   EXPECT_GT(blue, 30);
 }
 
+// The A/B view in the window: both halves run, and the GUI exits cleanly with the comparison on.
+TEST(Gui, TheABViewRunsInTheWindow) {
+  if (test::runProcess("command -v xvfb-run").exitCode != 0)
+    GTEST_SKIP() << "xvfb-run is not installed (apt-get install xvfb xauth)";
+  const std::string shot = ::testing::TempDir() + "/gui-ab.png";
+  std::filesystem::remove(shot);
+  const auto result = test::runProcess(
+      "xvfb-run -a -s '-screen 0 1400x900x24' " + std::string(WARPSCOPE_BIN) +
+      " --backend cpu --variant bitpacked --compare reference --size 300x200 --window 1280x800 "
+      "--quit-after-frames 30 --screenshot " +
+      shot);
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("gui: 30 frames"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("gui: A/B: agree bit for bit"), std::string::npos) << result.output;
+  EXPECT_TRUE(std::filesystem::exists(shot));
+}
+
 }  // namespace
 }  // namespace ws

@@ -36,13 +36,20 @@ void drawComparePanel(Lab& lab) {
   bool on = comparison != nullptr;
   Module& a = lab.module();
   if (ImGui::Checkbox("A/B split view", &on)) {
-    if (on)  // B starts as the other backend where there is one, else the next variant
-      startWith(lab,
-                gpuInfo().available
-                    ? CompareTarget{a.backend() == Backend::Cuda ? Backend::Cpu : Backend::Cuda, ""}
-                    : CompareTarget{a.backend(), ""});
-    else
+    if (on) {  // B starts on the other backend where there is one, else on another variant
+      CompareTarget target{a.backend() == Backend::Cuda ? Backend::Cpu : Backend::Cuda, ""};
+      if (!gpuInfo().available) {
+        target.backend = a.backend();
+        for (const KernelVariant& v : a.variants(a.backend()))
+          if (v.name != a.variant()) {
+            target.variant = v.name;
+            break;
+          }
+      }
+      startWith(lab, target);
+    } else {
       lab.stopComparison();
+    }
     lab.fitPending = true;
     return;
   }
