@@ -1,11 +1,14 @@
 // Launch readouts: the blocks per multiprocessor each resource allows, against counts worked out
 // by hand for an H100's multiprocessor, and on a GPU, against the runtime's own occupancy for
-// every kernel the reduction lab launches.
+// every kernel that a module's step launches (each module records them).
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
 
+#include <map>
+
 #include "compute/core/launch_readout.h"
+#include "compute/core/module.h"
 #include "compute/lbm/lbm_module.h"
 #include "compute/life/life_module.h"
 #include "compute/reduce/reduce_module.h"
@@ -126,6 +129,31 @@ TEST(LaunchReadout, MatchesTheRuntimeForEveryLbmKernel) {
     }
   }
   EXPECT_GE(checked, 16);
+}
+
+// Every module records the kernels of its step, and each readout matches the runtime.
+TEST(LaunchReadout, EveryModuleRecordsTheKernelsOfItsStep) {
+  WS_REQUIRE_GPU();
+  const std::map<std::string, std::string> sizes = {{"life", "256x128"}, {"lbm", "128x64"},
+                                                    {"graph", "2000"},   {"mesh", "2562"},
+                                                    {"voxhash", "32^3"}, {"reduce", "65536"}};
+  for (const ModuleEntry& entry : moduleRegistry()) {
+    std::unique_ptr<Module> m = entry.create(Backend::Cuda);
+    ASSERT_TRUE(sizes.count(entry.name)) << "no small size for " << entry.name;
+    m->setSize(sizes.at(entry.name));
+    for (const KernelVariant& v : m->variants(Backend::Cuda)) {
+      SCOPED_TRACE(entry.name + "/" + v.name);
+      m->select(Backend::Cuda, v.name);
+      m->step(2);
+      m->synchronize();
+      const std::vector<KernelLaunch> launches = m->launches();
+      EXPECT_FALSE(launches.empty());
+      for (const KernelLaunch& launch : launches) {
+        SCOPED_TRACE(launch.name);
+        expectMatchesRuntime(launch);
+      }
+    }
+  }
 }
 
 }  // namespace

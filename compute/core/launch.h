@@ -38,4 +38,24 @@ inline void noteLaunch(std::vector<KernelLaunch>& launches, const char* name, co
   launches.push_back(launch);
 }
 
+// The log a module's step records its launches into (RecordLaunches), or null outside a step; the
+// CUDA code the step calls writes to it through recordedLaunch (launch.cuh) without being handed
+// it, as a profiler range would.
+std::vector<KernelLaunch>*& launchLog();
+
+// For the lifetime of this object, launches are recorded into `log` (emptied first).
+class RecordLaunches {
+ public:
+  explicit RecordLaunches(std::vector<KernelLaunch>& log) : previous_(launchLog()) {
+    log.clear();
+    launchLog() = &log;
+  }
+  ~RecordLaunches() { launchLog() = previous_; }
+  RecordLaunches(const RecordLaunches&) = delete;
+  RecordLaunches& operator=(const RecordLaunches&) = delete;
+
+ private:
+  std::vector<KernelLaunch>* previous_;
+};
+
 }  // namespace ws

@@ -87,4 +87,9 @@ LaunchReadout readLaunch(const KernelLaunch& launch) {
   return r;
 }
 
+std::vector<KernelLaunch>*& launchLog() {
+  thread_local std::vector<KernelLaunch>* log = nullptr;
+  return log;
+}
+
 }  // namespace ws

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "compute/core/cuda_check.h"
+#include "compute/core/launch.cuh"
 #include "compute/core/launch.h"
 #include "compute/graph/centrality_cuda.h"
 
@@ -265,15 +266,16 @@ Centrality CudaCentrality::run(const std::vector<std::uint32_t>& sourceList,
     WS_CUDA_CHECK(cudaMemcpy(batchSources_.data(), sources.data() + first,
                              count * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
     levelReached_.zero();
-    startKernel<<<dim3(vertexBlocks, count), kBlock>>>(s);
+    recordedLaunch("startKernel", startKernel, dim3(vertexBlocks, count), kBlock)(s);
     // Forward, a level a launch; every few levels, a look at how deep the sweeps got.
     std::int32_t deepest = 0;
     for (std::int32_t d = 0;; d += kLevelsPerLook) {
       for (std::int32_t level = d; level < d + kLevelsPerLook; ++level) {
         if (byNode)
-          forwardNodes<<<dim3(vertexBlocks, count), kBlock>>>(s, level);
+          recordedLaunch("forwardNodes", forwardNodes, dim3(vertexBlocks, count), kBlock)(s, level);
         else if (arcs)
-          forwardArcs<<<dim3(arcBlocks, count), kBlock>>>(s, arcs, level);
+          recordedLaunch("forwardArcs", forwardArcs, dim3(arcBlocks, count), kBlock)(s, arcs,
+                                                                                     level);
       }
       levelLaunches_ += kLevelsPerLook;
       WS_CUDA_CHECK(cudaGetLastError());
@@ -288,15 +290,19 @@ Centrality CudaCentrality::run(const std::vector<std::uint32_t>& sourceList,
     // Backward from the level before the deepest.
     for (std::int32_t d = deepest - 1; d >= 0; --d) {
       if (byNode)
-        backwardNodes<<<dim3(vertexBlocks, count), kBlock>>>(s, d);
+        recordedLaunch("backwardNodes", backwardNodes, dim3(vertexBlocks, count), kBlock)(s, d);
       else if (arcs && permuted)
-        backwardArcs<false><<<dim3(arcBlocks, count), kBlock>>>(s, arcs, d);
+        recordedLaunch("backwardArcs<false>", backwardArcs<false>, dim3(arcBlocks, count), kBlock)(
+            s, arcs, d);
       else if (arcs)
-        backwardArcs<true><<<dim3(arcBlocks, count), kBlock>>>(s, arcs, d);
+        recordedLaunch("backwardArcs<true>", backwardArcs<true>, dim3(arcBlocks, count), kBlock)(
+            s, arcs, d);
     }
     levelLaunches_ += std::uint64_t(std::max(deepest, 0));
-    accumulateKernel<<<vertexBlocks, kBlock>>>(s, count, betweenness_.data(), stress_.data());
-    sourceKernel<<<dim3(1, count), kBlock>>>(s, distanceSum_.data(), eccentricity_.data());
+    recordedLaunch("accumulateKernel", accumulateKernel, vertexBlocks, kBlock)(
+        s, count, betweenness_.data(), stress_.data());
+    recordedLaunch("sourceKernel", sourceKernel, dim3(1, count), kBlock)(s, distanceSum_.data(),
+                                                                         eccentricity_.data());
     WS_CUDA_CHECK(cudaGetLastError());
   }
   Centrality c;

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "compute/core/cuda_check.h"
+#include "compute/core/launch.cuh"
 #include "compute/core/launch.h"
 #include "compute/graph/components_cuda.h"
 
@@ -51,14 +52,14 @@ std::vector<std::uint32_t> CudaComponents::label(const std::vector<std::uint8_t>
   const std::size_t edges = graph_.edges;
   if (!removed.empty())
     WS_CUDA_CHECK(cudaMemcpy(removed_.data(), removed.data(), edges, cudaMemcpyHostToDevice));
-  startKernel<<<blocksFor(n, kBlock), kBlock>>>(parent_.data(), n);
+  recordedLaunch("startKernel", startKernel, blocksFor(n, kBlock), kBlock)(parent_.data(), n);
   rounds_ = 0;
   for (int changed = edges > 0; changed; ++rounds_) {
     changed_.zero();
-    hookKernel<<<blocksFor(edges, kBlock), kBlock>>>(parent_.data(), graph_.ends.data(),
-                                                     removed.empty() ? nullptr : removed_.data(),
-                                                     edges, changed_.data());
-    jumpKernel<<<blocksFor(n, kBlock), kBlock>>>(parent_.data(), n);
+    recordedLaunch("hookKernel", hookKernel, blocksFor(edges, kBlock), kBlock)(
+        parent_.data(), graph_.ends.data(), removed.empty() ? nullptr : removed_.data(), edges,
+        changed_.data());
+    recordedLaunch("jumpKernel", jumpKernel, blocksFor(n, kBlock), kBlock)(parent_.data(), n);
     WS_CUDA_CHECK(cudaGetLastError());
     WS_CUDA_CHECK(cudaMemcpy(&changed, changed_.data(), sizeof(int), cudaMemcpyDeviceToHost));
   }

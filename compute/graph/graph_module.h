@@ -29,6 +29,7 @@ class GraphModule final : public Module {
   std::vector<KernelVariant> variants(Backend backend) const override;
   std::string defaultVariant(Backend backend) const override;
   std::string configuration() const override;
+  std::vector<KernelLaunch> launches() const override { return launches_; }
   std::string notes() const override;
 
   void reset() override;
@@ -83,6 +84,7 @@ class GraphModule final : public Module {
   void applySelection(Backend previous, const StateBlob& state) override;
 
  private:
+  std::vector<KernelLaunch> launches_;  // what the last step launched
   struct Timings {
     TimingScope *girvanNewman, *louvain, *centrality, *layout;
   };

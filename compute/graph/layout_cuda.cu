@@ -6,6 +6,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "compute/core/cuda_check.h"
+#include "compute/core/launch.cuh"
 #include "compute/core/launch.h"
 #include "compute/graph/layout_cuda.h"
 #include "compute/graph/layout_force.h"
@@ -95,8 +96,8 @@ void CudaLayout::place(std::uint32_t v, float x, float y) {
 void CudaLayout::writeNodes(float* nodes, const float* style) const {
   const std::uint32_t n = graph_.vertices;
   if (n == 0) return;
-  nodesKernel<<<blocksFor(n, kBlock), kBlock>>>(positions_.data(), style, n,
-                                                reinterpret_cast<float4*>(nodes));
+  recordedLaunch("nodesKernel", nodesKernel, blocksFor(n, kBlock), kBlock)(
+      positions_.data(), style, n, reinterpret_cast<float4*>(nodes));
   WS_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -131,8 +132,8 @@ void CudaLayout::step(const LayoutParams& params) {
   }
   WS_CUDA_CHECK(cudaMemset(cellCount_.data(), 0, (cells + 1) * sizeof(std::uint32_t)));
   const unsigned blocks = blocksFor(n, kBlock);
-  cellKernel<<<blocks, kBlock>>>(positions_.data(), grid, n, cellOfVertex_.data(),
-                                 vertexIds_.data(), cellCount_.data());
+  recordedLaunch("cellKernel", cellKernel, blocks, kBlock)(
+      positions_.data(), grid, n, cellOfVertex_.data(), vertexIds_.data(), cellCount_.data());
   WS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(scratch_.data(), sortBytes, cellOfVertex_.data(),
                                                 sortedCells_.data(), vertexIds_.data(),
                                                 cellVertices_.data(), n, 0, bitsFor(cells)));
@@ -147,8 +148,9 @@ void CudaLayout::step(const LayoutParams& params) {
                            graph_.arcEdge.data(),
                            anyRemoved_ ? removed_.data() : nullptr,
                            params};
-  forceKernel<<<blocks, kBlock>>>(in, n, force_.data());
-  moveKernel<<<blocks, kBlock>>>(positions_.data(), force_.data(), n, params);
+  recordedLaunch("forceKernel", forceKernel, blocks, kBlock)(in, n, force_.data());
+  recordedLaunch("moveKernel", moveKernel, blocks, kBlock)(positions_.data(), force_.data(), n,
+                                                           params);
   WS_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -9,6 +9,7 @@
 
 #include "compute/core/cuda_check.h"
 #include "compute/core/errors.h"
+#include "compute/core/launch.cuh"
 #include "compute/core/launch.h"
 #include "compute/graph/clustering.h"
 #include "compute/graph/louvain_cuda.h"
@@ -198,12 +199,15 @@ class Run {
   long long modularity(const Level& w, const std::uint32_t* community) {
     inside_.zero();
     total_.zero();
-    nodeInsideKernel<<<blocks(w.n), kBlock>>>(w.inside2.data(), community, w.n, inside_.data());
-    totalsKernel<<<blocks(w.n), kBlock>>>(community, w.degree.data(), w.n, total_.data(), nullptr);
+    recordedLaunch("nodeInsideKernel", nodeInsideKernel, blocks(w.n), kBlock)(
+        w.inside2.data(), community, w.n, inside_.data());
+    recordedLaunch("totalsKernel", totalsKernel, blocks(w.n), kBlock)(community, w.degree.data(),
+                                                                      w.n, total_.data(), nullptr);
     if (w.arcs)
-      insideKernel<<<blocks(w.arcs), kBlock>>>(w.from.data(), w.to.data(), w.weight.data(),
-                                               community, w.arcs, inside_.data());
-    termKernel<<<blocks(w.n), kBlock>>>(inside_.data(), total_.data(), w.n, m2_, term_.data());
+      recordedLaunch("insideKernel", insideKernel, blocks(w.arcs), kBlock)(
+          w.from.data(), w.to.data(), w.weight.data(), community, w.arcs, inside_.data());
+    recordedLaunch("termKernel", termKernel, blocks(w.n), kBlock)(inside_.data(), total_.data(),
+                                                                  w.n, m2_, term_.data());
     std::size_t bytes = 0;
     WS_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, term_.data(), sum_.data(), w.n));
     WS_CUDA_CHECK(
@@ -217,10 +221,11 @@ class Run {
   unsigned long long sweep(const Level& w, const std::uint32_t* community, std::uint32_t* next) {
     total_.zero();
     WS_CUDA_CHECK(cudaMemset(size_.data(), 0, w.n * sizeof(std::uint32_t)));
-    totalsKernel<<<blocks(w.n), kBlock>>>(community, w.degree.data(), w.n, total_.data(),
-                                          size_.data());
+    recordedLaunch("totalsKernel", totalsKernel, blocks(w.n), kBlock)(
+        community, w.degree.data(), w.n, total_.data(), size_.data());
     if (w.arcs) {
-      keyKernel<<<blocks(w.arcs), kBlock>>>(w.to.data(), community, w.arcs, key_.data());
+      recordedLaunch("keyKernel", keyKernel, blocks(w.arcs), kBlock)(w.to.data(), community, w.arcs,
+                                                                     key_.data());
       std::size_t bytes = 0;
       WS_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
           nullptr, bytes, key_.data(), sortedKey_.data(), w.weight.data(), sortedWeight_.data(),
@@ -229,8 +234,8 @@ class Run {
           scratchOf(scratch_, bytes), bytes, key_.data(), sortedKey_.data(), w.weight.data(),
           sortedWeight_.data(), w.arcs, w.n, w.offset.data(), w.offset.data() + 1));
     }
-    clearChoices<<<blocks(w.n), kBlock>>>(w.n, stayLinks_.data(), bestGain_.data(),
-                                          bestCommunity_.data());
+    recordedLaunch("clearChoices", clearChoices, blocks(w.n), kBlock)(
+        w.n, stayLinks_.data(), bestGain_.data(), bestCommunity_.data());
     const SweepInputs in = {w.offset.data(),
                             w.from.data(),
                             sortedKey_.data(),
@@ -242,12 +247,14 @@ class Run {
                             m2_,
                             w.arcs};
     if (w.arcs) {
-      bestGainKernel<<<blocks(w.arcs), kBlock>>>(in, stayLinks_.data(), bestGain_.data());
-      bestCommunityKernel<<<blocks(w.arcs), kBlock>>>(in, bestGain_.data(), bestCommunity_.data());
+      recordedLaunch("bestGainKernel", bestGainKernel, blocks(w.arcs), kBlock)(
+          in, stayLinks_.data(), bestGain_.data());
+      recordedLaunch("bestCommunityKernel", bestCommunityKernel, blocks(w.arcs), kBlock)(
+          in, bestGain_.data(), bestCommunity_.data());
     }
     moved_.zero();
-    chooseKernel<<<blocks(w.n), kBlock>>>(in, w.n, stayLinks_.data(), bestGain_.data(),
-                                          bestCommunity_.data(), next, moved_.data());
+    recordedLaunch("chooseKernel", chooseKernel, blocks(w.n), kBlock)(
+        in, w.n, stayLinks_.data(), bestGain_.data(), bestCommunity_.data(), next, moved_.data());
     WS_CUDA_CHECK(cudaGetLastError());
     unsigned long long moved;
     WS_CUDA_CHECK(cudaMemcpy(&moved, moved_.data(), sizeof moved, cudaMemcpyDeviceToHost));
@@ -292,15 +299,17 @@ Level aggregate(const Level& w, const std::uint32_t* community, std::uint32_t k,
   out.inside2.zero();
   out.degree.zero();
   out.offset.zero();
-  nodeInsideKernel<<<blocks(w.n), kBlock>>>(w.inside2.data(), community, w.n, out.inside2.data());
-  totalsKernel<<<blocks(w.n), kBlock>>>(community, w.degree.data(), w.n, out.degree.data(),
-                                        nullptr);
+  recordedLaunch("nodeInsideKernel", nodeInsideKernel, blocks(w.n), kBlock)(
+      w.inside2.data(), community, w.n, out.inside2.data());
+  recordedLaunch("totalsKernel", totalsKernel, blocks(w.n), kBlock)(community, w.degree.data(), w.n,
+                                                                    out.degree.data(), nullptr);
   if (w.arcs == 0) return out;
-  insideKernel<<<blocks(w.arcs), kBlock>>>(w.from.data(), w.to.data(), w.weight.data(), community,
-                                           w.arcs, out.inside2.data());
+  recordedLaunch("insideKernel", insideKernel, blocks(w.arcs), kBlock)(
+      w.from.data(), w.to.data(), w.weight.data(), community, w.arcs, out.inside2.data());
   DeviceBuffer<unsigned long long> key(w.arcs), sortedKey(w.arcs), uniqueKey(w.arcs);
   DeviceBuffer<std::uint32_t> sortedWeight(w.arcs), summed(w.arcs), runs(1);
-  pairKernel<<<blocks(w.arcs), kBlock>>>(w.from.data(), w.to.data(), community, w.arcs, key.data());
+  recordedLaunch("pairKernel", pairKernel, blocks(w.arcs), kBlock)(w.from.data(), w.to.data(),
+                                                                   community, w.arcs, key.data());
   std::size_t sortBytes = 0, reduceBytes = 0;
   WS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sortBytes, key.data(), sortedKey.data(),
                                                 w.weight.data(), sortedWeight.data(), w.arcs));
@@ -326,8 +335,8 @@ Level aggregate(const Level& w, const std::uint32_t* community, std::uint32_t k,
   DeviceBuffer<std::uint32_t> count(k + 1);
   count.zero();
   if (pairs)
-    splitKernel<<<blocks(pairs), kBlock>>>(uniqueKey.data(), pairs, out.from.data(), out.to.data(),
-                                           count.data());
+    recordedLaunch("splitKernel", splitKernel, blocks(pairs), kBlock)(
+        uniqueKey.data(), pairs, out.from.data(), out.to.data(), count.data());
   std::size_t scanBytes = 0;
   WS_CUDA_CHECK(
       cub::DeviceScan::ExclusiveSum(nullptr, scanBytes, count.data(), out.offset.data(), k + 1));
@@ -342,12 +351,12 @@ std::uint32_t compact(std::uint32_t* community, std::uint32_t n,
                       DeviceBuffer<std::uint8_t>& scratch) {
   DeviceBuffer<std::uint32_t> used(n + 1), number(n + 1);
   used.zero();
-  markKernel<<<blocks(n), kBlock>>>(community, n, used.data());
+  recordedLaunch("markKernel", markKernel, blocks(n), kBlock)(community, n, used.data());
   std::size_t bytes = 0;
   WS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, used.data(), number.data(), n + 1));
   WS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratchOf(scratch, bytes), bytes, used.data(),
                                               number.data(), n + 1));
-  relabelKernel<<<blocks(n), kBlock>>>(community, number.data(), n);
+  recordedLaunch("relabelKernel", relabelKernel, blocks(n), kBlock)(community, number.data(), n);
   std::uint32_t k;
   WS_CUDA_CHECK(cudaMemcpy(&k, number.data() + n, sizeof k, cudaMemcpyDeviceToHost));
   return k;
@@ -376,8 +385,8 @@ LouvainResult CudaLouvain::run(const Graph& g) {
   WS_CUDA_CHECK(
       cudaMemcpy(w.to.data(), graph_.arcTo.data(), w.to.bytes(), cudaMemcpyDeviceToDevice));
   w.inside2.zero();
-  unitWeights<<<blocks(std::max<std::size_t>(w.arcs, vertices)), kBlock>>>(
-      w.weight.data(), w.offset.data(), w.degree.data(), w.arcs, vertices);
+  recordedLaunch("unitWeights", unitWeights, blocks(std::max<std::size_t>(w.arcs, vertices)),
+                 kBlock)(w.weight.data(), w.offset.data(), w.degree.data(), w.arcs, vertices);
   std::vector<std::uint32_t> identity(vertices);
   std::iota(identity.begin(), identity.end(), 0u);
   DeviceBuffer<std::uint32_t> vertexCommunity = toDevice(identity);
@@ -404,7 +413,8 @@ LouvainResult CudaLouvain::run(const Graph& g) {
     }
     if (!improved) break;
     const std::uint32_t k = compact(community.data(), w.n, run.scratch_);
-    composeKernel<<<blocks(vertices), kBlock>>>(vertexCommunity.data(), community.data(), vertices);
+    recordedLaunch("composeKernel", composeKernel, blocks(vertices), kBlock)(
+        vertexCommunity.data(), community.data(), vertices);
     ++result.levels;
     if (k == w.n) break;
     w = aggregate(w, community.data(), k, run.scratch_);

@@ -21,6 +21,7 @@ class MeshModule final : public Module {
   std::vector<KernelVariant> variants(Backend backend) const override;
   std::string defaultVariant(Backend) const override { return "nelder-mead"; }
   std::string configuration() const override;
+  std::vector<KernelLaunch> launches() const override { return launches_; }
   std::string notes() const override;
 
   void reset() override;
@@ -70,6 +71,7 @@ class MeshModule final : public Module {
   void applySelection(Backend previous, const StateBlob& state) override;
 
  private:
+  std::vector<KernelLaunch> launches_;  // what the last step launched
   // The mesh the parameters `p` describe, loaded into the engine with its locks and colours.
   // Throws (InputError, OutOfMemoryError) leaving the module as it was.
   void rebuild(const ParamSet& p);

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "compute/core/cuda_check.h"
+#include "compute/core/launch.cuh"
 #include "compute/core/launch.h"
 #include "compute/mesh/optimize_cuda.h"
 
@@ -187,7 +188,7 @@ std::vector<Point2> circlePullOnGpu(const std::vector<Point2>& starts, float rad
   const auto in = toDevice(starts);
   DeviceBuffer<Point2> out(std::max<std::size_t>(starts.size(), 1));
   if (!starts.empty())
-    circlePullKernel<<<blocksFor(starts.size(), 128), 128>>>(
+    recordedLaunch("circlePullKernel", circlePullKernel, blocksFor(starts.size(), 128), 128)(
         in.data(), std::uint32_t(starts.size()), radius, options, out.data());
   WS_CUDA_CHECK(cudaGetLastError());
   return toHost(out.data(), starts.size());
@@ -246,15 +247,15 @@ void CudaSurface::colourJonesPlassmann(std::uint32_t seed) {
   coloured.zero();
   for (unsigned long long done = 0; done < n;) {
     const unsigned long long before = done;
-    jonesPlassmannRound<<<blocksFor(n, 256), 256>>>(neighbourStart_.data(), neighbourOf_.data(), n,
-                                                    seed, colour_.data(), coloured.data());
+    recordedLaunch("jonesPlassmannRound", jonesPlassmannRound, blocksFor(n, 256), 256)(
+        neighbourStart_.data(), neighbourOf_.data(), n, seed, colour_.data(), coloured.data());
     WS_CUDA_CHECK(cudaGetLastError());
     done = toHost(coloured.data(), 1)[0];
     if (done == before) throw std::logic_error("Jones-Plassmann colouring made no progress");
   }
   // The classes: vertex numbers sorted by colour (stably, so each class in increasing order).
   DeviceBuffer<std::uint32_t> order(n), sorted(n);
-  sequenceKernel<<<blocksFor(n, 256), 256>>>(order.data(), n);
+  recordedLaunch("sequenceKernel", sequenceKernel, blocksFor(n, 256), 256)(order.data(), n);
   std::size_t scratchBytes = 0;
   WS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, scratchBytes, colour_.data(),
                                                 sorted.data(), order.data(), members_.data(), n));
@@ -264,7 +265,8 @@ void CudaSurface::colourJonesPlassmann(std::uint32_t seed) {
   std::uint32_t last = 0;
   WS_CUDA_CHECK(cudaMemcpy(&last, sorted.data() + n - 1, sizeof last, cudaMemcpyDeviceToHost));
   DeviceBuffer<std::uint32_t> start(last + 1);
-  classStartKernel<<<blocksFor(n, 256), 256>>>(sorted.data(), n, start.data());
+  recordedLaunch("classStartKernel", classStartKernel, blocksFor(n, 256), 256)(sorted.data(), n,
+                                                                               start.data());
   WS_CUDA_CHECK(cudaGetLastError());
   classStart_ = toHost(start.data(), last + 1);
   classStart_.push_back(n);
@@ -283,7 +285,10 @@ void CudaSurface::optimizeClass(std::uint32_t colour, const OptimizeParams& para
   const std::uint32_t first = classStart_[colour], n = classStart_[colour + 1] - first;
   if (n)
     withPrecision(params.precision, [&](auto real) {
-      optimizeClassKernel<decltype(real)><<<blocksFor(n, block_), block_>>>(
+      using Real = decltype(real);
+      recordedLaunch(
+          sizeof(Real) == 8 ? "optimizeClassKernel<double>" : "optimizeClassKernel<float>",
+          optimizeClassKernel<Real>, blocksFor(n, block_), block_)(
           view_, members_.data() + first, n, locked_.data(), params, projection_, counts_.data());
     });
   WS_CUDA_CHECK(cudaGetLastError());
@@ -300,9 +305,11 @@ void CudaSurface::optimizeAllAtOnce(const OptimizeParams& params) {
   MeshView before = view_;
   before.positions = before_.data();
   withPrecision(params.precision, [&](auto real) {
-    optimizeAllKernel<decltype(real)><<<blocksFor(vertices_, block_), block_>>>(
-        before, std::uint32_t(vertices_), locked_.data(), params, projection_, positions_.data(),
-        counts_.data());
+    using Real = decltype(real);
+    recordedLaunch(sizeof(Real) == 8 ? "optimizeAllKernel<double>" : "optimizeAllKernel<float>",
+                   optimizeAllKernel<Real>, blocksFor(vertices_, block_),
+                   block_)(before, std::uint32_t(vertices_), locked_.data(), params, projection_,
+                           positions_.data(), counts_.data());
   });
   WS_CUDA_CHECK(cudaGetLastError());
 }
@@ -317,8 +324,8 @@ AngleSummary CudaSurface::summarizeAngles() {
   s.meanDegrees = 0;
   WS_CUDA_CHECK(cudaMemcpy(summary_.data(), &s, sizeof s, cudaMemcpyHostToDevice));
   if (triangles_)
-    summaryKernel<<<std::min(blocksFor(triangles_, 256), 1024u), 256>>>(
-        view_, std::uint32_t(triangles_), summary_.data());
+    recordedLaunch("summaryKernel", summaryKernel, std::min(blocksFor(triangles_, 256), 1024u),
+                   256)(view_, std::uint32_t(triangles_), summary_.data());
   WS_CUDA_CHECK(cudaGetLastError());
   s = toHost(summary_.data(), 1)[0];
   s.meanDegrees = triangles_ ? s.meanDegrees / double(triangles_) : 0;
@@ -337,22 +344,22 @@ std::vector<Vec3> CudaSurface::positionsOnHost() const {
 
 void CudaSurface::writeTriangleAngles(float* out) const {
   if (triangles_)
-    triangleAnglesKernel<<<blocksFor(triangles_, 256), 256>>>(view_, std::uint32_t(triangles_),
-                                                              out);
+    recordedLaunch("triangleAnglesKernel", triangleAnglesKernel, blocksFor(triangles_, 256), 256)(
+        view_, std::uint32_t(triangles_), out);
   WS_CUDA_CHECK(cudaGetLastError());
 }
 
 void CudaSurface::writeVertexColours(float* out) const {
   if (vertices_)
-    vertexColoursKernel<<<blocksFor(vertices_, 256), 256>>>(colour_.data(),
-                                                            std::uint32_t(vertices_), out);
+    recordedLaunch("vertexColoursKernel", vertexColoursKernel, blocksFor(vertices_, 256), 256)(
+        colour_.data(), std::uint32_t(vertices_), out);
   WS_CUDA_CHECK(cudaGetLastError());
 }
 
 void CudaSurface::writeDistances(const Vec3* start, float* out) const {
   if (vertices_)
-    distancesKernel<<<blocksFor(vertices_, 256), 256>>>(start, positions_.data(),
-                                                        std::uint32_t(vertices_), out);
+    recordedLaunch("distancesKernel", distancesKernel, blocksFor(vertices_, 256), 256)(
+        start, positions_.data(), std::uint32_t(vertices_), out);
   WS_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -362,8 +369,8 @@ void CudaSurface::setLocked(const std::vector<std::uint8_t>& locked) {
 
 void CudaSurface::writeSurfaceDistances(float* out) const {
   if (vertices_ && surface_.cellStart)
-    surfaceDistancesKernel<<<blocksFor(vertices_, 128), 128>>>(surface_, positions_.data(),
-                                                               std::uint32_t(vertices_), out);
+    recordedLaunch("surfaceDistancesKernel", surfaceDistancesKernel, blocksFor(vertices_, 128),
+                   128)(surface_, positions_.data(), std::uint32_t(vertices_), out);
   WS_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "compute/core/errors.h"
+#include "compute/core/launch.cuh"
 #include "compute/core/launch.h"
 #include "compute/voxhash/cuckoo_cuda.h"
 
@@ -121,11 +122,12 @@ BuildReport CudaCuckooTable::build(const std::uint32_t* keys, const std::uint32_
     if (n) {
       auto* insert = params.insertion == Insertion::Look ? insertKernel<Insertion::Look>
                                                          : insertKernel<Insertion::Exchange>;
-      insert<<<blocksFor(n, block_), block_>>>(keys, values, n, slots_.data(), f, report.chainLimit,
-                                               moves_.data(), status_.device());
+      recordedLaunch("insert", insert, blocksFor(n, block_), block_)(
+          keys, values, n, slots_.data(), f, report.chainLimit, moves_.data(), status_.device());
     }
     if (!keysKnownUnique)
-      heldTwiceKernel<<<blocksFor(report.slots, 256), 256>>>(slots_.data(), f, status_.device());
+      recordedLaunch("heldTwiceKernel", heldTwiceKernel, blocksFor(report.slots, 256), 256)(
+          slots_.data(), f, status_.device());
     WS_CUDA_CHECK(cudaGetLastError());
     WS_CUDA_CHECK(cudaStreamSynchronize(0));
     const DeviceBuildStatus status = status_.host();
@@ -147,7 +149,8 @@ void CudaCuckooTable::query(const std::uint32_t* keys, std::size_t n, std::uint3
                             unsigned long long* probes) {
   if (n == 0) return;
   if (!built_) throw InputError("the cuckoo table has not been built");
-  queryKernel<<<blocksFor(n, block_), block_>>>(keys, n, slots_.data(), functions_, values, probes);
+  recordedLaunch("queryKernel", queryKernel, blocksFor(n, block_), block_)(
+      keys, n, slots_.data(), functions_, values, probes);
   WS_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "compute/core/launch.cuh"
 #include "compute/core/launch.h"
 #include "compute/voxhash/fill_cuda.h"
 
@@ -229,7 +230,8 @@ void CudaShellFill::run(int models, const std::uint32_t* const shells[], const s
     WS_CUDA_CHECK(cudaMemsetAsync(outside_[m].data(), 0, words * sizeof(unsigned)));
     job.shell = shell_[m].data();
     job.outside = outside_[m].data();
-    markShellKernel<<<blocksFor(counts[m], 256), 256>>>(shells[m], counts[m], boxes[m], job);
+    recordedLaunch("markShellKernel", markShellKernel, blocksFor(counts[m], 256), 256)(
+        shells[m], counts[m], boxes[m], job);
     WS_CUDA_CHECK(cudaGetLastError());
     OutsideBits& view = views_[m];
     std::copy(boxes[m].lo, boxes[m].lo + 3, view.lo);

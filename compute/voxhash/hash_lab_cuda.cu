@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "compute/core/device_buffer.h"
+#include "compute/core/launch.cuh"
 #include "compute/core/launch.h"
 #include "compute/voxhash/cuckoo_cuda.h"
 #include "compute/voxhash/hash_lab.h"
@@ -65,8 +66,8 @@ class CudaHashLab final : public HashLab {
     for (auto* buffer : {&keys_, &values_, &absent_, &found_}) buffer->allocate(n);
     n_ = n;
     if (n)
-      drawKeysKernel<<<blocksFor(n, 256), 256>>>(n, seed, keys_.data(), values_.data(),
-                                                 absent_.data());
+      recordedLaunch("drawKeysKernel", drawKeysKernel, blocksFor(n, 256), 256)(
+          n, seed, keys_.data(), values_.data(), absent_.data());
     WS_CUDA_CHECK(cudaGetLastError());
   }
 
@@ -82,7 +83,9 @@ class CudaHashLab final : public HashLab {
       hitRing_.start();
       table_.query(keys_.data(), n_, found_.data());
       hitRing_.stop(n, n * kHitBytesPerKey);
-      if (n_) countLostKernel<<<blocksFor(n_, 256), 256>>>(n_, found_.data(), counts_.data() + 2);
+      if (n_)
+        recordedLaunch("countLostKernel", countLostKernel, blocksFor(n_, 256), 256)(
+            n_, found_.data(), counts_.data() + 2);
       missRing_.start();
       table_.query(absent_.data(), n_, found_.data());
       missRing_.stop(n, n * missBytesPerKey(params.functions, slotsPerKey));

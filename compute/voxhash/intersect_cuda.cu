@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "compute/core/launch.cuh"
 #include "compute/core/launch.h"
 #include "compute/voxhash/cuckoo_cuda.h"
 #include "compute/voxhash/intersect_cuda.h"
@@ -57,7 +58,8 @@ void CudaVoxelizer::enqueue(const Point* points, std::size_t n, const ModelPose&
     sorted_.allocate(n);
   }
   if (keys.size() < n) keys.allocate(n);
-  voxelKeysKernel<<<blocksFor(n, 256), 256>>>(points, n, pose, grid, raw_.data());
+  recordedLaunch("voxelKeysKernel", voxelKeysKernel, blocksFor(n, 256), 256)(points, n, pose, grid,
+                                                                             raw_.data());
   WS_CUDA_CHECK(cudaGetLastError());
   // Bits 0 to 30: the keys' 30 and kOffGrid's, so that points off the grid sort last.
   constexpr int kEndBit = 31;
@@ -84,7 +86,8 @@ void classifyCuda(const std::uint32_t* keys, std::size_t n, const std::uint32_t*
                   const OutsideBits& otherOutside, VoxelClass only, VoxelClass inside,
                   std::uint8_t* classes) {
   if (n == 0) return;
-  classifyKernel<<<blocksFor(n, 256), 256>>>(keys, n, found, otherOutside, only, inside, classes);
+  recordedLaunch("classifyKernel", classifyKernel, blocksFor(n, 256), 256)(
+      keys, n, found, otherOutside, only, inside, classes);
   WS_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -4,6 +4,7 @@
 #include <array>
 #include <utility>
 
+#include "compute/core/launch.cuh"
 #include "compute/core/launch.h"
 #include "compute/voxhash/cuckoo_cuda.h"
 #include "compute/voxhash/hash_lab.h"
@@ -165,8 +166,9 @@ class CudaPipeline final : public IntersectionPipeline {
       for (int c = 0; c < 3; ++c) {
         const Model& model = models_[wanted[c].first];
         if (model.voxels)
-          countClassesKernel<<<blocksFor(model.voxels, 256), 256>>>(
-              model.classes.data(), model.voxels, wanted[c].second, counts_.data() + c);
+          recordedLaunch("countClassesKernel", countClassesKernel, blocksFor(model.voxels, 256),
+                         256)(model.classes.data(), model.voxels, wanted[c].second,
+                              counts_.data() + c);
       }
       WS_CUDA_CHECK(cudaGetLastError());
       unsigned long long counts[3];
@@ -196,8 +198,8 @@ class CudaPipeline final : public IntersectionPipeline {
     for (int m = 0; m < 2; ++m) {
       const std::size_t n = std::min(models_[m].voxels, image.count - at);
       if (n)
-        packVoxelsKernel<<<blocksFor(n, 256), 256>>>(models_[m].keys.data(),
-                                                     models_[m].classes.data(), n, m, out + 2 * at);
+        recordedLaunch("packVoxelsKernel", packVoxelsKernel, blocksFor(n, 256), 256)(
+            models_[m].keys.data(), models_[m].classes.data(), n, m, out + 2 * at);
       at += n;
     }
     WS_CUDA_CHECK(cudaGetLastError());
@@ -250,7 +252,8 @@ class CudaPipeline final : public IntersectionPipeline {
       case LookupStructure::Cuckoo:
         if (ids_.size() < model.voxels) {
           ids_.allocate(model.keys.size());
-          iotaKernel<<<blocksFor(ids_.size(), 256), 256>>>(ids_.data(), ids_.size());
+          recordedLaunch("iotaKernel", iotaKernel, blocksFor(ids_.size(), 256), 256)(ids_.data(),
+                                                                                     ids_.size());
         }
         builds_[m] =
             model.table.build(model.keys.data(), ids_.data(), model.voxels, params, seed, true);
@@ -262,8 +265,8 @@ class CudaPipeline final : public IntersectionPipeline {
         if (model.bits.size() != words) model.bits.allocate(words);
         model.bits.zero();
         if (model.voxels)
-          setBitsKernel<<<blocksFor(model.voxels, 256), 256>>>(model.keys.data(), model.voxels,
-                                                               grid, model.bits.data());
+          recordedLaunch("setBitsKernel", setBitsKernel, blocksFor(model.voxels, 256), 256)(
+              model.keys.data(), model.voxels, grid, model.bits.data());
         break;
       }
     }
@@ -278,12 +281,12 @@ class CudaPipeline final : public IntersectionPipeline {
         other.table.query(mine.keys.data(), n, mine.found.data());
         break;
       case LookupStructure::SortedArray:
-        binarySearchKernel<<<blocksFor(n, 256), 256>>>(mine.keys.data(), n, other.keys.data(),
-                                                       other.voxels, mine.found.data());
+        recordedLaunch("binarySearchKernel", binarySearchKernel, blocksFor(n, 256), 256)(
+            mine.keys.data(), n, other.keys.data(), other.voxels, mine.found.data());
         break;
       case LookupStructure::BitGrid:
-        testBitsKernel<<<blocksFor(n, 256), 256>>>(mine.keys.data(), n, grid, other.bits.data(),
-                                                   mine.found.data());
+        recordedLaunch("testBitsKernel", testBitsKernel, blocksFor(n, 256), 256)(
+            mine.keys.data(), n, grid, other.bits.data(), mine.found.data());
         break;
     }
   }

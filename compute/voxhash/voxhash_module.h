@@ -22,6 +22,7 @@ class VoxhashModule final : public Module {
   std::vector<KernelVariant> variants(Backend backend) const override;
   std::string defaultVariant(Backend) const override { return "cuckoo"; }
   std::string configuration() const override;
+  std::vector<KernelLaunch> launches() const override { return launches_; }
   std::string notes() const override;
 
   void reset() override;
@@ -66,6 +67,7 @@ class VoxhashModule final : public Module {
   void applySelection(Backend previous, const StateBlob& state) override;
 
  private:
+  std::vector<KernelLaunch> launches_;  // what the last step launched
   void buildImplementations();
   // The state the parameters `p` describe at step `step`: the lab's keys and table, or the
   // clouds and the frame at that step. Throws when it cannot be made.
