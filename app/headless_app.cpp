@@ -233,7 +233,7 @@ int runHeadless(const HeadlessOptions& options) {
       continue;
     }
     std::printf(
-        "  launch %s: grid %u x block %u, %d registers, %zu B shared, %zu B spilled, "
+        "  launch %s: grid %u x block %u, %d registers, %zu B shared, %zu B local, "
         "occupancy %.0f%% (%d blocks/SM), limited by %s\n",
         launch.name.c_str(), launch.grid[0] * launch.grid[1] * launch.grid[2],
         launch.block[0] * launch.block[1] * launch.block[2], r.registers,

@@ -86,11 +86,17 @@ void drawRoofline(Lab& lab, Analysis& analysis) {
   ImGui::Text("%s: %.0f GB/s, %.3g T FP32 flop/s, %.3g T int32 op/s (measured)",
               ceilings->where.c_str(), ceilings->bytesPerSecond / 1e9,
               ceilings->fp32PerSecond / 1e12, ceilings->int32PerSecond / 1e12);
-  const double peak = std::max(ceilings->fp32PerSecond, ceilings->int32PerSecond);
+  // Decades that hold the roofs and every point (one working from a cache can sit above them).
   double lowest = ceilings->bytesPerSecond * 0.01;
-  for (const RooflinePoint& p : points) lowest = std::min(lowest, p.opsPerSecond);
+  double highest = std::max(ceilings->fp32PerSecond, ceilings->int32PerSecond);
+  double narrowest = 0.01, widest = 1000;
+  for (const RooflinePoint& p : points) {
+    lowest = std::min(lowest, p.opsPerSecond), highest = std::max(highest, p.opsPerSecond);
+    narrowest = std::min(narrowest, p.intensity), widest = std::max(widest, p.intensity);
+  }
   const LogAxes axes =
-      canvas(-2, 3, std::floor(std::log10(lowest)), std::ceil(std::log10(peak * 1.5)));
+      canvas(std::floor(std::log10(narrowest)), std::ceil(std::log10(widest * 1.01)),
+             std::floor(std::log10(lowest)), std::ceil(std::log10(highest * 1.5)));
   ImDrawList* list = ImGui::GetWindowDrawList();
   axes.draw(list, "operations per byte", "operations/s");
   for (OpKind kind : {OpKind::Fp32, OpKind::Int32}) {
@@ -150,8 +156,7 @@ void drawSweep(Analysis& analysis) {
                          line->slope);
     }
   const std::optional<double> crossover = sweepCrossover(points);
-  if (crossover)
-    ImGui::Text("the GPU starts to win at about %.3g units per step", *crossover);
+  if (crossover) ImGui::Text("the GPU starts to win at about %.3g units per step", *crossover);
   if (points.empty()) return;
   double wLo = 1e300, wHi = 0, tLo = 1e300, tHi = 0;
   for (const SweepPoint& p : points) {

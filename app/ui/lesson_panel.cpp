@@ -42,7 +42,9 @@ void drawReadouts(const std::vector<KernelLaunch>& launches) {
       ImGui::Text("  %d registers/thread, %zu B shared/block", r.registers,
                   r.staticShared + launch.dynamicShared);
       if (r.spillBytes)
-        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "  %zu B spilled", r.spillBytes);
+        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f),
+                           "  %zu B local memory/thread (register spills or local arrays)",
+                           r.spillBytes);
       ImGui::Text("  occupancy %.0f%% (%d blocks/SM), limited by %s", 100 * r.occupancy,
                   r.blocksPerSm, r.limits.limiter().c_str());
     } catch (const std::exception& e) {

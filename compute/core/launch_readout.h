@@ -30,7 +30,9 @@ struct LaunchReadout {
   KernelLaunch launch;
   bool known = false;  // false for a library call (CUB) whose kernels are not ours to name
   int registers = 0, maxThreadsPerBlock = 0;
-  std::size_t staticShared = 0, spillBytes = 0;  // spills: local memory per thread
+  // spillBytes: local memory per thread (cudaFuncAttributes::localSizeBytes): register spills,
+  // and arrays the compiler could not keep in registers.
+  std::size_t staticShared = 0, spillBytes = 0;
   int blocksPerSm = 0;                           // the runtime's answer
   OccupancyLimits limits;                        // ours, per resource, which name the limiter
   double occupancy = 0;  // active warps over the most a multiprocessor holds
