@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "compute/core/device_buffer.h"
+#include "compute/core/launch.cuh"
 #include "compute/core/launch.h"
 #include "compute/lbm/lbm_cuda.h"
 
@@ -269,7 +270,6 @@ class CudaEngine final : public LbmEngine {
     if (count <= 0) return;
     injectGpuFaultIfRequested();
     planeDone_.reset();
-    launches_.clear();
     stepRing_.start();
     const LaunchShape shape(grid_, block_, 1), pairShape(grid_, block_, 2);
     for (int c = 0; c < count; ++c) {
@@ -277,21 +277,16 @@ class CudaEngine final : public LbmEngine {
       withStepKind(steps_ & 1, hasForce(params_), [&]<bool kOdd, bool kForce>() {
         if constexpr (kPairs && (!kOdd || kPairsInOddSteps)) {
           if (cellsPerThread() == 2) {
-            streamCollidePairsKernel<Lat, P, kOdd, kForce><<<pairShape.grid, pairShape.block>>>(
-                grid_, flags_.data(), src, dst, params_, status_.data());
-            noteLaunch(
-                launches_,
+            recordedLaunch(
                 kOdd ? "streamCollidePairsKernel (odd step)" : "streamCollidePairsKernel",
-                reinterpret_cast<const void*>(streamCollidePairsKernel<Lat, P, kOdd, kForce>),
-                pairShape.grid, pairShape.block);
+                streamCollidePairsKernel<Lat, P, kOdd, kForce>, pairShape.grid,
+                pairShape.block)(grid_, flags_.data(), src, dst, params_, status_.data());
             return;
           }
         }
-        streamCollideKernel<Lat, T, L, P, kOdd, kForce>
-            <<<shape.grid, shape.block>>>(grid_, flags_.data(), src, dst, params_, status_.data());
-        noteLaunch(launches_, kOdd ? "streamCollideKernel (odd step)" : "streamCollideKernel",
-                   reinterpret_cast<const void*>(streamCollideKernel<Lat, T, L, P, kOdd, kForce>),
-                   shape.grid, shape.block);
+        recordedLaunch(kOdd ? "streamCollideKernel (odd step)" : "streamCollideKernel",
+                       streamCollideKernel<Lat, T, L, P, kOdd, kForce>, shape.grid,
+                       shape.block)(grid_, flags_.data(), src, dst, params_, status_.data());
       });
       WS_CUDA_CHECK(cudaGetLastError());
       if (P == Propagation::AB) std::swap(a_, b_);
@@ -359,7 +354,6 @@ class CudaEngine final : public LbmEngine {
   }
   void synchronize() override { WS_CUDA_CHECK(cudaDeviceSynchronize()); }
 
-  std::vector<KernelLaunch> launches() const override { return launches_; }
   std::string configuration() const override {
     const LaunchShape shape(grid_, block_, cellsPerThread());
     return std::string(Lat::name) + ", " + variant_.name() +
@@ -372,7 +366,6 @@ class CudaEngine final : public LbmEngine {
   }
 
  private:
-  std::vector<KernelLaunch> launches_;  // what the last step launched, for the readouts
   static constexpr LatticeKind lattice() {
     return Lat::Q == 9 ? LatticeKind::D2Q9 : LatticeKind::D3Q19;
   }

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "compute/core/field.h"
-#include "compute/core/launch.h"
 #include "compute/core/timing.h"
 #include "compute/lbm/lbm_cell.h"
 #include "compute/lbm/lbm_view.h"
@@ -80,8 +79,6 @@ class LbmEngine {
   virtual void drainTimings() {}
   virtual void synchronize() {}
   virtual std::string configuration() const = 0;
-  // The kernels the last step launched (CUDA), for the launch readouts.
-  virtual std::vector<KernelLaunch> launches() const { return {}; }
 };
 
 std::unique_ptr<LbmEngine> makeCpuEngine(LatticeKind lattice, const Variant& variant,

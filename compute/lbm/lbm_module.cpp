@@ -274,6 +274,7 @@ void LbmModule::drainTimings() {
 }
 
 void LbmModule::step(int count) {
+  const RecordLaunches record(launches_);  // for the launch readouts
   if (diverged_)
     throw InputError(
         "The flow diverged; use 'restore last good state' or reset before running "

@@ -20,7 +20,7 @@ class LbmModule final : public Module {
   std::vector<KernelVariant> variants(Backend backend) const override;
   std::string defaultVariant(Backend) const override { return "ab-soa-fp32"; }
   std::string configuration() const override { return engine_->configuration(); }
-  std::vector<KernelLaunch> launches() const override { return engine_->launches(); }
+  std::vector<KernelLaunch> launches() const override { return launches_; }
   std::string notes() const override;
 
   void reset() override;
@@ -72,6 +72,7 @@ class LbmModule final : public Module {
   void applySelection(Backend previous, const StateBlob& state) override;
 
  private:
+  std::vector<KernelLaunch> launches_;  // what the last step launched
   FlowSpec specFromParams() const;
   void buildEngine();
   void keepSnapshot();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compute/core/device_buffer.h"
+#include "compute/core/launch.cuh"
 #include "compute/core/launch.h"
 #include "compute/life/life_cuda.h"
 #include "compute/life/life_kernels.cuh"
@@ -64,46 +65,44 @@ const char* const kShapes[] = {"64x4", "32x8", "16x16", "8x32", "4x64", "128x2",
 
 template <int BX, int BY, int CPT, bool kBarrier = true>
 void launchTileKernel(const std::uint32_t* current, std::uint32_t* next, const PaddedGeometry& g,
-                      std::uint32_t table, std::vector<KernelLaunch>& launches) {
+                      std::uint32_t table) {
   const dim3 block(BX, BY), grid = gridFor(g.width, g.height, dim3(BX * CPT, BY));
-  lifeTileKernel<BX, BY, CPT, kBarrier><<<grid, block>>>(current, next, g, table);
-  noteLaunch(launches, kBarrier ? "lifeTileKernel" : "lifeTileKernel (no barrier)",
-             reinterpret_cast<const void*>(lifeTileKernel<BX, BY, CPT, kBarrier>), grid, block);
+  recordedLaunch(kBarrier ? "lifeTileKernel" : "lifeTileKernel (no barrier)",
+                 lifeTileKernel<BX, BY, CPT, kBarrier>, grid, block)(current, next, g, table);
 }
 
 template <int BX, int BY>
 void launchTile(int cellsPerThread, const std::uint32_t* current, std::uint32_t* next,
-                const PaddedGeometry& g, std::uint32_t table, std::vector<KernelLaunch>& launches) {
+                const PaddedGeometry& g, std::uint32_t table) {
   switch (cellsPerThread) {
     case 1:
-      launchTileKernel<BX, BY, 1>(current, next, g, table, launches);
+      launchTileKernel<BX, BY, 1>(current, next, g, table);
       break;
     case 2:
-      launchTileKernel<BX, BY, 2>(current, next, g, table, launches);
+      launchTileKernel<BX, BY, 2>(current, next, g, table);
       break;
     default:
-      launchTileKernel<BX, BY, 4>(current, next, g, table, launches);
+      launchTileKernel<BX, BY, 4>(current, next, g, table);
       break;
   }
 }
 
 void launchTileShape(int bx, int by, int cellsPerThread, const std::uint32_t* current,
-                     std::uint32_t* next, const PaddedGeometry& g, std::uint32_t table,
-                     std::vector<KernelLaunch>& launches) {
+                     std::uint32_t* next, const PaddedGeometry& g, std::uint32_t table) {
   if (bx == 64 && by == 4)
-    launchTile<64, 4>(cellsPerThread, current, next, g, table, launches);
+    launchTile<64, 4>(cellsPerThread, current, next, g, table);
   else if (bx == 32 && by == 8)
-    launchTile<32, 8>(cellsPerThread, current, next, g, table, launches);
+    launchTile<32, 8>(cellsPerThread, current, next, g, table);
   else if (bx == 16 && by == 16)
-    launchTile<16, 16>(cellsPerThread, current, next, g, table, launches);
+    launchTile<16, 16>(cellsPerThread, current, next, g, table);
   else if (bx == 8 && by == 32)
-    launchTile<8, 32>(cellsPerThread, current, next, g, table, launches);
+    launchTile<8, 32>(cellsPerThread, current, next, g, table);
   else if (bx == 4 && by == 64)
-    launchTile<4, 64>(cellsPerThread, current, next, g, table, launches);
+    launchTile<4, 64>(cellsPerThread, current, next, g, table);
   else if (bx == 128 && by == 2)
-    launchTile<128, 2>(cellsPerThread, current, next, g, table, launches);
+    launchTile<128, 2>(cellsPerThread, current, next, g, table);
   else
-    launchTile<256, 1>(cellsPerThread, current, next, g, table, launches);
+    launchTile<256, 1>(cellsPerThread, current, next, g, table);
 }
 
 class CudaEngine final : public LifeEngine {
@@ -214,7 +213,6 @@ class CudaEngine final : public LifeEngine {
   void step(int generations, const LifeRule& rule, Boundary boundary) override {
     if (generations <= 0) return;
     injectGpuFaultIfRequested();
-    launches_.clear();
     ring_.start();
     // Each pass reads and writes the grid once, whatever it advances: the bytes of the timing model
     // count passes (a temporal pass of fewer generations, or a fallback to (6), costs a full one).
@@ -285,7 +283,6 @@ class CudaEngine final : public LifeEngine {
     viewRing_.drain(*timings_.view);
   }
   void synchronize() override { WS_CUDA_CHECK(cudaDeviceSynchronize()); }
-  std::vector<KernelLaunch> launches() const override { return launches_; }
   std::string configuration() const override {
     const std::string block = std::to_string(config_.blockX) + "x" + std::to_string(config_.blockY);
     switch (config_.kernel) {
@@ -356,10 +353,9 @@ class CudaEngine final : public LifeEngine {
     const long long ghosts = 2LL * (width_ + 2) + 2LL * height_;
     const int threads = 256;
     if (wrap) {
-      wrapGhostsKernel<<<blocksFor(ghosts, threads), threads>>>(grid, padded_);
+      recordedLaunch("wrapGhostsKernel", wrapGhostsKernel, blocksFor(ghosts, threads), threads)(
+          grid, padded_);
       WS_CUDA_CHECK_LAUNCH();
-      noteLaunch(launches_, "wrapGhostsKernel", reinterpret_cast<const void*>(wrapGhostsKernel),
-                 dim3(blocksFor(ghosts, threads)), dim3(threads));
     } else {
       clearGhostsKernel(grid);
     }
@@ -393,33 +389,30 @@ class CudaEngine final : public LifeEngine {
         const dim3 block(32, 8);
         if (config_.columnMajor) {
           const dim3 grid = gridFor(width_, height_, dim3(block.y, block.x));
-          lifeGlobalKernel<true><<<grid, block>>>(current, next, padded_, table);
-          noteLaunch(launches_, "lifeGlobalKernel (column-major)",
-                     reinterpret_cast<const void*>(lifeGlobalKernel<true>), grid, block);
+          recordedLaunch("lifeGlobalKernel (column-major)", lifeGlobalKernel<true>, grid, block)(
+              current, next, padded_, table);
         } else {
           const dim3 grid = gridFor(width_, height_, block);
-          lifeGlobalKernel<false><<<grid, block>>>(current, next, padded_, table);
-          noteLaunch(launches_, "lifeGlobalKernel",
-                     reinterpret_cast<const void*>(lifeGlobalKernel<false>), grid, block);
+          recordedLaunch("lifeGlobalKernel", lifeGlobalKernel<false>, grid, block)(current, next,
+                                                                                   padded_, table);
         }
         break;
       }
       case CudaLifeKernel::SharedTile:
         if (!config_.barrier) {
-          launchTileKernel<16, 16, 1, false>(current, next, padded_, table, launches_);
+          launchTileKernel<16, 16, 1, false>(current, next, padded_, table);
           break;
         }
         [[fallthrough]];
       case CudaLifeKernel::SharedAligned:
-        launchTileShape(16, 16, 1, current, next, padded_, table, launches_);
+        launchTileShape(16, 16, 1, current, next, padded_, table);
         break;
       case CudaLifeKernel::SharedFlat:
-        launchTileShape(config_.blockX, config_.blockY, 1, current, next, padded_, table,
-                        launches_);
+        launchTileShape(config_.blockX, config_.blockY, 1, current, next, padded_, table);
         break;
       default:
         launchTileShape(config_.blockX, config_.blockY, config_.cellsPerThread, current, next,
-                        padded_, table, launches_);
+                        padded_, table);
         break;
     }
     WS_CUDA_CHECK_LAUNCH();
@@ -459,14 +452,11 @@ class CudaEngine final : public LifeEngine {
     const Word* current = bits_[current_].data();
     Word* next = bits_[current_ ^ 1].data();
     if (rule.isConway())
-      lifeBitTemporalKernel<true, kGens><<<grid, block>>>(current, next, g, generations, 0, 0);
+      recordedLaunch("lifeBitTemporalKernel", lifeBitTemporalKernel<true, kGens>, grid, block)(
+          current, next, g, generations, 0u, 0u);
     else
-      lifeBitTemporalKernel<false, kGens><<<grid, block>>>(
+      recordedLaunch("lifeBitTemporalKernel", lifeBitTemporalKernel<false, kGens>, grid, block)(
           current, next, g, generations, rule.birthByBlock(), rule.surviveByBlock());
-    noteLaunch(launches_, "lifeBitTemporalKernel",
-               rule.isConway() ? reinterpret_cast<const void*>(lifeBitTemporalKernel<true, kGens>)
-                               : reinterpret_cast<const void*>(lifeBitTemporalKernel<false, kGens>),
-               grid, block);
   }
 
   void stepBits(const LifeRule& rule, Boundary boundary) {
@@ -491,14 +481,11 @@ class CudaEngine final : public LifeEngine {
     const Word* current = bits_[current_].data();
     Word* next = bits_[current_ ^ 1].data();
     if (rule.isConway())
-      lifeBitPackedKernel<true, kRows><<<grid, block>>>(current, next, g, 0, 0);
+      recordedLaunch("lifeBitPackedKernel", lifeBitPackedKernel<true, kRows>, grid, block)(
+          current, next, g, 0u, 0u);
     else
-      lifeBitPackedKernel<false, kRows>
-          <<<grid, block>>>(current, next, g, rule.birthByBlock(), rule.surviveByBlock());
-    noteLaunch(launches_, "lifeBitPackedKernel",
-               rule.isConway() ? reinterpret_cast<const void*>(lifeBitPackedKernel<true, kRows>)
-                               : reinterpret_cast<const void*>(lifeBitPackedKernel<false, kRows>),
-               grid, block);
+      recordedLaunch("lifeBitPackedKernel", lifeBitPackedKernel<false, kRows>, grid, block)(
+          current, next, g, rule.birthByBlock(), rule.surviveByBlock());
   }
 
   void updateAges() {
@@ -516,7 +503,6 @@ class CudaEngine final : public LifeEngine {
 
   CudaLifeConfig config_;
   LifeTimings timings_;
-  std::vector<KernelLaunch> launches_;  // what the last step launched, for the readouts
   GpuTimerRing ring_, viewRing_;
   bool bitLayout_;
   int width_ = 0, height_ = 0;

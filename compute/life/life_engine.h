@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "compute/core/field.h"
-#include "compute/core/launch.h"
 #include "compute/core/timing.h"
 #include "compute/life/life_grid.h"
 #include "compute/life/life_rule.h"
@@ -50,8 +49,6 @@ class LifeEngine {
   virtual void synchronize() {}
   // The launch configuration in words ("block 64x4, 2 cells/thread"), for the UI and the tests.
   virtual std::string configuration() const = 0;
-  // The kernels the last step launched (CUDA), for the launch readouts.
-  virtual std::vector<KernelLaunch> launches() const { return {}; }
   // Compulsory bytes per cell update (read the grid once, write it once) of this layout.
   virtual double bytesPerCell() const = 0;
 };

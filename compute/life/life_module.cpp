@@ -253,6 +253,7 @@ void LifeModule::clear() {
 }
 
 void LifeModule::step(int count) {
+  const RecordLaunches record(launches_);  // for the launch readouts
   engine_->step(count, rule(), boundary());
   countSteps(count);
 }

@@ -50,7 +50,7 @@ class LifeModule final : public Module {
   // Life's own operations, for the UI and the tests.
   LifeGrid grid() { return engine_->save(); }
   std::string configuration() const override { return engine_->configuration(); }
-  std::vector<KernelLaunch> launches() const override { return engine_->launches(); }
+  std::vector<KernelLaunch> launches() const override { return launches_; }
   std::string notes() const override;
   void loadGrid(const LifeGrid& grid);  // same size as the current grid
   void clear();
@@ -66,6 +66,7 @@ class LifeModule final : public Module {
   void applySelection(Backend previous, const StateBlob& state) override;
 
  private:
+  std::vector<KernelLaunch> launches_;  // what the last step launched
   void buildEngine();
   LifeRule rule() const;
   Boundary boundary() const;
