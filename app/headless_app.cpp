@@ -51,9 +51,11 @@ void measureRooflineNow(Lab& lab, ui::Analysis& analysis) {
   analysis.module = module.name();
   analysis.roofline = measureRoofline(module);
   const Ceilings& c = measuredCeilings(module.backend());
-  std::printf("roofline on %s: %.0f GB/s, %.4g G FP32 flop/s, %.4g G int32 op/s (measured)\n",
-              c.where.c_str(), c.bytesPerSecond / 1e9, c.fp32PerSecond / 1e9,
-              c.int32PerSecond / 1e9);
+  std::printf(
+      "roofline on %s: %.0f GB/s, %.4g G FP32 flop/s, %.4g G FP64 flop/s, %.4g G int32 op/s "
+      "(measured)\n",
+      c.where.c_str(), c.bytesPerSecond / 1e9, c.fp32PerSecond / 1e9, c.fp64PerSecond / 1e9,
+      c.int32PerSecond / 1e9);
   for (const RooflinePoint& p : analysis.roofline)
     std::printf("  %-5s %-14s %8.4g %s/B  %10.4g G%s/s  %8.1f GB/s  %5.1f%% of its roof\n",
                 p.backend.c_str(), p.variant.c_str(), p.intensity, toString(p.kind),

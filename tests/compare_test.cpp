@@ -13,6 +13,7 @@
 
 #include "app/analysis.h"
 #include "app/lab.h"
+#include "app/measure.h"
 #include "compute/core/errors.h"
 #include "render/colormap.h"
 #include "test_support.h"
@@ -175,8 +176,63 @@ TEST(Roofline, PointsComeFromTheOverlaysByteModel) {
   const Ceilings& cpu = measuredCeilings(Backend::Cpu);
   EXPECT_GT(cpu.bytesPerSecond, 1e8);
   EXPECT_GT(cpu.fp32PerSecond, 1e8);
+  EXPECT_GT(cpu.fp64PerSecond, 1e8);
   EXPECT_DOUBLE_EQ(cpu.bound(OpKind::Fp32, 1e-3), cpu.bytesPerSecond * 1e-3);
   EXPECT_DOUBLE_EQ(cpu.bound(OpKind::Fp32, 1e9), cpu.fp32PerSecond);
+}
+
+// A module on the CPU at parameters `sets`, stepped as the roofline measures it; its point.
+RooflinePoint measuredPoint(Module& module,
+                            const std::vector<std::pair<std::string, ParamValue>>& sets) {
+  module.setParams(sets);
+  module.reset();
+  measureSteps(module, 3, 2, 1);
+  const auto point = rooflinePoint(module);
+  EXPECT_TRUE(point.has_value()) << module.name();
+  if (!point) return {};
+  EXPECT_DOUBLE_EQ(point->intensity, module.opsPerWorkUnit()->ops / module.bytesPerWorkUnit())
+      << module.name();
+  EXPECT_DOUBLE_EQ(point->bytesPerSecond, module.stepTiming().stats().bytesPerSecond);
+  EXPECT_GT(point->opsPerSecond, 0.0);
+  return *point;
+}
+
+// The graph's, the mesh's and the voxel module's operation models: where they hold, what they
+// count, in which kind of arithmetic.
+TEST(Roofline, EveryModuleWithAModelGivesPointsFromItAndTheOverlaysBytes) {
+  const auto graph = createModule("graph", Backend::Cpu);
+  graph->setParam("step", std::string("layout"));
+  EXPECT_FALSE(graph->opsPerWorkUnit().has_value());  // force layout: no FP64 model
+  const RooflinePoint brandes = measuredPoint(*graph, {{"graph", std::string("grid")},
+                                                       {"vertices", std::int64_t(400)},
+                                                       {"step", std::string("centrality")}});
+  EXPECT_EQ(brandes.kind, OpKind::Fp64);
+  EXPECT_DOUBLE_EQ(graph->opsPerWorkUnit()->ops, 6.0);  // every edge of a grid joins two levels
+  graph->setParam("graph", std::string("planted"));
+  EXPECT_GT(graph->opsPerWorkUnit()->ops, 0.0);
+  EXPECT_LT(graph->opsPerWorkUnit()->ops, 6.0);  // edges within a level: no arithmetic
+
+  const auto hash = createModule("voxhash", Backend::Cpu);
+  EXPECT_FALSE(hash->opsPerWorkUnit().has_value());  // the intersection: six stages, no model
+  const RooflinePoint lab = measuredPoint(
+      *hash, {{"workload", std::string("random keys")}, {"keys", std::int64_t(4096)}});
+  EXPECT_EQ(lab.kind, OpKind::Int32);
+  // At 4 functions and 1.25 slots a key: a build (13), a hit (14), a miss's 2.952 probes (14).
+  EXPECT_NEAR(hash->opsPerWorkUnit()->ops, 13 + 14 + 14 * 2.952, 1e-9);
+
+  const auto mesh = createModule("mesh", Backend::Cpu);
+  const double unsearched = mesh->opsPerWorkUnit()->ops;  // no pass yet: the first simplexes
+  const RooflinePoint search = measuredPoint(*mesh, {{"vertices", std::int64_t(2562)}});
+  EXPECT_EQ(search.kind, OpKind::Fp32);
+  const double searched = mesh->opsPerWorkUnit()->ops;
+  EXPECT_GT(searched, 1.5 * unsearched);  // the iterations' evaluations come on top
+  mesh->setParam("precision", std::string("fp64"));
+  EXPECT_EQ(mesh->opsPerWorkUnit()->kind, OpKind::Fp64);
+  EXPECT_DOUBLE_EQ(mesh->opsPerWorkUnit()->ops, searched);
+  mesh->select(Backend::Cpu, "laplacian");
+  const RooflinePoint smoothing = measuredPoint(*mesh, {});
+  EXPECT_EQ(smoothing.kind, OpKind::Fp32);  // the baselines work in FP32 whatever the precision
+  EXPECT_LT(mesh->opsPerWorkUnit()->ops, searched / 4);
 }
 
 TEST(Roofline, GpuPeaksArePhysical) {
@@ -193,7 +249,12 @@ TEST(Roofline, GpuPeaksArePhysical) {
   EXPECT_LT(fp32, lanes * 2.5e9);
   EXPECT_GT(int32, lanes * 0.1e9);
   EXPECT_LT(int32, lanes * 2.5e9);
-  std::printf("FP32 %.4g flop/s, int32 %.4g op/s on %d SMs\n", fp32, int32, sms);
+  // FP64: from 2 units per SM (consumer parts, 1/64 of FP32) to 64 (data-centre parts, 1/2).
+  const double fp64 = measureGpuPeak(OpKind::Fp64);
+  EXPECT_GT(fp64, sms * 2.0 * 2 * 0.5e9);
+  EXPECT_LT(fp64, sms * 64.0 * 2 * 2.5e9);
+  std::printf("FP32 %.4g flop/s, FP64 %.4g flop/s, int32 %.4g op/s on %d SMs\n", fp32, fp64, int32,
+              sms);
 }
 
 TEST(Sweep, FitsTheLargerSizesAndFindsWhereTheGpuStartsToWin) {

@@ -126,6 +126,18 @@ TEST(GraphCentrality, PathCountsDoNotOverflowOnGrids) {
   EXPECT_NEAR(edges / (0.5 * 1600), 62400, 1e-6);
 }
 
+// The edges a sweep does arithmetic on (the roofline's operation model): every edge of a grid
+// joins two levels (a grid is bipartite); from a barbell's corner, the 3 + 3 edges inside the
+// cliques' far levels do not (7 of 13 do); an edge out of reach does not either.
+TEST(GraphCentrality, LevelCrossingEdges) {
+  EXPECT_DOUBLE_EQ(levelCrossingShare(grid(5, 5), {0, 12, 24}), 1.0);
+  EXPECT_DOUBLE_EQ(levelCrossingShare(barbell(4), {0}), 7.0 / 13.0);
+  const Graph two = buildGraph(4, {{0, 1}, {2, 3}});
+  EXPECT_DOUBLE_EQ(levelCrossingShare(two, {0}), 0.5);
+  EXPECT_DOUBLE_EQ(levelCrossingShare(two, {0, 2}), 0.5);
+  EXPECT_DOUBLE_EQ(levelCrossingShare(two, {}), 0.0);
+}
+
 TEST(GraphCentrality, RemovedEdgesAreNotThere) {
   const Graph b = barbell(4);
   std::vector<std::uint8_t> removed(b.edges(), 0);

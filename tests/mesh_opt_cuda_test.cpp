@@ -80,6 +80,38 @@ TEST(MeshOptimizeCuda, ASweepMatchesTheCpuWithinATolerance) {
   }
 }
 
+// The textbook form of the search (an evaluation in each branch: divergent) on the GPU: the same
+// places tried, so the same moves as the one-evaluation form to the bit, and as close to the CPU's.
+TEST(MeshOptimizeCuda, ThePerBranchSearchMovesTheVerticesAlike) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  SurfaceMesh cpu(jitteredSphere(4, 0.35f, seed));
+  const Colouring colouring = firstFitColouring(cpu.topology);
+  const auto locked = lockedVertices(cpu, 0);
+  CudaSurface plain(cpu, locked), branchy(cpu, locked);
+  plain.setColouring(colouring);
+  branchy.setColouring(colouring);
+  OptimizeParams p;
+  OptimizeParams q = p;
+  q.search.perBranch = true;
+  plain.sweep(p);
+  branchy.sweep(q);
+  for (std::uint32_t c = 0; c < colouring.colours; ++c) optimizeClass(cpu, colouring, c, locked, q);
+  SurfaceMesh seen = cpu;
+  seen.positions = branchy.positionsOnHost();
+  const std::vector<Vec3> one = plain.positionsOnHost();
+  std::size_t differ = 0;
+  for (std::size_t v = 0; v < one.size(); ++v)
+    differ += one[v].x != seen.positions[v].x || one[v].y != seen.positions[v].y ||
+              one[v].z != seen.positions[v].z;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  EXPECT_EQ(differ, 0u) << "of " << one.size() << " vertices";
+  EXPECT_GT(branchy.counts().moved, cpu.positions.size() / 4);
+  const std::vector<float> apart = distances(seen, cpu, 0.07f);
+  EXPECT_LT(apart[apart.size() / 2], 1e-4f);  // as ASweepMatchesTheCpuWithinATolerance
+  EXPECT_LT(apart[apart.size() * 9 / 10], 0.02f);
+}
+
 // The GPU's class passes keep the CPU's guarantees: the smallest angle never drops, no triangle
 // turns over, the corners do not change.
 TEST(MeshOptimizeCuda, ClassPassesNeverLowerTheSmallestAngleNorFold) {

@@ -223,6 +223,71 @@ TEST(NelderMead, PointsEndOnTheCircle) {
   }
 }
 
+// The textbook form of a step (an evaluation in each branch) tries the same places as the form
+// with one evaluation for all three, so it ends at the same corner after the same iterations, on
+// fresh random functions with ridges and ripples (where every kind of step happens: both
+// shrinks, which evaluate twice more, and plain reflections, which evaluate once, are seen).
+TEST(NelderMead, ThePerBranchFormFindsWhatTheOneEvaluationFormFinds) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> any(-2, 2);
+  bool shrank = false, reflected = false;
+  for (int run = 0; run < 500; ++run) {
+    const float a = any(rng), b = any(rng), c = std::abs(any(rng)) + 0.1f, d = any(rng);
+    Point2 found[2];
+    float best[2];
+    int used[2], evaluations[2] = {0, 0};
+    for (const bool perBranch : {false, true}) {
+      auto f = [&](Point2 q) {
+        ++evaluations[perBranch];
+        return std::max(std::abs(q.u - a), c * std::abs(q.w - b)) +
+               0.3f * std::sin(5 * q.u + d) * std::cos(5 * q.w);
+      };
+      NelderMeadOptions o;
+      o.perBranch = perBranch;
+      found[perBranch] = nelderMead(f, 0.5f, o, &best[perBranch], &used[perBranch], NoVisit{});
+    }
+    SCOPED_TRACE("run " + std::to_string(run) + ", seed " + std::to_string(seed));
+    EXPECT_EQ(found[1].u, found[0].u);
+    EXPECT_EQ(found[1].w, found[0].w);
+    EXPECT_EQ(best[1], best[0]);
+    EXPECT_EQ(used[1], used[0]);
+    EXPECT_EQ(evaluations[1], evaluations[0]);
+    shrank |= evaluations[0] > 3 + 2 * used[0];
+    reflected |= evaluations[0] < 3 + 2 * used[0];
+  }
+  EXPECT_TRUE(shrank);
+  EXPECT_TRUE(reflected);
+}
+
+// On a mesh, in either precision: a sweep in the textbook form moves every vertex as the one-
+// evaluation form does, to the bit.
+TEST(MeshOptimize, ThePerBranchSearchMovesTheVerticesAlike) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  for (const Precision precision : {Precision::Single, Precision::Double}) {
+    SurfaceMesh plain(jitteredSphere(3, 0.35f, seed));
+    SurfaceMesh branchy = plain;
+    const Colouring colouring = firstFitColouring(plain.topology);
+    const auto locked = lockedVertices(plain, 0);
+    OptimizeParams p;
+    p.precision = precision;
+    OptimizeParams q = p;
+    q.search.perBranch = true;
+    std::size_t moved = 0;
+    for (std::uint32_t c = 0; c < colouring.colours; ++c) {
+      moved += optimizeClass(plain, colouring, c, locked, p);
+      optimizeClass(branchy, colouring, c, locked, q);
+    }
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    EXPECT_GT(moved, plain.positions.size() / 4);
+    for (std::size_t v = 0; v < plain.positions.size(); ++v) {
+      ASSERT_EQ(branchy.positions[v].x, plain.positions[v].x) << "vertex " << v;
+      ASSERT_EQ(branchy.positions[v].y, plain.positions[v].y) << "vertex " << v;
+      ASSERT_EQ(branchy.positions[v].z, plain.positions[v].z) << "vertex " << v;
+    }
+  }
+}
+
 // A flat wheel of `sides` isosceles triangles around a centre vertex, the centre moved.
 TriangleMesh wheel(std::uint32_t sides, float dx, float dy) {
   TriangleMesh m;

@@ -12,12 +12,13 @@ namespace ws::app::ui {
 
 namespace {
 
-const ImU32 kFp32 = IM_COL32(255, 160, 60, 255), kInt32 = IM_COL32(80, 200, 255, 255);
+const ImU32 kFp32 = IM_COL32(255, 160, 60, 255), kFp64 = IM_COL32(235, 110, 235, 255),
+            kInt32 = IM_COL32(80, 200, 255, 255);
 const ImU32 kCpu = IM_COL32(120, 160, 255, 255), kGpu = IM_COL32(110, 230, 120, 255);
 const ImU32 kAxis = IM_COL32(150, 150, 160, 255), kGrid = IM_COL32(70, 72, 80, 255);
 
 ImU32 kindColour(OpKind kind) {
-  return kind == OpKind::Fp32 ? kFp32 : kInt32;
+  return kind == OpKind::Fp32 ? kFp32 : kind == OpKind::Fp64 ? kFp64 : kInt32;
 }
 
 // Log-log axes over a canvas: decades from [x0, x1] and [y0, y1] (powers of ten), with grid lines
@@ -70,8 +71,10 @@ void drawRoofline(Lab& lab, Analysis& analysis) {
   Module& module = lab.module();
   analysis.drawn.clear();
   if (!module.opsPerWorkUnit()) {
-    ImGui::TextDisabled("module '%s' has no operation model yet",
-                        std::string(module.name()).c_str());
+    ImGui::TextWrapped(
+        "module '%s' has no operation model for what it runs now (its parameters "
+        "say which steps have one)",
+        std::string(module.name()).c_str());
     return;
   }
   const Ceilings* ceilings = nullptr;
@@ -83,12 +86,18 @@ void drawRoofline(Lab& lab, Analysis& analysis) {
       if (p.backend == toString(module.backend())) points.push_back(p);
   if (auto live = rooflinePoint(module)) points.push_back(*live);
 
-  ImGui::Text("%s: %.0f GB/s, %.3g T FP32 flop/s, %.3g T int32 op/s (measured)",
-              ceilings->where.c_str(), ceilings->bytesPerSecond / 1e9,
-              ceilings->fp32PerSecond / 1e12, ceilings->int32PerSecond / 1e12);
+  ImGui::TextWrapped(
+      "%s: %.0f GB/s, %.3g T FP32 flop/s, %.3g T FP64 flop/s, %.3g T int32 op/s "
+      "(measured)",
+      ceilings->where.c_str(), ceilings->bytesPerSecond / 1e9, ceilings->fp32PerSecond / 1e12,
+      ceilings->fp64PerSecond / 1e12, ceilings->int32PerSecond / 1e12);
+  // The roofs of the kinds of arithmetic the points count (the module's own kind before any).
+  std::vector<OpKind> kinds = {module.opsPerWorkUnit()->kind};
+  for (const RooflinePoint& p : points)
+    if (std::find(kinds.begin(), kinds.end(), p.kind) == kinds.end()) kinds.push_back(p.kind);
   // Decades that hold the roofs and every point (one working from a cache can sit above them).
-  double lowest = ceilings->bytesPerSecond * 0.01;
-  double highest = std::max(ceilings->fp32PerSecond, ceilings->int32PerSecond);
+  double lowest = ceilings->bytesPerSecond * 0.01, highest = 0;
+  for (OpKind kind : kinds) highest = std::max(highest, ceilings->peak(kind));
   double narrowest = 0.01, widest = 1000;
   for (const RooflinePoint& p : points) {
     lowest = std::min(lowest, p.opsPerSecond), highest = std::max(highest, p.opsPerSecond);
@@ -99,7 +108,7 @@ void drawRoofline(Lab& lab, Analysis& analysis) {
              std::floor(std::log10(lowest)), std::ceil(std::log10(highest * 1.5)));
   ImDrawList* list = ImGui::GetWindowDrawList();
   axes.draw(list, "operations per byte", "operations/s");
-  for (OpKind kind : {OpKind::Fp32, OpKind::Int32}) {
+  for (OpKind kind : kinds) {
     const double ridge = ceilings->peak(kind) / ceilings->bytesPerSecond;
     const double left = std::pow(10.0, axes.x0), right = std::pow(10.0, axes.x1);
     list->AddLine(axes.at(left, ceilings->bound(kind, left)),

@@ -15,7 +15,15 @@
 namespace ws {
 
 const char* toString(OpKind kind) {
-  return kind == OpKind::Fp32 ? "FP32 flop" : "int32 op";
+  switch (kind) {
+    case OpKind::Fp32:
+      return "FP32 flop";
+    case OpKind::Fp64:
+      return "FP64 flop";
+    case OpKind::Int32:
+      return "int32 op";
+  }
+  return "?";
 }
 
 double Ceilings::bound(OpKind kind, double intensity) const {
@@ -52,7 +60,7 @@ double hostCopyBandwidth() {
 }
 
 // Independent chains, vectorised by the compiler as the modules' loops are (same flags):
-// a multiply and an add per step (FP32), or an xor and an add (int32).
+// a multiply and an add per step (FP32, FP64), or an xor and an add (int32).
 template <typename T>
 double hostPeak() {
   constexpr int kChains = 32, kSteps = 1 << 16;
@@ -85,6 +93,7 @@ Ceilings measureCpu() {
   Ceilings c;
   c.bytesPerSecond = hostCopyBandwidth();
   c.fp32PerSecond = hostPeak<float>();
+  c.fp64PerSecond = hostPeak<double>();
   c.int32PerSecond = hostPeak<std::uint32_t>();
   c.where = "this CPU (" + std::to_string(omp_get_max_threads()) + " threads)";
   return c;
@@ -100,6 +109,7 @@ const Ceilings& measuredCeilings(Backend backend) {
       Ceilings c;
       c.bytesPerSecond = measuredBandwidth();
       c.fp32PerSecond = measureGpuPeak(OpKind::Fp32);
+      c.fp64PerSecond = measureGpuPeak(OpKind::Fp64);
       c.int32PerSecond = measureGpuPeak(OpKind::Int32);
       c.where = gpuInfo().name;
       slot = c;

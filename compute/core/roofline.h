@@ -1,6 +1,6 @@
 #pragma once
 // The roofline's ceilings, measured on this machine: memory bandwidth (a large copy, read plus
-// write) and arithmetic peaks for the two kinds of operation the modules' models count (FP32
+// write) and arithmetic peaks for the kinds of operation the modules' models count (FP32 and FP64
 // flops, an FMA counting two; 32-bit integer and logic operations). A kernel's point sits under
 // min(bandwidth x intensity, peak); the overlay's % of bandwidth is the same model's.
 #include <string>
@@ -9,11 +9,12 @@
 
 namespace ws {
 
-enum class OpKind { Fp32, Int32 };
-const char* toString(OpKind kind);  // "FP32 flop", "int32 op"
+enum class OpKind { Fp32, Fp64, Int32 };
+const char* toString(OpKind kind);  // "FP32 flop", "FP64 flop", "int32 op"
+inline constexpr OpKind kOpKinds[] = {OpKind::Fp32, OpKind::Fp64, OpKind::Int32};
 
-// The arithmetic one unit of work needs at least (counted in the kernel's source, as the byte
-// model counts the bytes it must move).
+// The arithmetic one unit of work needs, counted in the kernel's source as the byte model counts
+// the bytes it must move: at least this much, unless the module's model says otherwise.
 struct OpModel {
   double ops = 0;
   OpKind kind = OpKind::Fp32;
@@ -21,9 +22,13 @@ struct OpModel {
 
 struct Ceilings {
   double bytesPerSecond = 0;
-  double fp32PerSecond = 0, int32PerSecond = 0;
+  double fp32PerSecond = 0, fp64PerSecond = 0, int32PerSecond = 0;
   std::string where;  // "NVIDIA H200", "this CPU (16 threads)"
-  double peak(OpKind kind) const { return kind == OpKind::Fp32 ? fp32PerSecond : int32PerSecond; }
+  double peak(OpKind kind) const {
+    return kind == OpKind::Fp32   ? fp32PerSecond
+           : kind == OpKind::Fp64 ? fp64PerSecond
+                                  : int32PerSecond;
+  }
   // What a kernel of `intensity` ops per byte can reach at most.
   double bound(OpKind kind, double intensity) const;
 };

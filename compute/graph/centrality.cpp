@@ -104,6 +104,31 @@ Centrality centralityOnCpu(const Graph& g, const std::vector<std::uint32_t>& sou
   return c;
 }
 
+double levelCrossingShare(const Graph& g, const std::vector<std::uint32_t>& sources) {
+  if (sources.empty() || g.edges() == 0) return 0;
+  std::vector<std::int32_t> level(g.vertices);
+  std::vector<std::uint32_t> queue;
+  double crossing = 0;
+  for (const std::uint32_t source : sources) {
+    std::fill(level.begin(), level.end(), -1);
+    queue.assign(1, source);
+    level[source] = 0;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const std::uint32_t v = queue[head];
+      for (std::uint32_t a = g.offset[v]; a < g.offset[v + 1]; ++a)
+        if (level[g.arcTo[a]] < 0) {
+          level[g.arcTo[a]] = level[v] + 1;
+          queue.push_back(g.arcTo[a]);
+        }
+    }
+    for (std::size_t e = 0; e < g.edges(); ++e) {
+      const std::int32_t a = level[g.ends[2 * e]], b = level[g.ends[2 * e + 1]];
+      crossing += a >= 0 && a != b;  // reached, on two levels (one apart)
+    }
+  }
+  return crossing / (double(sources.size()) * double(g.edges()));
+}
+
 std::vector<std::uint32_t> sampleSources(std::uint32_t vertices, std::uint32_t count,
                                          std::uint64_t seed) {
   std::vector<std::uint32_t> all(vertices);

@@ -40,6 +40,11 @@ inline double pairScale(std::uint32_t vertices, std::size_t sources, bool extrap
   return extrapolate ? 0.5 * double(vertices) / double(sources ? sources : 1) : 0.5;
 }
 
+// The share of g's edges that join two levels of a breadth-first search from `source`: those a
+// centrality sweep from it does arithmetic on (an edge within a level, or out of its reach, is
+// looked at and left). Averaged over the sources given (none: 0).
+double levelCrossingShare(const Graph& g, const std::vector<std::uint32_t>& sources);
+
 // `count` distinct vertices chosen at random from `vertices` (all of them, in order, when count
 // is at least that).
 std::vector<std::uint32_t> sampleSources(std::uint32_t vertices, std::uint32_t count,

@@ -153,7 +153,8 @@ GraphModule::GraphModule(Backend backend) : Module(backend) {
                               "what a step computes besides the layout: a Girvan-Newman step "
                               "(Louvain's communities are found once, when the graph is made), "
                               "the centralities from the sources again or a Louvain run again "
-                              "(what the benchmark times), or the layout alone"));
+                              "(what the benchmark times, and the roofline's point: its FP64 "
+                              "arithmetic has a model), or the layout alone"));
   p.declare(
       ParamSpec::boolean("layout", "run layout", true, "move the nodes by forces every step"));
   p.declare(ParamSpec::integer("layout_steps", "layout iterations per step", 2, 1, 50,
@@ -313,6 +314,7 @@ void GraphModule::rebuild(const ParamSet& p) {
   cpuLayout_.reset();
   gn_.reset();
   graph_ = std::move(g);
+  crossingShare_.reset();
   device_ = std::move(device);
   cpuLayout_ = std::move(layout);
   report_ = report;
@@ -924,6 +926,22 @@ double GraphModule::bytesPerWorkUnit() const {
   const double arcsPerEdge = 2;
   return arcsPerEdge * 2 * 8 +
          2.0 * 32 * graph_->vertices / std::max<std::size_t>(graph_->edges(), 1);
+}
+
+std::optional<OpModel> GraphModule::opsPerWorkUnit() const {
+  if (params().getText("step") != "centrality") return std::nullopt;
+  // Per edge and source, on the edges that join two levels (each then an arc of the shortest-path
+  // DAG): one add forward (the paths), and backward a division, a multiply and two adds for the
+  // tail's share of the head's dependency, and one more into the edge's betweenness. The stress's
+  // sums, when shown, come on top.
+  if (!crossingShare_) {
+    std::vector<std::uint32_t> from = sources();
+    if (from.size() > 8 || from.empty())
+      from = sampleSources(graph_->vertices, 8, std::uint64_t(params().getInt("seed")));
+    crossingShare_ = levelCrossingShare(*graph_, from);
+  }
+  constexpr double kFlopsPerDagArc = 6;
+  return OpModel{kFlopsPerDagArc * *crossingShare_, OpKind::Fp64};
 }
 
 const TimingScope& GraphModule::stepTiming() const {

@@ -67,6 +67,8 @@ class GraphModule final : public Module {
   void restoreState(const StateBlob& state) override;
 
   double bytesPerWorkUnit() const override;
+  // A centrality pass's FP64 arithmetic; none for the other steps (integer and branch work).
+  std::optional<OpModel> opsPerWorkUnit() const override;
   const TimingScope& stepTiming() const override;
 
   // For tests: the graph, the communities shown, the node positions, the Girvan-Newman run.
@@ -115,6 +117,7 @@ class GraphModule final : public Module {
   Timings cpuTimes_, gpuTimes_;
   const Timings& times() const { return backend_ == Backend::Cuda ? gpuTimes_ : cpuTimes_; }
   std::unique_ptr<Graph> graph_;
+  mutable std::optional<double> crossingShare_;  // levelCrossingShare, until the graph changes
   GraphReport report_;
   std::string source_;                  // what the graph is, in words
   std::vector<std::uint32_t> planted_;  // the planted groups, when known

@@ -75,4 +75,13 @@ std::unique_ptr<MeshEngine> makeCudaMeshEngine(MeshTimings timings, int block);
 // from it: arithmetic, not memory, sets its pace.
 double bytesPerVertexPass(double degree);
 
+// The least arithmetic of one vertex's visit in a pass, counted in optimize.h's source as the
+// bytes are (flops; a division, square root or atan2 counting as one), for a vertex with
+// `triangles` triangles and `neighbours` neighbours; `searched` of the visits move a vertex (the
+// rest are locked). Nelder-Mead: only its search, in the search's precision: the objective
+// evaluated three times to start and at least once an iteration, over `iterations` an average
+// visit makes. The smoothing baselines: the whole visit, in FP32.
+double flopsPerVertexPass(const OptimizeParams& params, double triangles, double neighbours,
+                          double iterations, double searched);
+
 }  // namespace ws::mesh

@@ -16,6 +16,31 @@ double bytesPerVertexPass(double degree) {
          + position;                 // written
 }
 
+double flopsPerVertexPass(const OptimizeParams& p, double triangles, double neighbours,
+                          double iterations, double searched) {
+  // minAngle: three sides, their squared lengths, a cross product, its length, a dot, an atan2.
+  constexpr double kMinAngle = 9 + 15 + 9 + 6 + 5 + 1;
+  constexpr double kTurnedOver = 2 * (6 + 9) + 5;  // two normals and their dot
+  if (p.method == Method::NelderMead) {
+    // fanQuality per triangle: three sides, a cross, three squared lengths, a dot for the
+    // corner, the squared area, sin^2's denominator, the compare's two multiplies; with the fold
+    // guard a second cross and a dot.
+    const double perTriangle = 9 + 9 + 15 + 5 + 5 + 2 + 2 + (p.rejectFolds ? 9 + 5 : 0);
+    // The objective around it: the disk test (3), the place in 3-D (9), the final division.
+    const double evaluation = 13 + triangles * perTriangle;
+    // An iteration besides its evaluations: the centroid (4), two places along the line (12),
+    // the tolerance test.
+    const double iteration = 4 + 12 + 1;
+    return 3 * searched * evaluation + iterations * (evaluation + iteration);
+  }
+  // The smallest angle before; the centroid (a sum, a division, three multiplies, the step); the
+  // guards' smallest angle and fold test after.
+  double visit = triangles * kMinAngle + 3 * neighbours + 7 + triangles * (kTurnedOver + kMinAngle);
+  if (p.method == Method::Tangential)   // the normal (a cross and a sum per triangle), normalised,
+    visit += triangles * 18 + 10 + 11;  // and the step's part along it taken away
+  return searched * visit;
+}
+
 namespace {
 
 class CpuMeshEngine final : public MeshEngine {

@@ -58,6 +58,8 @@ class MeshModule final : public Module {
   void pollTimings() override { engine_->pollTimings(); }
   void drainTimings() override { engine_->drainTimings(); }
   double bytesPerWorkUnit() const override;
+  // From the Nelder-Mead iterations the passes since the last reset made (waits for the GPU).
+  std::optional<OpModel> opsPerWorkUnit() const override;
   const TimingScope& stepTiming() const override;
 
   // The mesh as it is now, and as it started (for tests).

@@ -84,6 +84,10 @@ using Point2 = Point2T<float>;
 struct NelderMeadOptions {
   int iterations = 40;      // at most
   float tolerance = 1e-6f;  // stop when the corners' values differ by less
+  // The textbook form of a step: expansion and the two contractions each evaluate f in a branch
+  // of their own, so the lanes of a warp that chose differently run the evaluations one after
+  // another (divergence). Off, one evaluation serves all three. Same places, same results.
+  bool perBranch = false;
 };
 
 // What nelderMead calls with each iteration's simplex when nobody watches.
@@ -121,6 +125,43 @@ WS_HD Point2T<Real> nelderMead(F&& f, Real step, const NelderMeadOptions& o, Rea
     auto along = [&](Real t) { return P{c.u + t * (p[2].u - c.u), c.w + t * (p[2].w - c.w)}; };
     const P r = along(-1);
     const Real fr = f(r);
+    auto take = [&](P q, Real fq) {
+      p[2] = q;
+      v[2] = fq;
+    };
+    auto shrink = [&] {  // towards the best corner
+      for (int i = 1; i < 3; ++i) {
+        p[i] = {(p[0].u + p[i].u) / 2, (p[0].w + p[i].w) / 2};
+        v[i] = f(p[i]);
+      }
+    };
+    if (o.perBranch) {
+      if (fr < v[0]) {  // the best yet: try further out
+        const P e = along(-2);
+        const Real fe = f(e);
+        if (fe < fr)
+          take(e, fe);
+        else
+          take(r, fr);
+      } else if (fr < v[1]) {  // no better than the best, better than the second: reflection
+        take(r, fr);
+      } else if (fr < v[2]) {  // contraction outside
+        const P k = along(Real(-0.5));
+        const Real fk = f(k);
+        if (fk < fr)
+          take(k, fk);
+        else
+          shrink();
+      } else {  // contraction inside
+        const P k = along(Real(0.5));
+        const Real fk = f(k);
+        if (fk < v[2])
+          take(k, fk);
+        else
+          shrink();
+      }
+      continue;
+    }
     // The second place to try: further out (expansion) when r is the best yet, back towards the
     // centroid (contraction, outside or inside) when r is no better than the second best, none
     // when r simply takes the worst corner's place. One call of f serves all three, so the
@@ -133,16 +174,11 @@ WS_HD Point2T<Real> nelderMead(F&& f, Real step, const NelderMeadOptions& o, Rea
       fk = f(k);
     }
     if (t == 0 || (fr < v[0] && !(fk < fr))) {  // reflection
-      p[2] = r;
-      v[2] = fr;
+      take(r, fr);
     } else if (fr < v[0] || fk < (fr < v[2] ? fr : v[2])) {  // expansion or contraction
-      p[2] = k;
-      v[2] = fk;
-    } else {  // shrink towards the best corner
-      for (int i = 1; i < 3; ++i) {
-        p[i] = {(p[0].u + p[i].u) / 2, (p[0].w + p[i].w) / 2};
-        v[i] = f(p[i]);
-      }
+      take(k, fk);
+    } else {
+      shrink();
     }
   }
   int b = 0;

@@ -70,10 +70,26 @@ constexpr double buildBytesPerKey(double slotsPerKey) {
   return 8 + 8 * slotsPerKey + 2 * kSectorBytes;
 }
 constexpr double kHitBytesPerKey = 8 + kSectorBytes;
-constexpr double missBytesPerKey(int functions, double slotsPerKey) {
+constexpr double missProbesPerKey(int functions, double slotsPerKey) {
   double probes = 0, full = 1;
   for (int i = 0; i < functions; ++i, full /= slotsPerKey) probes += full;
-  return 8 + kSectorBytes * probes;
+  return probes;
+}
+constexpr double missBytesPerKey(int functions, double slotsPerKey) {
+  return 8 + kSectorBytes * missProbesPerKey(functions, slotsPerKey);
+}
+
+// The integer arithmetic of a step per key, counted as the bytes are (the least: one move per
+// build, one probe per hit). A multiplicative hash (HashFunctions::slot) is 11 operations,
+// counting a 64-bit add as two: a k + b (a multiply and an add), two folds of modPrime (a
+// multiply by 5 and a 64-bit add each), its compare and subtract, and scaleTo's multiply (the XOR
+// family's is counted the same, its modulo as one). A
+// build adds packing the pair and checking what the exchange returned (2), a probe comparing
+// the key read with the key and with the empty marker, and counting (3).
+constexpr double kHashOps = 11;
+constexpr double labOpsPerKey(int functions, double slotsPerKey) {
+  constexpr double build = kHashOps + 2, probe = kHashOps + 3;
+  return build + probe + probe * missProbesPerKey(functions, slotsPerKey);
 }
 
 struct LabTimings {

@@ -66,7 +66,9 @@ VoxhashModule::VoxhashModule(Backend backend) : Module(backend) {
   ParamSet& p = declare();
   p.declare(ParamSpec::choice("workload", "workload", kWorkloads[0], {kWorkloads[0], kWorkloads[1]},
                               "two animated models intersected through hash tables every step, "
-                              "or the hash lab: random keys built into a table and queried"));
+                              "or the hash lab: random keys built into a table and queried (the "
+                              "roofline's point: the lab's arithmetic has a model, the "
+                              "intersection's six stages have none)"));
   // The intersection scene.
   for (const char* model : {"a", "b"}) {
     ParamSpec spec = ParamSpec::text(
@@ -450,6 +452,12 @@ double VoxhashModule::bytesPerWorkUnit() const {
   if (intersecting()) return buildBytesPerKey(c.sizeFactor) + kHitBytesPerKey;
   return buildBytesPerKey(c.sizeFactor) + kHitBytesPerKey +
          missBytesPerKey(c.functions, c.sizeFactor);
+}
+
+std::optional<OpModel> VoxhashModule::opsPerWorkUnit() const {
+  if (intersecting()) return std::nullopt;
+  const CuckooParams c = cuckooParamsOf(params());
+  return OpModel{labOpsPerKey(c.functions, c.sizeFactor), OpKind::Int32};
 }
 
 StateBlob VoxhashModule::saveState() {

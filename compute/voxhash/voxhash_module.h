@@ -52,6 +52,8 @@ class VoxhashModule final : public Module {
   void pollTimings() override;
   void drainTimings() override;
   double bytesPerWorkUnit() const override;
+  // The hash lab's integer arithmetic; none for the intersection, a pipeline of six stages.
+  std::optional<OpModel> opsPerWorkUnit() const override;
   const TimingScope& stepTiming() const override;
 
   bool intersecting() const { return params().getText("workload") == "intersection"; }
