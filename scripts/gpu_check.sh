@@ -14,7 +14,9 @@
 # readouts; compare: the Compare section's tests (compare-sanitize: under compute-sanitizer too),
 # A/B runs of CUDA against the CPU, rooflines at sizes past the L2, scaling sweeps, and frames;
 # toggles: Life's concept toggles (thread mapping, the race, register pressure) and interop
-# against read-back, with their tests (toggles-sanitize: under compute-sanitizer too)).
+# against read-back, with their tests (toggles-sanitize: under compute-sanitizer too); models: the
+# graph's, mesh's and voxel module's roofline points and the FP64 peak, and Nelder-Mead's
+# divergence toggle, with their tests (models-sanitize: under compute-sanitizer too)).
 set -uo pipefail
 OUT=${OUT:-/tmp/warpscope-gpu}
 BUILD=${BUILD:-/tmp/ws-build}
@@ -137,6 +139,37 @@ if has mesh; then
   "$BUILD/warpscope" --headless --module mesh --set mesh.mesh=part --size 20000 \
     --set mesh.colour_by="colour class" --steps 20 --window 1600x1000 --with-ui \
     --screenshot "$OUT/mesh-part-classes.png" | tail -3
+fi
+if has models; then
+  for t in compare_test mesh_opt_cuda_test; do
+    GTEST_FILTER='Roofline.*:*PerBranch*' "$BUILD/tests/$t" > "$OUT/models-$t.log" 2>&1
+    echo "$t: exit $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED)|flop/s' "$OUT/models-$t.log" | tr '\n' ' ')"
+  done
+  has models-sanitize && GTEST_FILTER='Roofline.*:*PerBranch*' SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-240} \
+    sanitize mesh_opt_cuda_test compare_test
+  echo "-- divergence: Nelder-Mead's textbook branches against one evaluation, 1M-vertex torus"
+  for precision in fp32 fp64; do
+    for branch in false true; do
+      "$BUILD/warpscope" bench --module mesh --size 1000000 --set mesh.mesh=torus --variant nelder-mead \
+        --set mesh.precision=$precision --set mesh.per_branch=$branch --steps-per-sample 2 --samples 5 \
+        --json "$OUT/bench-mesh-branch-$precision-$branch.json" | grep -E "^cuda"
+    done
+  done
+  for branch in false true; do
+    "$BUILD/warpscope" bench --module mesh --backend cpu --size 100000 --set mesh.mesh=torus \
+      --variant nelder-mead --set mesh.per_branch=$branch --samples 3 --steps-per-sample 1 \
+      --json "$OUT/bench-mesh-branch-cpu-$branch.json" | grep -E "^cpu"
+  done
+  echo "-- rooflines of the graph, mesh and voxel modules"
+  "$BUILD/warpscope" --headless --module mesh --size 1000000 --set mesh.mesh=torus --roofline --steps 4 \
+    --window 1600x900 --screenshot "$OUT/roofline-mesh.png" | grep -E "roofline on|of its roof"
+  "$BUILD/warpscope" --headless --module mesh --size 1000000 --set mesh.mesh=torus --set mesh.precision=fp64 \
+    --roofline --steps 4 --window 1600x900 | grep -E "of its roof"
+  "$BUILD/warpscope" --headless --module graph --size 1000000 --set graph.graph=barabasi-albert \
+    --set graph.degree=20 --set graph.step=centrality --set graph.sources=64 --set graph.layout=false \
+    --roofline --steps 2 --window 1600x900 --screenshot "$OUT/roofline-graph.png" | grep -E "of its roof"
+  "$BUILD/warpscope" --headless --module voxhash --set voxhash.workload="random keys" --size 2^25 \
+    --roofline --steps 4 --window 1600x900 --screenshot "$OUT/roofline-voxhash.png" | grep -E "of its roof"
 fi
 if has mesh-profile; then
   # Nsight Compute on one sweep of the Nelder-Mead kernel at 1M vertices (after the warm-up's 6
