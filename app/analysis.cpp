@@ -37,23 +37,30 @@ std::unique_ptr<Module> copyOf(const std::string& name, const nlohmann::json& pr
 
 }  // namespace
 
-std::vector<RooflinePoint> measureRoofline(const Module& module, int samples, int stepsPerSample) {
-  std::vector<RooflinePoint> points;
-  const std::string name(module.name());
-  for (const KernelVariant& variant : module.variants(module.backend())) {
-    try {
-      std::unique_ptr<Module> copy = copyOf(name, module.preset(), module.backend(), variant.name);
-      copy->reset();
-      measureSteps(*copy, samples, stepsPerSample, 2);
-      if (auto point = rooflinePoint(*copy)) {
-        point->live = false;
-        points.push_back(*point);
-      }
-    } catch (const OutOfMemoryError&) {
-      // Does not fit beside the running module: left out.
+RooflineRunner::RooflineRunner(const Module& module, int samples, int stepsPerSample)
+    : module_(module.name()),
+      preset_(module.preset()),
+      backend_(module.backend()),
+      samples_(samples),
+      stepsPerSample_(stepsPerSample) {
+  for (const KernelVariant& variant : module.variants(backend_)) variants_.push_back(variant.name);
+}
+
+bool RooflineRunner::step() {
+  if (done()) return false;
+  const std::string& variant = variants_[next_++];
+  try {
+    std::unique_ptr<Module> copy = copyOf(module_, preset_, backend_, variant);
+    copy->reset();
+    measureSteps(*copy, samples_, stepsPerSample_, 2);
+    if (auto point = rooflinePoint(*copy)) {
+      point->live = false;
+      points_.push_back(*point);
     }
+  } catch (const OutOfMemoryError&) {
+    // Does not fit beside the running module: left out.
   }
-  return points;
+  return true;
 }
 
 double SweepLine::msAt(double work) const {

@@ -23,10 +23,30 @@ struct RooflinePoint {
 
 // The module's point from its own step timing; none before a timing or without an op model.
 std::optional<RooflinePoint> rooflinePoint(const Module& module);
-// Every variant of the module's backend, each on a copy at the module's parameters, measured as
-// the benchmark does (fewer samples). A variant that does not fit is left out.
-std::vector<RooflinePoint> measureRoofline(const Module& module, int samples = 5,
-                                           int stepsPerSample = 4);
+// Measures every variant of the module's backend, one at a time (the GUI measures one per
+// frame), each on a copy at the module's parameters, as the benchmark does (fewer samples). A
+// variant that does not fit beside the running module is left out.
+class RooflineRunner {
+ public:
+  explicit RooflineRunner(const Module& module, int samples = 5, int stepsPerSample = 4);
+  bool done() const { return next_ >= variants_.size(); }
+  // Measures the next variant; false when there was none left. Throws what the module throws.
+  bool step();
+  const std::vector<RooflinePoint>& points() const { return points_; }
+  std::size_t planned() const { return variants_.size(); }
+  std::size_t measured() const { return next_; }
+  const std::string& moduleName() const { return module_; }
+  Backend backend() const { return backend_; }
+
+ private:
+  std::string module_;
+  nlohmann::json preset_;
+  Backend backend_;
+  std::vector<std::string> variants_;
+  int samples_, stepsPerSample_;
+  std::size_t next_ = 0;
+  std::vector<RooflinePoint> points_;
+};
 
 struct SweepPoint {
   Backend backend;

@@ -48,15 +48,16 @@ std::unique_ptr<SessionPlayer> openReplay(const HeadlessOptions& options, LabOpt
 void measureRooflineNow(Lab& lab, ui::Analysis& analysis) {
   Module& module = lab.module();
   analysis.showRoofline = true;
-  analysis.module = module.name();
-  analysis.roofline = measureRoofline(module);
+  analysis.roofline = std::make_unique<RooflineRunner>(module);
+  while (analysis.roofline->step()) {
+  }
   const Ceilings& c = measuredCeilings(module.backend());
   std::printf(
       "roofline on %s: %.0f GB/s, %.4g G FP32 flop/s, %.4g G FP64 flop/s, %.4g G int32 op/s "
       "(measured)\n",
       c.where.c_str(), c.bytesPerSecond / 1e9, c.fp32PerSecond / 1e9, c.fp64PerSecond / 1e9,
       c.int32PerSecond / 1e9);
-  for (const RooflinePoint& p : analysis.roofline)
+  for (const RooflinePoint& p : analysis.roofline->points())
     std::printf("  %-5s %-14s %8.4g %s/B  %10.4g G%s/s  %8.1f GB/s  %5.1f%% of its roof\n",
                 p.backend.c_str(), p.variant.c_str(), p.intensity, toString(p.kind),
                 p.opsPerSecond / 1e9, toString(p.kind), p.bytesPerSecond / 1e9,

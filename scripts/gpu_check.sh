@@ -15,8 +15,8 @@
 # A/B runs of CUDA against the CPU, rooflines at sizes past the L2, scaling sweeps, and frames;
 # toggles: Life's concept toggles (thread mapping, the race, register pressure) and interop
 # against read-back, with their tests (toggles-sanitize: under compute-sanitizer too); models: the
-# graph's, mesh's and voxel module's roofline points and the FP64 peak, and Nelder-Mead's
-# divergence toggle, with their tests (models-sanitize: under compute-sanitizer too)).
+# graph's, mesh's and voxel module's roofline points, scaling sweeps and the FP64 peak, and
+# Nelder-Mead's divergence toggle, with their tests (models-sanitize: under compute-sanitizer too)).
 set -uo pipefail
 OUT=${OUT:-/tmp/warpscope-gpu}
 BUILD=${BUILD:-/tmp/ws-build}
@@ -170,6 +170,12 @@ if has models; then
     --roofline --steps 2 --window 1600x900 --screenshot "$OUT/roofline-graph.png" | grep -E "of its roof"
   "$BUILD/warpscope" --headless --module voxhash --set voxhash.workload="random keys" --size 2^25 \
     --roofline --steps 4 --window 1600x900 --screenshot "$OUT/roofline-voxhash.png" | grep -E "of its roof"
+  echo "-- scaling sweeps of the graph, mesh and voxel modules"
+  "$BUILD/warpscope" --headless --module mesh --sweep --steps 2 --window 1600x900 | grep -E "^sweep"
+  "$BUILD/warpscope" --headless --module graph --set graph.step=centrality --set graph.sources=16 \
+    --set graph.layout=false --set graph.graph=barabasi-albert --sweep --steps 2 --window 1600x900 | grep -E "^sweep"
+  "$BUILD/warpscope" --headless --module voxhash --set voxhash.workload="random keys" --sweep --steps 2 \
+    --window 1600x900 --screenshot "$OUT/sweep-voxhash.png" | grep -E "^sweep"
 fi
 if has mesh-profile; then
   # Nsight Compute on one sweep of the Nelder-Mead kernel at 1M vertices (after the warm-up's 6

@@ -166,7 +166,16 @@ TEST(Roofline, PointsComeFromTheOverlaysByteModel) {
               1e-9 * point->intensity);
   EXPECT_TRUE(point->live);
 
-  const std::vector<RooflinePoint> all = measureRoofline(module, 3, 2);
+  // One variant a step (the GUI measures one per frame).
+  RooflineRunner runner(module, 3, 2);
+  EXPECT_EQ(runner.planned(), module.variants(Backend::Cpu).size());
+  ASSERT_TRUE(runner.step());
+  EXPECT_EQ(runner.measured(), 1u);
+  EXPECT_EQ(runner.points().size(), 1u);
+  while (runner.step()) {
+  }
+  EXPECT_TRUE(runner.done());
+  const std::vector<RooflinePoint>& all = runner.points();
   ASSERT_EQ(all.size(), module.variants(Backend::Cpu).size());
   EXPECT_EQ(all[0].variant, "reference");
   EXPECT_DOUBLE_EQ(all[0].intensity, 11.0 / 2.0);
@@ -307,7 +316,28 @@ TEST(Sweep, MeasuresTheModulesSizesOnCopies) {
     EXPECT_GT(sweep.points()[i].msPerStep, 0.0);
   }
   EXPECT_EQ(lab.module().sizeText(), "200x120");
-  EXPECT_THROW(SweepRunner(*createModule("voxhash", Backend::Cpu), {Backend::Cpu}), InputError);
+  // A Girvan-Newman step removes one edge whatever the size: nothing to sweep.
+  EXPECT_THROW(SweepRunner(*createModule("graph", Backend::Cpu), {Backend::Cpu}), InputError);
+}
+
+// The other modules' sizes grow their work: the first three of each, on the CPU.
+TEST(Sweep, EveryModulesSizesGrowItsWork) {
+  const std::vector<std::pair<std::string, std::vector<std::pair<std::string, ParamValue>>>> cases =
+      {{"graph", {{"step", std::string("centrality")}, {"sources", std::int64_t(8)}}},
+       {"mesh", {}},
+       {"voxhash", {{"workload", std::string("random keys")}}},
+       {"voxhash", {}}};
+  for (const auto& [name, sets] : cases) {
+    const auto module = createModule(name, Backend::Cpu);
+    module->setParams(sets);
+    SweepRunner sweep(*module, {Backend::Cpu}, 1e9);
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(sweep.step()) << name;
+    const std::vector<SweepPoint>& points = sweep.points();
+    ASSERT_EQ(points.size(), 3u) << name;
+    for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(points[i].size, module->sweepSizes()[i]) << name;
+    EXPECT_GT(points[1].work, 1.5 * points[0].work) << name << " " << points[1].size;
+    EXPECT_GT(points[2].work, 1.5 * points[1].work) << name << " " << points[2].size;
+  }
 }
 
 // The real program, headless.

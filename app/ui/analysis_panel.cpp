@@ -81,9 +81,12 @@ void drawRoofline(Lab& lab, Analysis& analysis) {
   lab.attempt([&] { ceilings = &measuredCeilings(module.backend()); });
   if (!ceilings) return;
   std::vector<RooflinePoint> points;
-  if (analysis.module == module.name())
-    for (const RooflinePoint& p : analysis.roofline)
-      if (p.backend == toString(module.backend())) points.push_back(p);
+  const RooflineRunner* measured = analysis.roofline.get();
+  if (measured && measured->moduleName() == module.name() &&
+      measured->backend() == module.backend())
+    points = measured->points();
+  else
+    measured = nullptr;
   if (auto live = rooflinePoint(module)) points.push_back(*live);
 
   ImGui::TextWrapped(
@@ -91,6 +94,9 @@ void drawRoofline(Lab& lab, Analysis& analysis) {
       "(measured)",
       ceilings->where.c_str(), ceilings->bytesPerSecond / 1e9, ceilings->fp32PerSecond / 1e12,
       ceilings->fp64PerSecond / 1e12, ceilings->int32PerSecond / 1e12);
+  if (measured && !measured->done())
+    ImGui::Text("measuring the variants on copies: %zu of %zu ...", measured->measured(),
+                measured->planned());
   // The roofs of the kinds of arithmetic the points count (the module's own kind before any).
   std::vector<OpKind> kinds = {module.opsPerWorkUnit()->kind};
   for (const RooflinePoint& p : points)
@@ -190,14 +196,17 @@ void drawSweep(Analysis& analysis) {
   }
 }
 
-}  // namespace
-
-bool advanceSweep(Lab& lab, Analysis& analysis) {
-  if (!analysis.sweep || analysis.sweep->done()) return false;
+// One step of a runner that measures copies (a sweep's size, a roofline's variant); a failure is
+// reported and ends the run, leaving the running module alone.
+template <typename Runner>
+bool advance(Lab& lab, std::unique_ptr<Runner>& runner) {
+  if (!runner || runner->done()) return false;
   bool more = false;
-  if (!lab.attempt([&] { more = analysis.sweep->step(); })) analysis.sweep.reset();
+  if (!lab.attempt([&] { more = runner->step(); })) runner.reset();
   return more;
 }
+
+}  // namespace
 
 void drawAnalysisControls(Lab& lab, Analysis& analysis) {
   Module& module = lab.module();
@@ -205,10 +214,7 @@ void drawAnalysisControls(Lab& lab, Analysis& analysis) {
   ImGui::SameLine();
   if (ImGui::Button("Measure all variants")) {
     analysis.showRoofline = true;
-    lab.attempt([&] {
-      analysis.roofline = measureRoofline(module);
-      analysis.module = module.name();
-    });
+    analysis.roofline = std::make_unique<RooflineRunner>(module);
   }
   ImGui::Checkbox("scaling sweep", &analysis.showSweep);
   ImGui::SameLine();
@@ -229,6 +235,7 @@ void drawAnalysisWindows(Lab& lab, UiContext& context) {
   // One above the other, both in view.
   const float height = std::min(420 * scale, (context.height - 90) * 0.5f);
   if (analysis.showRoofline) {
+    advance(lab, analysis.roofline);  // one variant per frame
     ImGui::SetNextWindowSize(ImVec2(620 * scale, height), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowPos(ImVec2(context.width * 0.55f, 36), ImGuiCond_FirstUseEver,
                             ImVec2(0.5f, 0.0f));
@@ -236,7 +243,7 @@ void drawAnalysisWindows(Lab& lab, UiContext& context) {
     ImGui::End();
   }
   if (analysis.showSweep) {
-    advanceSweep(lab, analysis);  // one point per frame
+    advance(lab, analysis.sweep);  // one point per frame
     ImGui::SetNextWindowSize(ImVec2(620 * scale, height), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowPos(ImVec2(context.width * 0.55f, context.height - 36.0f),
                             ImGuiCond_FirstUseEver, ImVec2(0.5f, 1.0f));

@@ -45,9 +45,8 @@ struct Classroom {
 // roofline point (for the headless check that all are drawn).
 struct Analysis {
   bool showRoofline = false, showSweep = false;
-  std::string module;                   // whose points these are
-  std::vector<RooflinePoint> roofline;  // the variants measured on copies
-  std::unique_ptr<SweepRunner> sweep;   // runs one point per frame until done
+  std::unique_ptr<RooflineRunner> roofline;  // measures one variant per frame until done
+  std::unique_ptr<SweepRunner> sweep;        // runs one point per frame until done
   struct DrawnPoint {
     std::string label;
     float x, y;
@@ -93,8 +92,6 @@ void drawComparisonLabels(Lab& lab, UiContext& context);
 // The roofline and sweep: their switches and buttons in the panel, and their windows.
 void drawAnalysisControls(Lab& lab, Analysis& analysis);
 void drawAnalysisWindows(Lab& lab, UiContext& context);
-// Runs the sweep's next point (a frame's worth of work); false when none is left.
-bool advanceSweep(Lab& lab, Analysis& analysis);
 void advanceAutoCycle(Lab& lab, Classroom& classroom, double nowSeconds);
 // "3.1 G elements/s": a rate with an SI prefix.
 std::string siRate(double perSecond, const std::string& unit);

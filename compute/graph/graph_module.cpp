@@ -944,6 +944,13 @@ std::optional<OpModel> GraphModule::opsPerWorkUnit() const {
   return OpModel{kFlopsPerDagArc * *crossingShare_, OpKind::Fp64};
 }
 
+std::vector<std::string> GraphModule::sweepSizes() const {
+  const std::string& graph = params().getText("graph");
+  if (params().getText("step") == "cluster" || !isGenerator(graph)) return {};
+  if (graph == "alpha") return {"250", "1000", "4000", "16000"};  // O(n) an edge: up to 20,000
+  return {"250", "1000", "4000", "16000", "64000", "256000", "1000000"};
+}
+
 const TimingScope& GraphModule::stepTiming() const {
   const std::string& kind = params().getText("step");
   if (kind == "centrality") return *times().centrality;

@@ -69,6 +69,9 @@ class GraphModule final : public Module {
   double bytesPerWorkUnit() const override;
   // A centrality pass's FP64 arithmetic; none for the other steps (integer and branch work).
   std::optional<OpModel> opsPerWorkUnit() const override;
+  // A generated graph's sizes, for the steps whose work grows with it (not a Girvan-Newman
+  // step: one removal, whatever the size); none for a graph from a file.
+  std::vector<std::string> sweepSizes() const override;
   const TimingScope& stepTiming() const override;
 
   // For tests: the graph, the communities shown, the node positions, the Girvan-Newman run.

@@ -589,6 +589,11 @@ std::optional<OpModel> MeshModule::opsPerWorkUnit() const {
   return OpModel{flops, fp64 ? OpKind::Fp64 : OpKind::Fp32};
 }
 
+std::vector<std::string> MeshModule::sweepSizes() const {
+  if (!isShape(params().getText("mesh"))) return {};
+  return {"642", "2562", "10242", "40962", "163842", "655362", "2621442"};
+}
+
 const TimingScope& MeshModule::stepTiming() const {
   return *(backend_ == Backend::Cuda ? gpu_.pass : cpu_.pass);
 }

@@ -60,6 +60,8 @@ class MeshModule final : public Module {
   double bytesPerWorkUnit() const override;
   // From the Nelder-Mead iterations the passes since the last reset made (waits for the GPU).
   std::optional<OpModel> opsPerWorkUnit() const override;
+  // A procedural mesh's sizes (the sphere's steps of 4x); none for a mesh from a file.
+  std::vector<std::string> sweepSizes() const override;
   const TimingScope& stepTiming() const override;
 
   // The mesh as it is now, and as it started (for tests).

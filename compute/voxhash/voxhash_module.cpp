@@ -460,6 +460,11 @@ std::optional<OpModel> VoxhashModule::opsPerWorkUnit() const {
   return OpModel{labOpsPerKey(c.functions, c.sizeFactor), OpKind::Int32};
 }
 
+std::vector<std::string> VoxhashModule::sweepSizes() const {
+  if (intersecting()) return {"32^3", "64^3", "128^3", "256^3", "512^3"};
+  return {"2^10", "2^12", "2^14", "2^16", "2^18", "2^20", "2^22", "2^24"};
+}
+
 StateBlob VoxhashModule::saveState() {
   StateBlob state;
   state.meta = {{"steps", stepCount()}};  // the scene and tables follow from the parameters

@@ -54,6 +54,8 @@ class VoxhashModule final : public Module {
   double bytesPerWorkUnit() const override;
   // The hash lab's integer arithmetic; none for the intersection, a pipeline of six stages.
   std::optional<OpModel> opsPerWorkUnit() const override;
+  // The intersection's grids, or the hash lab's key counts.
+  std::vector<std::string> sweepSizes() const override;
   const TimingScope& stepTiming() const override;
 
   bool intersecting() const { return params().getText("workload") == "intersection"; }
