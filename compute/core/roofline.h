@@ -11,7 +11,6 @@ namespace ws {
 
 enum class OpKind { Fp32, Fp64, Int32 };
 const char* toString(OpKind kind);  // "FP32 flop", "FP64 flop", "int32 op"
-inline constexpr OpKind kOpKinds[] = {OpKind::Fp32, OpKind::Fp64, OpKind::Int32};
 
 // The arithmetic one unit of work needs, counted in the kernel's source as the byte model counts
 // the bytes it must move: at least this much, unless the module's model says otherwise.

@@ -82,10 +82,10 @@ constexpr double missBytesPerKey(int functions, double slotsPerKey) {
 // The integer arithmetic of a step per key, counted as the bytes are (the least: one move per
 // build, one probe per hit). A multiplicative hash (HashFunctions::slot) is 11 operations,
 // counting a 64-bit add as two: a k + b (a multiply and an add), two folds of modPrime (a
-// multiply by 5 and a 64-bit add each), its compare and subtract, and scaleTo's multiply (the XOR
-// family's is counted the same, its modulo as one). A
-// build adds packing the pair and checking what the exchange returned (2), a probe comparing
-// the key read with the key and with the empty marker, and counting (3).
+// multiply by 5 and a 64-bit add each), its compare and subtract, and scaleTo's multiply; the
+// XOR family's is counted the same, its modulo as one. A build adds packing the pair and
+// checking what the exchange returned (2); a probe, comparing the key read with the key and
+// with the empty marker, and counting (3).
 constexpr double kHashOps = 11;
 constexpr double labOpsPerKey(int functions, double slotsPerKey) {
   constexpr double build = kHashOps + 2, probe = kHashOps + 3;
