@@ -70,7 +70,8 @@ LogAxes canvas(double x0, double x1, double y0, double y1) {
 void drawRoofline(Lab& lab, Analysis& analysis) {
   Module& module = lab.module();
   analysis.drawn.clear();
-  if (!module.opsPerWorkUnit()) {
+  const std::optional<OpModel> model = module.opsPerWorkUnit();  // the mesh's waits for the GPU
+  if (!model) {
     ImGui::TextWrapped(
         "module '%s' has no operation model for what it runs now (its parameters "
         "say which steps have one)",
@@ -98,7 +99,7 @@ void drawRoofline(Lab& lab, Analysis& analysis) {
     ImGui::Text("measuring the variants on copies: %zu of %zu ...", measured->measured(),
                 measured->planned());
   // The roofs of the kinds of arithmetic the points count (the module's own kind before any).
-  std::vector<OpKind> kinds = {module.opsPerWorkUnit()->kind};
+  std::vector<OpKind> kinds = {model->kind};
   for (const RooflinePoint& p : points)
     if (std::find(kinds.begin(), kinds.end(), p.kind) == kinds.end()) kinds.push_back(p.kind);
   // Decades that hold the roofs and every point (one working from a cache can sit above them).
