@@ -63,7 +63,9 @@ int runCommandLine(int argc, char** argv) {
   GuiOptions gui;
   HeadlessOptions headless;
   bool runHeadless = false;
-  app.add_option("--module,-m", lab.module, "module to run")->capture_default_str();
+  CLI::Option* moduleOption =
+      app.add_option("--module,-m", lab.module, "module to run (GUI: default the last one)")
+          ->capture_default_str();
   app.add_option("--backend,-b", backend, "cuda or cpu (default: cuda where a GPU is usable)");
   app.add_option("--variant,-v", lab.variant, "kernel variant (see MODULES below)");
   app.add_option("--size,-s", lab.size, "world size: N or WxH (Life: cells)");
@@ -112,6 +114,12 @@ int runCommandLine(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   app.add_option("--quit-after-frames", gui.quitAfterFrames,
                  "GUI: quit after this many frames (tests)");
+  app.add_option("--ui-script", gui.uiScript,
+                 "GUI: operate the window from this script (tests; app/ui/ui_driver.h); exit 3 "
+                 "when a check fails")
+      ->check(CLI::ExistingFile);
+  app.add_flag("--reset-settings", gui.resetSettings,
+               "GUI: forget the remembered window, UI scale, contrast, panels and module");
 
   BenchOptions bench;
   CLI::App* benchCommand =
@@ -181,6 +189,8 @@ int runCommandLine(int argc, char** argv) {
       return app::runHeadless(headless);
     }
     gui.lab = lab;
+    gui.moduleGiven = moduleOption->count() > 0;
+    gui.windowGiven = !window.empty();
     if (!window.empty()) parseWindow("--window", window, gui.width, gui.height);
     return runGui(gui);
   } catch (const InputError& e) {

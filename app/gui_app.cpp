@@ -16,8 +16,11 @@
 
 #include "app/scene.h"
 #include "app/session/session.h"
+#include "app/ui/fonts.h"
 #include "app/ui/imgui_gl.h"
+#include "app/ui/settings.h"
 #include "app/ui/ui.h"
+#include "app/ui/ui_driver.h"
 #include "compute/core/errors.h"
 #include "render/gl/gl.h"
 #include "render/gl/offscreen_target.h"
@@ -33,18 +36,20 @@ bool offers(const std::vector<std::string>& names, const std::string& name) {
 // Mouse and keyboard over the simulation view (ImGui gets first pick).
 class ViewInput {
  public:
-  void handle(Lab& lab, ui::UiContext& context, float pixelScale) {
+  void handle(Lab& lab, ui::UiContext& context, const ViewArea& view) {
     ImGuiIO& io = ImGui::GetIO();
-    double mx = io.MousePos.x * pixelScale;
-    const double my = io.MousePos.y * pixelScale;
+    // In framebuffer pixels from the view's top left.
+    double mx = io.MousePos.x * context.pixelScale;
+    const double my = io.MousePos.y * context.pixelScale - view.y;
     // In the A/B view each half is a view of its own through the same camera.
-    const std::vector<ViewColumn> columns = viewColumns(lab, context.width, context.viewInset);
+    const std::vector<ViewColumn> columns = viewColumns(lab, view);
     ViewColumn column = columns.front();
     for (const ViewColumn& c : columns)
       if (c.contains(mx)) column = c;
+    const bool overView = !io.WantCaptureMouse && io.MousePos.x >= 0 &&
+                          context.layout.view.contains(io.MousePos.x, io.MousePos.y);
     mx -= column.x;
-    const int w = column.width, h = context.height;
-    const bool overView = !io.WantCaptureMouse && io.MousePos.x >= 0;
+    const int w = column.width, h = view.height;
     if (shows3d(lab.module())) {
       orbit(lab, overView, mx, my, w, h);
       return;
@@ -129,16 +134,14 @@ class ViewInput {
 
 // Key presses queued by a GLFW callback: ImGui 1.86 samples key state once per frame, which loses
 // a press and release that both fall between two frames.
-struct KeyPress {
-  int key, mods;
-};
+using ui::KeyPress;
 
 void queueKeyPress(GLFWwindow* window, int key, int, int action, int mods) {
   if (action == GLFW_PRESS || action == GLFW_REPEAT)
     static_cast<std::vector<KeyPress>*>(glfwGetWindowUserPointer(window))->push_back({key, mods});
 }
 
-void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses, bool& showUi,
+void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses,
                 bool& screenshot, bool& quit) {
   const bool typing = ImGui::GetIO().WantCaptureKeyboard;
   SessionPlayer* replay = context.demo ? context.demo->replay.get() : nullptr;
@@ -165,9 +168,9 @@ void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses
       case GLFW_KEY_C:
         if (offers(lab.module().actions(), "clear")) lab.runAction("clear");
         break;
-      case GLFW_KEY_F: lab.fitView(); break;
+      case GLFW_KEY_F: lab.fitView(); break;  // to the view's area, between the panels
       case GLFW_KEY_G: lab.gridLines = !lab.gridLines; break;
-      case GLFW_KEY_TAB: showUi = !showUi; break;
+      case GLFW_KEY_TAB: context.showUi = !context.showUi; break;
       case GLFW_KEY_U: {
         float& scale = context.classroom.scale;
         scale = scale < 1.25f ? 1.5f : scale < 1.75f ? 2.0f : 1.0f;
@@ -206,8 +209,58 @@ void saveScreenshot(const std::string& path, int width, int height) {
 
 }  // namespace
 
+namespace {
+
+// The remembered settings this run starts from (none with --reset-settings), and the module's
+// options with the last module where the command line chose none.
+ui::Settings startingSettings(const GuiOptions& options, LabOptions& lab) {
+  if (options.resetSettings) {
+    ui::forgetSettings();
+    return {};
+  }
+  std::string warning;
+  ui::Settings settings = ui::loadSettings(warning);
+  const bool known = std::any_of(moduleRegistry().begin(), moduleRegistry().end(),
+                                 [&](const ModuleEntry& e) { return e.name == settings.module; });
+  if (!settings.module.empty() && !known) {
+    warning = "ignored the remembered module (not one of this build's)";
+    settings.module.clear();
+  }
+  if (!warning.empty()) std::cerr << "warpscope: " << warning << std::endl;
+  // Options that belong to a module keep the default one, as --module does.
+  const bool chosen = options.moduleGiven || !lab.size.empty() || !lab.sets.empty() ||
+                      !lab.variant.empty() || !lab.preset.empty() || !lab.compare.empty() ||
+                      !options.replaySession.empty();
+  if (!chosen && !settings.module.empty()) lab.module = settings.module;
+  return settings;
+}
+
+void rememberSettings(GLFWwindow* window, Lab& lab, const ui::UiContext& context) {
+  ui::Settings settings;
+  int x = 0, y = 0;
+  glfwGetWindowPos(window, &x, &y);
+  settings.x = x;
+  settings.y = y;
+  glfwGetWindowSize(window, &settings.width, &settings.height);
+  settings.scale = context.classroom.scale;
+  settings.highContrast = context.classroom.highContrast;
+  settings.showUi = context.showUi;
+  settings.controlsCollapsed = context.controlsCollapsed;
+  settings.timingsCollapsed = context.timingsCollapsed;
+  settings.module = std::string(lab.module().name());
+  std::string warning;
+  if (!ui::saveSettings(settings, warning)) std::cerr << "warpscope: " << warning << std::endl;
+}
+
+}  // namespace
+
 int runGui(const GuiOptions& options) {
-  Lab lab(options.lab);  // bad options throw before any window opens
+  // Bad options or a bad script end the run before any window opens.
+  LabOptions labOptions = options.lab;
+  const ui::Settings settings = startingSettings(options, labOptions);
+  Lab lab(labOptions);
+  std::unique_ptr<ui::UiDriver> driver;
+  if (!options.uiScript.empty()) driver = std::make_unique<ui::UiDriver>(options.uiScript);
 
   glfwSetErrorCallback([](int code, const char* text) {
     std::cerr << "GLFW error " << code << ": " << text << std::endl;
@@ -222,15 +275,18 @@ int runGui(const GuiOptions& options) {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  GLFWwindow* window =
-      glfwCreateWindow(options.width, options.height, "warpscope", nullptr, nullptr);
+  const int width = options.windowGiven ? options.width : settings.width;
+  const int height = options.windowGiven ? options.height : settings.height;
+  GLFWwindow* window = glfwCreateWindow(width, height, "warpscope", nullptr, nullptr);
   if (!window) {
     std::cerr << "warpscope: no OpenGL 4.3 core context for a window here" << std::endl;
     glfwTerminate();
     return 1;
   }
+  if (settings.x && settings.y && !options.windowGiven)
+    glfwSetWindowPos(window, *settings.x, *settings.y);
   glfwMakeContextCurrent(window);
-  glfwSwapInterval(1);
+  glfwSwapInterval(driver ? 0 : 1);  // a script runs as fast as frames are drawn
 
   int exitCode = 0;
   {
@@ -245,8 +301,14 @@ int runGui(const GuiOptions& options) {
     ui::Demo demo;
     context.demo = &demo;
     context.glRenderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    context.classroom.scale = settings.scale;
+    context.classroom.highContrast = settings.highContrast;
+    context.showUi = settings.showUi;
+    context.controlsCollapsed = settings.controlsCollapsed;
+    context.timingsCollapsed = settings.timingsCollapsed;
     ViewInput input;
-    bool showUi = true, screenshotRequested = false, quit = false;
+    bool screenshotRequested = false, quit = false;
+    std::string scriptScreenshot;
     int screenshotCount = 0;
     context.screenshot = [&] { screenshotRequested = true; };
     if (!options.recordSession.empty()) {
@@ -270,16 +332,35 @@ int runGui(const GuiOptions& options) {
       int fbWidth = 0, fbHeight = 0, winWidth = 0, winHeight = 0;
       glfwGetFramebufferSize(window, &fbWidth, &fbHeight);
       glfwGetWindowSize(window, &winWidth, &winHeight);
-      context.width = fbWidth;
-      context.height = fbHeight;
+      float contentScale = 1, unused = 1;
+      glfwGetWindowContentScale(window, &contentScale, &unused);
+      context.width = std::max(winWidth, 1);
+      context.height = std::max(winHeight, 1);
+      context.pixelScale = winWidth > 0 ? float(fbWidth) / winWidth : 1.0f;
+      context.classroom.displayScale = std::max(0.5f, contentScale / context.pixelScale);
+
+      // Between frames: what the panels asked for last frame, while nothing points into the lab.
+      lab.applyQueued();
+      if (ui::updateLayout(context)) lab.fitPending = true;  // the view's area changed: refit
+      const ViewArea view = ui::pixelArea(context.layout.view, context.pixelScale);
+      ui::fonts().use(context.classroom.effective(), context.pixelScale);
 
       ImGui_ImplOpenGL3_NewFrame();
       ImGui_ImplGlfw_NewFrame();
+      if (driver) {
+        ui::DriverRequests requests;
+        driver->frame(lab, context, requests);
+        keyPresses.insert(keyPresses.end(), requests.keys.begin(), requests.keys.end());
+        if (requests.resize) glfwSetWindowSize(window, requests.resize->first, requests.resize->second);
+        if (!requests.screenshot.empty()) scriptScreenshot = requests.screenshot;
+        if (requests.quit || driver->finished()) quit = true;
+      }
       ImGui::NewFrame();
-      handleKeys(lab, context, keyPresses, showUi, screenshotRequested, quit);
+      ui::WidgetLog::instance().beginFrame();
+      handleKeys(lab, context, keyPresses, screenshotRequested, quit);
       const nlohmann::json cameraBefore = lab.cameraJson();
-      input.handle(lab, context, winWidth > 0 ? float(fbWidth) / winWidth : 1.0f);
-      if (lab.cameraJson() != cameraBefore) lab.cameraMoved(fbHeight);
+      input.handle(lab, context, view);
+      if (lab.cameraJson() != cameraBefore) lab.cameraMoved(view.height);
 
       if (videoPending) {  // once the framebuffer's size is known
         demo.videoSettings.path = options.recordVideo;
@@ -294,11 +375,10 @@ int runGui(const GuiOptions& options) {
         lab.advance();
       }
       demo.video.beginFrame(lab.module().stepCount() != stepBefore, fbWidth, fbHeight);
-      context.viewInset = showUi ? int(ui::kPanelWidth) + 16 : 0;
-      drawScene(lab, renderers, fbWidth, fbHeight, context.viewInset);
+      drawScene(lab, renderers, fbWidth, fbHeight, view);
       context.transferMode = renderers.transferMode;
       lab.attempt([&] { demo.video.capture(ScreenRecording::Capture::View); });
-      if (showUi) ui::drawUi(lab, context);
+      if (context.showUi) ui::drawUi(lab, context);
       ui::drawRecordingIndicator(lab, demo, context);
       ImGui::Render();
       // The UI in two parts, so that a video can take the view with the timings, or the window
@@ -323,6 +403,10 @@ int runGui(const GuiOptions& options) {
                       std::string(lab.module().name()).c_str(), screenshotCount++);
         lab.attempt([&] { saveScreenshot(name, fbWidth, fbHeight); });
         screenshotRequested = false;
+      }
+      if (!scriptScreenshot.empty()) {
+        lab.attempt([&] { saveScreenshot(scriptScreenshot, fbWidth, fbHeight); });
+        scriptScreenshot.clear();
       }
       // --screenshot: the last frame, whether the frame count or Ctrl+Q ended the run.
       if (quit && !options.screenshot.empty())
@@ -350,6 +434,7 @@ int runGui(const GuiOptions& options) {
         glfwSetWindowTitle(window, (title + fps).c_str());
       }
     }
+    rememberSettings(window, lab, context);
     // Recordings are finalized however the window was closed.
     if (lab.recording()) std::cout << "session: " << lab.stopRecording() << std::endl;
     if (demo.video.active()) std::cout << "video: " << demo.video.stop() << std::endl;
@@ -368,6 +453,12 @@ int runGui(const GuiOptions& options) {
       });
     std::istringstream notes(lab.module().notes());
     for (std::string line; std::getline(notes, line);) std::cout << "gui: " << line << std::endl;
+    if (driver && !driver->failure().empty()) {
+      std::cerr << "ui-test: " << driver->failure() << std::endl;
+      exitCode = 3;
+    } else if (driver) {
+      std::cout << "ui-test: " << driver->passed() << " commands passed" << std::endl;
+    }
     ImGui_ImplGlfw_Shutdown();
   }
   glfwDestroyWindow(window);

@@ -14,6 +14,11 @@ struct GuiOptions {
   std::string recordSession;  // record a session from the start state into this file
   std::string recordVideo;    // record the window into this video
   std::string replaySession;  // replay this session
+  // Drive the window from this UI test script (app/ui/ui_driver.h); exit 3 when a check fails.
+  std::string uiScript;
+  bool resetSettings = false;  // forget the remembered settings (app/ui/settings.h) first
+  // Whether the command line chose these; where it did not, the remembered ones are used.
+  bool windowGiven = false, moduleGiven = false;
 };
 
 // The interactive GUI: GLFW window, OpenGL 4.3 core, ImGui. Returns the process exit code.

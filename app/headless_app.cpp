@@ -14,6 +14,7 @@
 
 #include "app/scene.h"
 #include "app/session/player.h"
+#include "app/ui/fonts.h"
 #include "app/ui/imgui_gl.h"
 #include "app/ui/ui.h"
 #include "app/video/video_writer.h"
@@ -112,7 +113,8 @@ int runHeadless(const HeadlessOptions& options) {
   ui.glRenderer = context.description();
   ui.width = options.width;
   ui.height = options.height;
-  ui.viewInset = withUi ? int(ui::kPanelWidth) + 16 : 0;
+  ui.showUi = withUi;
+  if (withUi) ui::fonts().use(ui.classroom.effective());
   // The writer, declared after the grabber, is destroyed first: it has released every frame by
   // then, before the grabber unmaps them.
   std::optional<gl::FrameGrabber> grabber;
@@ -146,12 +148,15 @@ int runHeadless(const HeadlessOptions& options) {
       lab.advance();
     }
     target.bind();
-    drawScene(lab, renderers, options.width, options.height, ui.viewInset);
+    lab.applyQueued();
+    if (ui::updateLayout(ui)) lab.fitPending = true;
+    drawScene(lab, renderers, options.width, options.height, ui::pixelArea(ui.layout.view, 1.0f));
     ui.transferMode = renderers.transferMode;
     if (withUi) {
       ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
       ImGui_ImplOpenGL3_NewFrame();
       ImGui::NewFrame();
+      ui::WidgetLog::instance().beginFrame();
       ui::drawUi(lab, ui);
       ImGui::Render();
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());

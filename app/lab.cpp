@@ -116,6 +116,14 @@ bool Lab::attempt(const std::function<void()>& action) {
   return false;
 }
 
+std::size_t Lab::applyQueued() {
+  // Taken out first: a change may queue another, which waits for the next frame.
+  std::vector<std::function<void()>> changes;
+  changes.swap(queued_);
+  for (const auto& change : changes) attempt(change);
+  return changes.size();
+}
+
 void Lab::fallBackToCpu(const std::string& reason) {
   // The GPU's state cannot be read back after a sticky error: start again from the parameters.
   auto fresh = createModule(std::string(module_->name()), Backend::Cpu);

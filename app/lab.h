@@ -54,6 +54,14 @@ class Lab {
   // Actions that may fail: errors become errorMessage (and, for a lost GPU, a switch to the CPU).
   bool attempt(const std::function<void()>& action);
 
+  // What the panels ask for while they draw. Many actions replace what the frame is still drawing
+  // from (a module switch or a checkpoint replaces the module, a backend or parameter change its
+  // engine, A/B its comparison), so a panel never calls them directly: it queues them here, and
+  // the frame loop applies them between frames, when no reference into the lab is held.
+  void later(std::function<void()> change) { queued_.push_back(std::move(change)); }
+  // Applies what was queued, in order (each through attempt()); returns how many.
+  std::size_t applyQueued();
+
   // What the user does to the simulation. Each is one action (a JSON object, app/session/
   // actions.h) passed to perform(), which logs it while a session is recorded and applies it.
   // The playback fields above (running, stepsPerFrame, requested steps) are logged by advance().
@@ -139,6 +147,7 @@ class Lab {
 
   std::unique_ptr<Module> module_;
   std::unique_ptr<Comparison> comparison_;
+  std::vector<std::function<void()>> queued_;
   int pendingSteps_ = 0;
   std::unique_ptr<SessionRecorder> recorder_;
   std::map<std::string, std::deque<float>> history_;

@@ -19,8 +19,7 @@ void drawFallingBack(Lab& lab, Module& module, Renderer& renderer, Draw&& draw) 
 }
 
 // One module's view into the current GL viewport (`width` x `height`).
-void drawModule(Lab& lab, Module& module, SceneRenderers& renderers, int width, int height,
-                int leftInset) {
+void drawModule(Lab& lab, Module& module, SceneRenderers& renderers, int width, int height) {
   const std::optional<VoxelScene> scene = module.voxelScene();
   const std::optional<MeshScene> mesh = module.meshScene();
   if (mesh) {
@@ -46,7 +45,7 @@ void drawModule(Lab& lab, Module& module, SceneRenderers& renderers, int width, 
   }
   const std::optional<GraphScene> graph = module.graphScene();
   if (lab.fitPending || (graph && lab.followGraph)) {
-    lab.camera.fit(module.world(), width, height, leftInset);
+    lab.camera.fit(module.world(), width, height);
     lab.fitPending = false;
   }
   if (graph) {
@@ -69,33 +68,35 @@ bool shows3d(Module& module) {
   return module.voxelScene() || module.meshScene();
 }
 
-std::vector<ViewColumn> viewColumns(Lab& lab, int width, int leftInset) {
-  if (!lab.comparison()) return {{0, width}};
-  const int free = std::max(2, width - leftInset), half = free / 2;
-  return {{width - free, half}, {width - free + half, free - half}};
+std::vector<ViewColumn> viewColumns(Lab& lab, const ViewArea& view) {
+  if (!lab.comparison()) return {{view.x, view.width}};
+  const int free = std::max(2, view.width), half = free / 2;
+  return {{view.x, half}, {view.x + half, free - half}};
 }
 
-void drawScene(Lab& lab, SceneRenderers& renderers, int width, int height, int leftInset) {
+void drawScene(Lab& lab, SceneRenderers& renderers, int width, int height, const ViewArea& view) {
   glViewport(0, 0, width, height);
   glClearColor(render::kBackground[0], render::kBackground[1], render::kBackground[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   const bool is3d = shows3d(lab.module());
   if (lab.showed3d && !is3d) lab.fitPending = true;  // the module changed its view
   lab.showed3d = is3d;
-  lab.viewportHeight = height;
-  if (!lab.comparison()) {
-    drawModule(lab, lab.module(), renderers, width, height, leftInset);
-    return;
-  }
-  // Both halves through one camera, fitted to a half: the panels are left of both.
-  const std::vector<ViewColumn> columns = viewColumns(lab, width, leftInset);
-  if (!renderers.compared) renderers.compared = std::make_unique<SceneRenderers>();
-  glViewport(columns[0].x, 0, columns[0].width, height);
-  drawModule(lab, lab.module(), renderers, columns[0].width, height, 0);
-  if (Comparison* comparison = lab.comparison()) {  // drawing A may have ended the comparison
-    glViewport(columns[1].x, 0, columns[1].width, height);
-    drawModule(lab, comparison->module(), *renderers.compared, columns[1].width, height, 0);
-  }
+  lab.viewportHeight = view.height;
+  // GL counts rows from the bottom; nothing drawn for the view reaches the panels' area.
+  const int bottom = height - view.y - view.height;
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(view.x, bottom, view.width, view.height);
+  const std::vector<ViewColumn> columns = viewColumns(lab, view);
+  glViewport(columns[0].x, bottom, columns[0].width, view.height);
+  drawModule(lab, lab.module(), renderers, columns[0].width, view.height);
+  // Both halves through one camera, each fitted to its half.
+  if (columns.size() > 1)
+    if (Comparison* comparison = lab.comparison()) {  // drawing A may have ended the comparison
+      if (!renderers.compared) renderers.compared = std::make_unique<SceneRenderers>();
+      glViewport(columns[1].x, bottom, columns[1].width, view.height);
+      drawModule(lab, comparison->module(), *renderers.compared, columns[1].width, view.height);
+    }
+  glDisable(GL_SCISSOR_TEST);
   glViewport(0, 0, width, height);
 }
 

@@ -25,20 +25,26 @@ struct SceneRenderers {
   std::unique_ptr<SceneRenderers> compared;
 };
 
-// A column of the frame, in pixels from the left: where one simulation is drawn.
+// The part of the framebuffer the simulation is drawn in, in pixels from its top left: the free
+// area between the panels (app/ui/ui.h's Layout), or the whole window when they are hidden.
+struct ViewArea {
+  int x = 0, y = 0, width = 1, height = 1;
+};
+
+// A column of the view, in framebuffer pixels from the left: where one simulation is drawn.
 struct ViewColumn {
   int x = 0, width = 0;
   bool contains(double px) const { return px >= x && px < x + width; }
 };
-// The simulation's columns: one right of the panels, or in the A/B view two halves of that.
-std::vector<ViewColumn> viewColumns(Lab& lab, int width, int leftInset);
+// The simulation's columns: the whole view, or in the A/B view its two halves.
+std::vector<ViewColumn> viewColumns(Lab& lab, const ViewArea& view);
 
 // Whether the module shows a 3-D scene now (the orbit camera drives the view).
 bool shows3d(Module& module);
 
-// Clears the bound framebuffer and draws the module's current view through the lab's camera;
-// in the A/B view, A on the left and B on the right, through the same camera.
-// `leftInset`: pixels on the left covered by panels, kept free when the view is fitted.
-void drawScene(Lab& lab, SceneRenderers& renderers, int width, int height, int leftInset);
+// Clears the bound framebuffer (`width` x `height` pixels) and draws the module's current view
+// into `view` alone, through the lab's camera; in the A/B view, A on the left half of it and B on
+// the right, through the same camera.
+void drawScene(Lab& lab, SceneRenderers& renderers, int width, int height, const ViewArea& view);
 
 }  // namespace ws::app

@@ -211,17 +211,17 @@ bool advance(Lab& lab, std::unique_ptr<Runner>& runner) {
 
 void drawAnalysisControls(Lab& lab, Analysis& analysis) {
   Module& module = lab.module();
-  ImGui::Checkbox("roofline", &analysis.showRoofline);
+  tracked::Checkbox("roofline", &analysis.showRoofline);
   ImGui::SameLine();
-  if (ImGui::Button("Measure all variants")) {
+  if (tracked::Button("Measure all variants")) {
     analysis.showRoofline = true;
     analysis.roofline = std::make_unique<RooflineRunner>(module);
   }
-  ImGui::Checkbox("scaling sweep", &analysis.showSweep);
+  tracked::Checkbox("scaling sweep", &analysis.showSweep);
   ImGui::SameLine();
   const bool sweepable = !module.sweepSizes().empty();
   if (!sweepable) ImGui::BeginDisabled();
-  if (ImGui::Button("Run sweep")) {
+  if (tracked::Button("Run sweep")) {
     analysis.showSweep = true;
     std::vector<Backend> backends = {Backend::Cpu};
     if (gpuInfo().available) backends.push_back(Backend::Cuda);
@@ -232,7 +232,7 @@ void drawAnalysisControls(Lab& lab, Analysis& analysis) {
 
 void drawAnalysisWindows(Lab& lab, UiContext& context) {
   Analysis& analysis = context.analysis;
-  const float scale = context.classroom.scale;
+  const float scale = context.classroom.effective();
   // One above the other, both in view.
   const float height = std::min(420 * scale, (context.height - 90) * 0.5f);
   if (analysis.showRoofline) {

@@ -2,9 +2,11 @@
 // type, and a demo that moves through the shipped presets on its own.
 #include <imgui.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
+#include "app/ui/fonts.h"
 #include "app/ui/ui.h"
 #include "compute/core/assets.h"
 
@@ -34,30 +36,35 @@ void highContrastColours(ImGuiStyle& style) {
 }  // namespace
 
 void applyClassroomStyle(Classroom& classroom) {
-  classroom.scaleChanged = classroom.scale != classroom.appliedScale;
+  classroom.scaleChanged = classroom.effective() != classroom.appliedScale;
   if (!classroom.scaleChanged && classroom.highContrast == classroom.appliedContrast) return;
   ImGuiStyle style;
   if (classroom.highContrast)
     highContrastColours(style);
   else
     ImGui::StyleColorsDark(&style);
-  style.ScaleAllSizes(classroom.scale);
+  style.ScaleAllSizes(classroom.effective());
   ImGui::GetStyle() = style;
-  ImGui::GetIO().FontGlobalScale = classroom.scale;
-  classroom.appliedScale = classroom.scale;
+  // The fonts follow at the next frame, rasterized at this scale (Fonts::use, between frames).
+  classroom.appliedScale = classroom.effective();
   classroom.appliedContrast = classroom.highContrast;
 }
 
 void drawClassroomPanel(Classroom& classroom) {
-  ImGui::SliderFloat("UI scale", &classroom.scale, 1.0f, 3.0f, "%.2f");
-  ImGui::Checkbox("high contrast", &classroom.highContrast);
+  // Applied when the slider is let go: each scale rasterizes the fonts again.
+  static float dragged = -1;
+  float scale = dragged >= 0 ? dragged : classroom.scale;
+  if (tracked::SliderFloat("UI scale", &scale, 1.0f, 3.0f, "%.2f")) dragged = scale;
+  if (ImGui::IsItemDeactivated()) {
+    if (dragged >= 0) classroom.scale = dragged;
+    dragged = -1;
+  }
+  tracked::Checkbox("high contrast", &classroom.highContrast);
   ImGui::SameLine();
-  ImGui::Checkbox("large figure", &classroom.largeNumber);
-  ImGui::Checkbox("auto demo", &classroom.autoCycle);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+  tracked::Checkbox("large figure", &classroom.largeNumber);
+  tracked::Checkbox("auto demo", &classroom.autoCycle);
   float seconds = float(classroom.cycleSeconds);
-  if (ImGui::SliderFloat("s / preset", &seconds, 5.0f, 120.0f, "%.0f"))
+  if (tracked::SliderFloat("s / preset", &seconds, 5.0f, 120.0f, "%.0f"))
     classroom.cycleSeconds = seconds;
   ImGui::TextDisabled("keys: U scale, I contrast, L large figure, A auto demo");
 }
@@ -65,21 +72,34 @@ void drawClassroomPanel(Classroom& classroom) {
 void drawLargeNumber(Lab& lab, UiContext& context) {
   Module& module = lab.module();
   const TimingStats s = module.stepTiming().stats();
-  ImGui::SetNextWindowPos(ImVec2(context.width * 0.5f, 12.0f), ImGuiCond_Always,
-                          ImVec2(0.5f, 0.0f));
-  ImGui::SetNextWindowBgAlpha(0.8f);
+  // Its own band above the view (Layout::figure), in the large font: never over the panels or
+  // the simulation.
+  const ScreenRect& band = context.layout.figure;
+  ImGui::SetNextWindowPos(ImVec2(band.x, band.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(band.width, band.height), ImGuiCond_Always);
   ImGui::Begin("##LargeFigure", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                   ImGuiWindowFlags_NoNav);
-  ImGui::SetWindowFontScale(4.0f);
-  if (s.samples > 0)
-    ImGui::TextUnformatted(siRate(s.ratePerSecond, module.stepTiming().rateUnit()).c_str());
-  else
-    ImGui::TextUnformatted("--");
-  ImGui::SetWindowFontScale(2.0f);
-  ImGui::Text("%s | %s", module.currentVariant().title.c_str(),
-              s.samples > 0 ? siRate(s.bytesPerSecond, "B/s").c_str() : "no timing yet");
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus);
+  const auto centred = [&](ImFont* font, float fallbackScale, const std::string& text) {
+    if (font)
+      ImGui::PushFont(font);
+    else
+      ImGui::SetWindowFontScale(fallbackScale);
+    const float width = ImGui::CalcTextSize(text.c_str()).x;
+    ImGui::SetCursorPosX(std::max(0.0f, (band.width - width) * 0.5f));
+    ImGui::TextUnformatted(text.c_str());
+    WidgetLog::instance().text("key figure", text);
+    if (font)
+      ImGui::PopFont();
+    else
+      ImGui::SetWindowFontScale(1.0f);
+  };
+  centred(fonts().large(), 4.0f,
+          s.samples > 0 ? siRate(s.ratePerSecond, module.stepTiming().rateUnit()) : "--");
+  centred(fonts().medium(), 2.0f,
+          module.currentVariant().title + " | " +
+              (s.samples > 0 ? siRate(s.bytesPerSecond, "B/s") : "no timing yet"));
   ImGui::End();
 }
 

@@ -22,8 +22,9 @@ std::string halfLine(Module& module) {
   return line + ms + siRate(s.ratePerSecond, module.stepTiming().rateUnit());
 }
 
+// Starting B replaces the comparison this panel draws from: it waits for the frame's end.
 void startWith(Lab& lab, const CompareTarget& target) {
-  lab.attempt([&] {
+  lab.later([&lab, target] {
     lab.stopComparison();
     lab.startComparison(target);
   });
@@ -35,7 +36,7 @@ void drawComparePanel(Lab& lab) {
   Comparison* comparison = lab.comparison();
   bool on = comparison != nullptr;
   Module& a = lab.module();
-  if (ImGui::Checkbox("A/B split view", &on)) {
+  if (tracked::Checkbox("A/B split view", &on)) {
     if (on) {  // B starts on the other backend where there is one, else on another variant
       CompareTarget target{a.backend() == Backend::Cuda ? Backend::Cpu : Backend::Cuda, ""};
       if (!gpuInfo().available) {
@@ -48,7 +49,7 @@ void drawComparePanel(Lab& lab) {
       }
       startWith(lab, target);
     } else {
-      lab.stopComparison();
+      lab.later([&lab] { lab.stopComparison(); });
     }
     lab.fitPending = true;
     return;
@@ -59,14 +60,14 @@ void drawComparePanel(Lab& lab) {
   }
   Module& b = comparison->module();
   int backend = b.backend() == Backend::Cuda ? 1 : 0;
-  if (ImGui::RadioButton("B on CPU", &backend, 0)) startWith(lab, {Backend::Cpu, ""});
+  if (tracked::RadioButton("B on CPU", &backend, 0)) startWith(lab, {Backend::Cpu, ""});
   ImGui::SameLine();
   if (!gpuInfo().available) ImGui::BeginDisabled();
-  if (ImGui::RadioButton("B on CUDA", &backend, 1)) startWith(lab, {Backend::Cuda, ""});
+  if (tracked::RadioButton("B on CUDA", &backend, 1)) startWith(lab, {Backend::Cuda, ""});
   if (!gpuInfo().available) ImGui::EndDisabled();
-  if (ImGui::BeginCombo("B variant", b.currentVariant().title.c_str())) {
+  if (tracked::BeginCombo("B variant", b.currentVariant().title.c_str())) {
     for (const auto& variant : b.variants(b.backend()))
-      if (ImGui::Selectable(variant.title.c_str(), variant.name == b.variant()))
+      if (tracked::Selectable(variant.title.c_str(), variant.name == b.variant()))
         startWith(lab, {b.backend(), variant.name});
     ImGui::EndCombo();
   }
@@ -74,22 +75,33 @@ void drawComparePanel(Lab& lab) {
   if (const auto& agreement = comparison->agreement())
     ImGui::TextColored(agreement->exact() ? kAgree : kDiffer, "%s", agreement->summary().c_str());
   ImGui::PopTextWrapPos();
-  if (ImGui::Button("Check now")) lab.attempt([&] { comparison->check(a); });
+  // Both read the comparison when they run, which may have ended by then.
+  if (tracked::Button("Check now"))
+    lab.later([&lab] {
+      if (Comparison* c = lab.comparison()) c->check(lab.module());
+    });
   ImGui::SameLine();
-  if (ImGui::Button("B from A again")) lab.attempt([&] { comparison->resync(a); });
+  if (tracked::Button("B from A again"))
+    lab.later([&lab] {
+      if (Comparison* c = lab.comparison()) c->resync(lab.module());
+    });
 }
 
 void drawComparisonLabels(Lab& lab, UiContext& context) {
   Comparison* comparison = lab.comparison();
   if (!comparison) return;
-  const std::vector<ViewColumn> columns = viewColumns(lab, context.width, context.viewInset);
+  // Each half's label at its top left, the agreement on the line between them, in the view.
+  const ScreenRect& view = context.layout.view;
+  const std::vector<ViewColumn> columns =
+      viewColumns(lab, pixelArea(view, context.pixelScale));
   Module* halves[2] = {&lab.module(), &comparison->module()};
   const char* names[2] = {"A", "B"};
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                  ImGuiWindowFlags_NoSavedSettings |
                                  ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
   for (int half = 0; half < 2; ++half) {
-    ImGui::SetNextWindowPos(ImVec2(float(columns[half].x) + 8, 8), ImGuiCond_Always);
+    ImGui::SetNextWindowPos(ImVec2(columns[half].x / context.pixelScale + 8, view.y + 8),
+                            ImGuiCond_Always);
     ImGui::SetNextWindowBgAlpha(0.75f);
     ImGui::Begin((std::string("Compare##") + names[half]).c_str(), nullptr, flags);
     ImGui::Text("%s  %s", names[half], halfLine(*halves[half]).c_str());
@@ -97,8 +109,8 @@ void drawComparisonLabels(Lab& lab, UiContext& context) {
   }
   // The indicator, on the line between the halves.
   const auto& agreement = comparison->agreement();
-  ImGui::SetNextWindowPos(ImVec2(float(columns[1].x), float(context.height) - 70), ImGuiCond_Always,
-                          ImVec2(0.5f, 1.0f));
+  ImGui::SetNextWindowPos(ImVec2(columns[1].x / context.pixelScale, view.bottom() - 8),
+                          ImGuiCond_Always, ImVec2(0.5f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.85f);
   ImGui::Begin("Compare##agreement", nullptr, flags);
   if (agreement)

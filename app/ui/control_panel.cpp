@@ -11,34 +11,47 @@ namespace ws::app::ui {
 
 namespace {
 
+// Every change below is queued (Lab::later): the module, its engine or its parameter list may be
+// replaced by it, and this frame goes on drawing from them.
 void drawModuleAndBackend(Lab& lab) {
   Module& module = lab.module();
-  if (ImGui::BeginCombo("module", std::string(module.title()).c_str())) {
+  // The list's own name for the module, so that the combo shows what was picked.
+  std::string shown(module.title());
+  for (const auto& entry : moduleRegistry())
+    if (entry.name == module.name()) shown = entry.title;
+  if (tracked::BeginCombo("module", shown.c_str())) {
     for (const auto& entry : moduleRegistry())
-      if (ImGui::Selectable(entry.title.c_str(), entry.name == module.name()))
-        lab.switchModule(entry.name);
+      if (tracked::Selectable(entry.title.c_str(), entry.name == module.name()))
+        lab.later([&lab, name = entry.name] { lab.switchModule(name); });
     ImGui::EndCombo();
   }
 
   int backend = module.backend() == Backend::Cuda ? 1 : 0;
   const bool gpu = gpuInfo().available;
-  if (ImGui::RadioButton("CPU", &backend, 0)) lab.select(Backend::Cpu, "");
+  if (tracked::RadioButton("CPU", &backend, 0))
+    lab.later([&lab] { lab.select(Backend::Cpu, ""); });
   ImGui::SameLine();
   if (!gpu) ImGui::BeginDisabled();
-  if (ImGui::RadioButton("CUDA", &backend, 1)) lab.select(Backend::Cuda, "");
+  if (tracked::RadioButton("CUDA", &backend, 1))
+    lab.later([&lab] { lab.select(Backend::Cuda, ""); });
   if (!gpu) {
     ImGui::EndDisabled();
-    ImGui::SameLine();
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("(%s)", gpuInfo().reason.c_str());
+    ImGui::PopTextWrapPos();
   }
 
   const KernelVariant current = module.currentVariant();
-  if (ImGui::BeginCombo("variant", current.title.c_str())) {
+  if (tracked::BeginCombo("variant", current.title.c_str())) {
     for (const auto& variant : module.variants(module.backend()))
-      if (ImGui::Selectable(variant.title.c_str(), variant.name == current.name))
-        lab.select(module.backend(), variant.name);
+      if (tracked::Selectable(variant.title.c_str(), variant.name == current.name))
+        lab.later([&lab, backend = module.backend(), name = variant.name] {
+          lab.select(backend, name);
+        });
     ImGui::EndCombo();
   }
+  // The notes carry live figures: their lines may come and go as the simulation runs.
+  SteadyBlock notesBlock("notes", std::string(module.name()) + "/" + current.name);
   ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.6f, 1.0f), "%s", module.configuration().c_str());
   ImGui::PushTextWrapPos(0.0f);
   std::istringstream notes(module.notes());
@@ -53,73 +66,71 @@ void drawModuleAndBackend(Lab& lab) {
 }
 
 void drawPlayback(Lab& lab, UiContext& context) {
-  if (ImGui::Button(lab.running ? "Pause" : "Run", ImVec2(70, 0))) lab.running = !lab.running;
+  if (tracked::Button(lab.running ? "Pause" : "Run", ImVec2(ImGui::GetFontSize() * 4.5f, 0))) lab.running = !lab.running;
   ImGui::SameLine();
-  if (ImGui::Button("Step")) lab.requestSteps(1);
+  if (tracked::Button("Step")) lab.requestSteps(1);
   ImGui::SameLine();
   char label[32];
   std::snprintf(label, sizeof label, "Step %d", lab.stepN);
-  if (ImGui::Button(label)) lab.requestSteps(lab.stepN);
+  if (tracked::Button(label)) lab.requestSteps(lab.stepN);
   ImGui::SameLine();
-  if (ImGui::Button("Reset")) lab.reset();
-  ImGui::SetNextItemWidth(120);
-  ImGui::InputInt("N", &lab.stepN, 10, 100);
+  if (tracked::Button("Reset")) lab.later([&lab] { lab.reset(); });
+  tracked::InputInt("N", &lab.stepN, 10, 100);
   lab.stepN = std::max(1, lab.stepN);
-  ImGui::SetNextItemWidth(120);
-  ImGui::SliderInt("steps / frame", &lab.stepsPerFrame, 1, 1024, "%d",
+  tracked::SliderInt("steps / frame", &lab.stepsPerFrame, 1, 1024, "%d",
                    ImGuiSliderFlags_Logarithmic);
   for (const auto& action : lab.module().actions()) {
-    if (ImGui::Button(action.c_str())) lab.runAction(action);
+    if (tracked::Button(action.c_str())) lab.later([&lab, action] { lab.runAction(action); });
     ImGui::SameLine();
   }
-  if (ImGui::Button("Fit view")) lab.fitView();
+  if (tracked::Button("Fit view")) lab.later([&lab] { lab.fitView(); });
   if (context.screenshot) {
     ImGui::SameLine();
-    if (ImGui::Button("Screenshot")) context.screenshot();
+    if (tracked::Button("Screenshot")) context.screenshot();
   }
 }
 
 void drawTools(Lab& lab) {
   Module& module = lab.module();
   for (const auto& tool : module.tools()) {
-    if (ImGui::RadioButton(tool.c_str(), lab.tool == tool)) lab.tool = tool;
+    if (tracked::RadioButton(tool.c_str(), lab.tool == tool)) lab.tool = tool;
     ImGui::SameLine();
   }
   ImGui::NewLine();
   const auto items = module.toolItems(lab.tool);
-  if (!items.empty() && ImGui::BeginCombo("item", lab.toolItem.c_str())) {
+  if (!items.empty() && tracked::BeginCombo("item", lab.toolItem.c_str())) {
     for (const auto& item : items)
-      if (ImGui::Selectable(item.c_str(), item == lab.toolItem)) lab.toolItem = item;
+      if (tracked::Selectable(item.c_str(), item == lab.toolItem)) lab.toolItem = item;
     ImGui::EndCombo();
   }
   if (!items.empty()) {
     static char path[512] = "";
-    ImGui::InputTextWithHint("##file", "or a file path, then Enter", path, sizeof path);
+    tracked::InputTextWithHint("##file", "or a file path, then Enter", path, sizeof path);
     if (ImGui::IsItemDeactivatedAfterEdit() && path[0]) lab.toolItem = path;
   }
 }
 
 void drawViewSettings(Lab& lab) {
   const std::string current = lab.colormapForView();
-  if (ImGui::BeginCombo("colour map", current.c_str())) {
+  if (tracked::BeginCombo("colour map", current.c_str())) {
     for (const auto& name : render::colormapNames())
-      if (ImGui::Selectable(name.c_str(), name == current)) lab.colormap = name;
+      if (tracked::Selectable(name.c_str(), name == current)) lab.colormap = name;
     ImGui::EndCombo();
   }
-  ImGui::Checkbox("CUDA-GL interop", &lab.interop);
+  tracked::Checkbox("CUDA-GL interop", &lab.interop);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("off: the field is read back to host memory and uploaded every frame");
-  ImGui::Checkbox("grid lines", &lab.gridLines);
+  tracked::Checkbox("grid lines", &lab.gridLines);
   ImGui::SameLine();
   ImGui::TextDisabled("zoom %.3g px/cell", lab.camera.zoom);
 }
 
 void drawPresets(Lab& lab) {
   static char path[512] = "preset.json";
-  ImGui::InputText("file", path, sizeof path);
-  if (ImGui::Button("Save preset")) lab.savePreset(path);
+  tracked::InputText("file", path, sizeof path);
+  if (tracked::Button("Save preset")) lab.later([&lab, file = std::string(path)] { lab.savePreset(file); });
   ImGui::SameLine();
-  if (ImGui::Button("Load preset")) lab.loadPreset(path);
+  if (tracked::Button("Load preset")) lab.later([&lab, file = std::string(path)] { lab.loadPreset(file); });
 }
 
 void drawCompare(Lab& lab, UiContext& context) {
@@ -131,34 +142,28 @@ void drawCompare(Lab& lab, UiContext& context) {
 }  // namespace
 
 void drawControlPanel(Lab& lab, UiContext& context) {
-  ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
-  const float scale = context.classroom.scale;
-  ImGui::SetNextWindowSize(
-      ImVec2(kPanelWidth * scale, context.height - kStatusBarHeight * scale - 16),
-      context.classroom.scaleChanged ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
-  ImGui::Begin("warpscope");
-  ImGui::PushItemWidth(ImGui::GetWindowWidth() *
-                       0.52f);  // room for labels such as "generations per pass"
+  if (!beginSidePanel("warpscope", context.layout.controls, context.controlsCollapsed, "<>",
+                      "collapse the panel to a strip (Tab hides all)"))
+    return;
   // A replay drives the simulation: what would change it waits until the user takes over.
   const bool replaying = context.demo && context.demo->replay;
   if (replaying) ImGui::BeginDisabled();
   drawModuleAndBackend(lab);
-  if (ImGui::CollapsingHeader("Lesson", ImGuiTreeNodeFlags_DefaultOpen)) drawLesson(lab);
-  if (ImGui::CollapsingHeader("Playback", ImGuiTreeNodeFlags_DefaultOpen))
+  if (tracked::CollapsingHeader("Lesson", ImGuiTreeNodeFlags_DefaultOpen)) drawLesson(lab);
+  if (tracked::CollapsingHeader("Playback", ImGuiTreeNodeFlags_DefaultOpen))
     drawPlayback(lab, context);
-  if (ImGui::CollapsingHeader("Compare", lab.comparison() ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+  if (tracked::CollapsingHeader("Compare", lab.comparison() ? ImGuiTreeNodeFlags_DefaultOpen : 0))
     drawCompare(lab, context);
-  if (ImGui::CollapsingHeader("Tools", ImGuiTreeNodeFlags_DefaultOpen)) drawTools(lab);
-  if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) drawParameters(lab);
+  if (tracked::CollapsingHeader("Tools", ImGuiTreeNodeFlags_DefaultOpen)) drawTools(lab);
+  if (tracked::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) drawParameters(lab);
   if (replaying) ImGui::EndDisabled();
-  if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) drawViewSettings(lab);
+  if (tracked::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) drawViewSettings(lab);
   if (replaying) ImGui::BeginDisabled();
-  if (ImGui::CollapsingHeader("Presets")) drawPresets(lab);
+  if (tracked::CollapsingHeader("Presets")) drawPresets(lab);
   if (replaying) ImGui::EndDisabled();
-  if (context.demo && ImGui::CollapsingHeader("Record and replay", ImGuiTreeNodeFlags_DefaultOpen))
+  if (context.demo && tracked::CollapsingHeader("Record and replay", ImGuiTreeNodeFlags_DefaultOpen))
     drawDemoPanel(lab, *context.demo, context.width, context.height);
-  if (ImGui::CollapsingHeader("Classroom")) drawClassroomPanel(context.classroom);
-  ImGui::PopItemWidth();
+  if (tracked::CollapsingHeader("Classroom")) drawClassroomPanel(context.classroom);
   ImGui::End();
 }
 

@@ -18,7 +18,7 @@ namespace {
 void pathField(const char* label, std::string& path) {
   std::array<char, 512> buffer{};
   std::snprintf(buffer.data(), buffer.size(), "%s", path.c_str());
-  if (ImGui::InputText(label, buffer.data(), buffer.size())) path = buffer.data();
+  if (tracked::InputText(label, buffer.data(), buffer.size())) path = buffer.data();
 }
 
 std::string clock(double seconds) {
@@ -37,22 +37,26 @@ void startReplay(Lab& lab, Demo& demo) {
   });
 }
 
+// Recording from a reset, replaying and loading a checkpoint change or replace the module this
+// frame draws from: each waits for the frame's end (Lab::later).
 void drawSessionControls(Lab& lab, Demo& demo) {
   pathField("session", demo.sessionPath);
   if (lab.recording()) {
-    if (ImGui::Button("Stop recording")) demo.message = lab.stopRecording();
+    if (tracked::Button("Stop recording"))
+      lab.later([&lab, &demo] { demo.message = lab.stopRecording(); });
   } else {
-    if (ImGui::Button("Record session")) {
-      lab.startRecording(demo.sessionPath, demo.fromReset);
-      if (lab.recording()) demo.message = "recording " + demo.sessionPath;
-    }
+    if (tracked::Button("Record session"))
+      lab.later([&lab, &demo] {
+        lab.startRecording(demo.sessionPath, demo.fromReset);
+        if (lab.recording()) demo.message = "recording " + demo.sessionPath;
+      });
     ImGui::SameLine();
-    ImGui::Checkbox("from a reset", &demo.fromReset);
+    tracked::Checkbox("from a reset", &demo.fromReset);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "off: the session starts from what you see (kept beside it as a checkpoint)");
     ImGui::SameLine();
-    if (ImGui::Button("Replay")) startReplay(lab, demo);
+    if (tracked::Button("Replay")) lab.later([&lab, &demo] { startReplay(lab, demo); });
   }
 }
 
@@ -60,33 +64,35 @@ void drawVideoControls(Lab& lab, Demo& demo, int width, int height) {
   ScreenRecording& settings = demo.videoSettings;
   pathField("video", settings.path);
   if (demo.video.active()) {
-    if (ImGui::Button("Stop video")) demo.message = demo.video.stop();
+    if (tracked::Button("Stop video")) demo.message = demo.video.stop();
     return;
   }
   static const char* const captures[] = {"window", "view", "view + timings"};
   int capture = int(settings.capture);
-  if (ImGui::Combo("picture", &capture, captures, 3))
+  if (tracked::Combo("picture", &capture, captures, 3))
     settings.capture = ScreenRecording::Capture(capture);
   static const char* const paces[] = {"each simulation step", "the wall clock"};
   int pace = int(settings.pace);
-  if (ImGui::Combo("frames by", &pace, paces, 2)) settings.pace = ScreenRecording::Pace(pace);
+  if (tracked::Combo("frames by", &pace, paces, 2)) settings.pace = ScreenRecording::Pace(pace);
   // Frames by the wall clock are taken at this rate; frames by step play back at it.
   float fps = float(settings.fps);
-  if (ImGui::SliderFloat("frames / s", &fps, 5, 120, "%.0f")) settings.fps = fps;
-  if (ImGui::Button("Record video"))
+  if (tracked::SliderFloat("frames / s", &fps, 5, 120, "%.0f")) settings.fps = fps;
+  if (tracked::Button("Record video"))
     if (lab.attempt([&] { demo.video.start(settings, width, height); }))
       demo.message = "recording " + settings.path + " (" + demo.video.mode() + ")";
 }
 
 void drawCheckpointControls(Lab& lab, Demo& demo) {
   pathField("checkpoint", demo.checkpointPath);
-  if (ImGui::Button("Save checkpoint"))
+  if (tracked::Button("Save checkpoint"))
     if (lab.attempt([&] { writeCheckpoint(demo.checkpointPath, lab.snapshot()); }))
       demo.message = "saved " + demo.checkpointPath;
   ImGui::SameLine();
-  if (ImGui::Button("Load checkpoint"))
-    if (lab.attempt([&] { lab.restore(readCheckpoint(demo.checkpointPath)); }))
+  if (tracked::Button("Load checkpoint"))
+    lab.later([&lab, &demo] {
+      lab.restore(readCheckpoint(demo.checkpointPath));
       demo.message = "resumed from " + demo.checkpointPath;
+    });
 }
 
 }  // namespace
@@ -99,48 +105,54 @@ void drawDemoPanel(Lab& lab, Demo& demo, int width, int height) {
   ImGui::Separator();
   drawCheckpointControls(lab, demo);
   if (demo.replay) ImGui::EndDisabled();
-  if (!demo.message.empty()) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", demo.message.c_str());
-    ImGui::PopTextWrapPos();
-  }
+  // What the last recording or replay said goes to the status bar, not here: a line appearing in
+  // the panel would move the controls below it.
 }
 
 void drawReplayTimeline(Lab& lab, Demo& demo, UiContext& context) {
   SessionPlayer& replay = *demo.replay;
-  ImGui::SetNextWindowPos(ImVec2(context.width * 0.5f, context.height - kStatusBarHeight - 8),
-                          ImGuiCond_Always, ImVec2(0.5f, 1.0f));
-  ImGui::SetNextWindowSize(ImVec2(std::min(720.0f, context.width - 32.0f), 0));
-  ImGui::Begin("Replay", nullptr, ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
-  if (ImGui::Button(replay.playing && !replay.atEnd() ? "Pause" : "Play", ImVec2(60, 0))) {
-    if (replay.atEnd()) lab.attempt([&] { replay.seek(lab, 0); });
-    replay.playing = replay.atEnd() || !replay.playing;
-  }
+  // In its own band below the view (Layout::timeline).
+  placeNextWindow(context.layout.timeline);
+  ImGui::Begin("Replay", nullptr,
+               ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoSavedSettings);
+  // What seeks or ends the replay waits for the frame's end (Lab::later); the replay may be gone
+  // by then.
+  if (tracked::Button(replay.playing && !replay.atEnd() ? "Pause" : "Play", ImVec2(ImGui::GetFontSize() * 4, 0)))
+    lab.later([&lab, &demo] {
+      if (!demo.replay) return;
+      SessionPlayer& player = *demo.replay;
+      const bool again = player.atEnd();
+      if (again) player.seek(lab, 0);
+      player.playing = again || !player.playing;
+    });
   ImGui::SameLine();
   static const float speeds[] = {0.25f, 0.5f, 1, 2, 4, 8};
-  ImGui::SetNextItemWidth(80);
-  if (ImGui::BeginCombo("speed", (std::to_string(replay.speed).substr(0, 4) + "x").c_str())) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+  if (tracked::BeginCombo("speed", (std::to_string(replay.speed).substr(0, 4) + "x").c_str())) {
     for (const float speed : speeds)
-      if (ImGui::Selectable((std::to_string(speed).substr(0, 4) + "x").c_str(),
+      if (tracked::Selectable((std::to_string(speed).substr(0, 4) + "x").c_str(),
                             speed == replay.speed))
         replay.speed = speed;
     ImGui::EndCombo();
   }
   ImGui::SameLine();
-  if (ImGui::Button("Take over")) {
-    demo.message = "took over the replay at frame " + std::to_string(replay.frame());
-    demo.replay.reset();
-    ImGui::End();
-    return;
-  }
+  if (tracked::Button("Take over"))
+    lab.later([&demo] {
+      if (!demo.replay) return;
+      demo.message = "took over the replay at frame " + std::to_string(demo.replay->frame());
+      demo.replay.reset();
+    });
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("stop the replay and carry on live from here");
   // Dragging picks a frame; letting go seeks to it (from the nearest checkpoint before it).
   static int target = -1;
   int frame = target >= 0 ? target : int(replay.frame());
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::SliderInt("##frame", &frame, 0, int(replay.frames()), "frame %d")) target = frame;
+  if (tracked::SliderInt("##frame", &frame, 0, int(replay.frames()), "frame %d")) target = frame;
   if (ImGui::IsItemDeactivatedAfterEdit() && target >= 0) {
-    lab.attempt([&] { replay.seek(lab, target); });
+    lab.later([&lab, &demo, frame = target] {
+      if (demo.replay) demo.replay->seek(lab, frame);
+    });
     target = -1;
   }
   ImGui::Text("frame %ld of %ld, step %llu", replay.frame(), replay.frames(),

@@ -2,6 +2,8 @@
 // year) next to what runs here now, and the launch readouts of the kernels it launched.
 #include <imgui.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <map>
 #include <tuple>
 
@@ -61,14 +63,32 @@ void drawLesson(Lab& lab) {
   const KernelVariant variant = module.currentVariant();
   ImGui::PushTextWrapPos(0.0f);
   if (!variant.historical.empty()) ImGui::Text("then: %s", variant.historical.c_str());
-  const TimingStats s = module.stepTiming().stats();
-  if (s.samples > 0) {
-    const std::string where = module.backend() == Backend::Cuda ? gpuInfo().name : "this CPU";
-    ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.6f, 1.0f), "now: %.4g ms, %s, %.1f GB/s, %s (%s)",
-                       s.medianMs, siRate(s.ratePerSecond, module.stepTiming().rateUnit()).c_str(),
-                       s.bytesPerSecond / 1e9, where.c_str(), module.sizeText().c_str());
-  }
   ImGui::PopTextWrapPos();
+  const TimingStats s = module.stepTiming().stats();
+  const std::string where = module.backend() == Backend::Cuda ? gpuInfo().name : "this CPU";
+  char now[512] = "now: measured after the first steps";
+  if (s.samples > 0)
+    std::snprintf(now, sizeof now, "now: %.4g ms, %s, %.1f GB/s, %s (%s)", s.medianMs,
+                  siRate(s.ratePerSecond, module.stepTiming().rateUnit()).c_str(),
+                  s.bytesPerSecond / 1e9, where.c_str(), module.sizeText().c_str());
+  // The live figure changes every frame, and so might the lines it wraps to: its space is kept at
+  // the most it can need (its widest figures, drawn unseen once), so the controls below stay.
+  SteadyBlock nowBlock("now", std::string(module.name()) + "/" + variant.name);
+  const float width = ImGui::GetContentRegionAvail().x;
+  const std::string widest = "now: 8888 ms, " +
+                             siRate(888.8e12, module.stepTiming().rateUnit()) + ", 8888.8 GB/s, " +
+                             where + " (" + module.sizeText() + ")";
+  const float most = std::max(ImGui::CalcTextSize(now, nullptr, false, width).y,
+                              ImGui::CalcTextSize(widest.c_str(), nullptr, false, width).y);
+  const float top = ImGui::GetCursorPosY();
+  ImGui::PushTextWrapPos(0.0f);
+  if (s.samples > 0)
+    ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.6f, 1.0f), "%s", now);
+  else
+    ImGui::TextDisabled("%s", now);
+  ImGui::PopTextWrapPos();
+  const float end = top + most + ImGui::GetStyle().ItemSpacing.y;
+  if (ImGui::GetCursorPosY() < end) ImGui::SetCursorPosY(end);
   if (module.backend() != Backend::Cuda) return;
   const std::vector<KernelLaunch> launches = module.launches();
   if (launches.empty()) {

@@ -12,6 +12,12 @@ namespace ws::app::ui {
 
 namespace {
 
+// A parameter change can rebuild the engine and the parameter list being drawn: it waits for the
+// frame's end (Lab::later).
+void setLater(Lab& lab, const std::string& key, ParamValue value) {
+  lab.later([&lab, key, value = std::move(value)] { lab.setParam(key, value); });
+}
+
 void drawText(Lab& lab, const ParamSpec& spec) {
   // Text is applied on Enter (or on leaving the field), so half-typed values are never checked;
   // while the field is not being edited it shows the parameter's value.
@@ -21,19 +27,20 @@ void drawText(Lab& lab, const ParamSpec& spec) {
   if (editingKey != spec.key)
     std::snprintf(buffer.data(), buffer.size(), "%s",
                   lab.module().params().getText(spec.key).c_str());
-  ImGui::InputText(spec.label.c_str(), buffer.data(), buffer.size());
+  tracked::InputText(spec.label.c_str(), buffer.data(), buffer.size());
   if (ImGui::IsItemActive())
     editingKey = spec.key;
   else if (editingKey == spec.key)
     editingKey.clear();
   if (ImGui::IsItemDeactivatedAfterEdit()) {
-    const std::string value = buffer.data();
-    lab.setParam(spec.key, value);
+    lab.later([&lab, key = spec.key, value = std::string(buffer.data())] {
+      lab.setParam(key, value);
+    });
   }
   if (!spec.suggestions.empty()) {
-    if (ImGui::BeginCombo(("##" + spec.key).c_str(), "well-known values")) {
+    if (tracked::BeginCombo(("##" + spec.key).c_str(), "well-known values")) {
       for (const auto& [label, value] : spec.suggestions)
-        if (ImGui::Selectable((label + "  " + value).c_str())) lab.setParam(spec.key, value);
+        if (tracked::Selectable((label + "  " + value).c_str())) setLater(lab, spec.key, value);
       ImGui::EndCombo();
     }
   }
@@ -53,44 +60,44 @@ void drawParameters(Lab& lab) {
         bool apply = false;
         if (spec.max - spec.min > 1e6) {
           // Seeds and such: typed, applied on Enter.
-          ImGui::InputScalar(spec.label.c_str(), ImGuiDataType_S64, &v);
+          tracked::InputScalar(spec.label.c_str(), ImGuiDataType_S64, &v);
           apply = ImGui::IsItemDeactivatedAfterEdit();
         } else if (spec.logScale) {
           // Sizes reallocate: applied when the user lets go, not on every drag step.
           int i = static_cast<int>(v);
-          ImGui::DragInt(spec.label.c_str(), &i, 8.0f, int(spec.min), int(spec.max), "%d",
+          tracked::DragInt(spec.label.c_str(), &i, 8.0f, int(spec.min), int(spec.max), "%d",
                          ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
           v = i;
           apply = ImGui::IsItemDeactivatedAfterEdit();
         } else {
           int i = static_cast<int>(v);
-          apply = ImGui::SliderInt(spec.label.c_str(), &i, int(spec.min), int(spec.max), "%d",
+          apply = tracked::SliderInt(spec.label.c_str(), &i, int(spec.min), int(spec.max), "%d",
                                    ImGuiSliderFlags_AlwaysClamp);
           v = i;
         }
-        if (apply) lab.setParam(spec.key, v);
+        if (apply) setLater(lab, spec.key, v);
         break;
       }
       case ParamType::Float: {
         float v = static_cast<float>(std::get<double>(value));
         // Logarithmic sliders span decades: show significant digits, not three decimals.
-        if (ImGui::SliderFloat(spec.label.c_str(), &v, float(spec.min), float(spec.max),
+        if (tracked::SliderFloat(spec.label.c_str(), &v, float(spec.min), float(spec.max),
                                spec.logScale ? "%.3g" : "%.3f",
                                spec.logScale ? ImGuiSliderFlags_Logarithmic : 0))
-          lab.setParam(spec.key, double(v));
+          setLater(lab, spec.key, double(v));
         break;
       }
       case ParamType::Bool: {
         bool v = std::get<bool>(value);
-        if (ImGui::Checkbox(spec.label.c_str(), &v)) lab.setParam(spec.key, v);
+        if (tracked::Checkbox(spec.label.c_str(), &v)) setLater(lab, spec.key, v);
         break;
       }
       case ParamType::Choice: {
         const std::string& current = std::get<std::string>(value);
-        if (ImGui::BeginCombo(spec.label.c_str(), current.c_str())) {
+        if (tracked::BeginCombo(spec.label.c_str(), current.c_str())) {
           for (const auto& choice : spec.choices)
-            if (ImGui::Selectable(choice.c_str(), choice == current))
-              lab.setParam(spec.key, choice);
+            if (tracked::Selectable(choice.c_str(), choice == current))
+              setLater(lab, spec.key, choice);
           ImGui::EndCombo();
         }
         break;

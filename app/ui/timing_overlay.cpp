@@ -166,10 +166,9 @@ void drawColourScale(const FieldView& view, const std::string& colormap) {
 }  // namespace
 
 void drawTimingOverlay(Lab& lab, UiContext& context) {
-  ImGui::SetNextWindowPos(ImVec2(context.width - 8.0f, 8), ImGuiCond_FirstUseEver, ImVec2(1, 0));
-  ImGui::SetNextWindowSizeConstraints(ImVec2(430, 0), ImVec2(430, context.height - 60.0f));
-  ImGui::SetNextWindowBgAlpha(0.85f);
-  ImGui::Begin("Timings", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+  if (!beginSidePanel("Timings", context.layout.timings, context.timingsCollapsed, "><",
+                      "collapse the timings to a strip"))
+    return;
   Module& module = lab.module();
   if (const GpuInfo& gpu = gpuInfo(); gpu.available)
     ImGui::TextDisabled("%s: sm_%d%d, %d SMs, %.0f GiB, %.0f MB L2", gpu.name.c_str(),
@@ -186,7 +185,17 @@ void drawTimingOverlay(Lab& lab, UiContext& context) {
           "device-to-device copy on this GPU, bytes read + written; click to remeasure");
     if (ImGui::IsItemClicked()) remeasureBandwidth();
   }
-  if (ImGui::BeginTable("scopes", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+  // Columns keep their natural widths; a panel too narrow for them (a large UI scale) scrolls the
+  // table sideways instead of running the figures into each other.
+  int rows = 0;
+  for (const auto& scope : module.timings()) rows += scope->stats().samples > 0;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const ImVec2 tableSize(0.0f, (rows + 1) * (ImGui::GetTextLineHeight() + 2 * style.CellPadding.y) +
+                                   style.ScrollbarSize + 2.0f);
+  if (ImGui::BeginTable("scopes", 5,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                            ImGuiTableFlags_ScrollX | ImGuiTableFlags_NoHostExtendY,
+                        tableSize)) {
     ImGui::TableSetupColumn("scope");
     ImGui::TableSetupColumn("ms");
     ImGui::TableSetupColumn("rate");
@@ -232,35 +241,61 @@ void drawTimingOverlay(Lab& lab, UiContext& context) {
          50);
   if (const std::optional<Dendrogram> tree = module.dendrogram()) drawDendrogram(*tree);
   for (const auto& [name, series] : lab.metricHistory()) plot(name.c_str(), series, 50);
+  // The metrics' values as text, for checks (a UI script's expect-value population 0).
+  for (const Metric& metric : lab.lastMetrics()) {
+    char value[32];
+    std::snprintf(value, sizeof value, "%.9g", metric.value);
+    WidgetLog::instance().text(metric.name, value);
+  }
   ImGui::Separator();
   drawColourBar(lab);
   ImGui::End();
 }
 
 void drawStatusBar(Lab& lab, UiContext& context) {
-  const float height = kStatusBarHeight * context.classroom.scale;
-  ImGui::SetNextWindowPos(ImVec2(0, context.height - height));
-  ImGui::SetNextWindowSize(ImVec2(float(context.width), height));
+  placeNextWindow(context.layout.status);
   ImGui::Begin("status", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                    ImGuiWindowFlags_NoBringToFrontOnFocus);
   Module& module = lab.module();
-  std::string gpu = gpuInfo().available ? gpuInfo().name : "no GPU (" + gpuInfo().reason + ")";
-  ImGui::Text("%s | step %llu | %s: %s | %s | %s | %s", std::string(module.title()).c_str(),
-              static_cast<unsigned long long>(module.stepCount()),
-              std::string(toString(module.backend())).c_str(), module.variant().c_str(),
-              lab.running ? "running" : "paused", gpu.c_str(), context.transferMode.c_str());
-  if (context.cursorWorldX >= 0) {
-    ImGui::SameLine();
-    ImGui::Text("| cell %d, %d", int(context.cursorWorldX), int(context.cursorWorldY));
+  const std::string gpu =
+      gpuInfo().available ? gpuInfo().name : "no GPU (" + gpuInfo().reason + ")";
+  // The parts in order of importance: those that do not fit are left out (all show on hover).
+  std::vector<std::string> parts = {
+      std::string(module.title()),
+      "step " + std::to_string(module.stepCount()),
+      std::string(toString(module.backend())) + ": " + module.variant(),
+      lab.running ? "running" : "paused"};
+  if (context.demo && !context.demo->message.empty()) parts.push_back(context.demo->message);
+  if (context.cursorWorldX >= 0)
+    parts.push_back("cell " + std::to_string(int(context.cursorWorldX)) + ", " +
+                    std::to_string(int(context.cursorWorldY)));
+  if (!lab.notice.empty()) parts.push_back(lab.notice);
+  parts.push_back(context.transferMode);
+  parts.push_back(gpu);
+  parts.push_back("H: help");
+  std::string all, shown;
+  const float room = ImGui::GetContentRegionAvail().x;
+  bool cut = false;
+  for (const std::string& part : parts) {
+    const std::string next = all.empty() ? part : all + " | " + part;
+    all = next;
+    if (!cut && ImGui::CalcTextSize(next.c_str()).x <= room)
+      shown = next;
+    else
+      cut = true;
   }
-  if (!lab.notice.empty()) {
-    ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "| %s", lab.notice.c_str());
+  if (cut) shown += " ...";
+  ImGui::TextUnformatted(shown.c_str());
+  if (cut && ImGui::IsWindowHovered()) {  // the whole of it, wrapped to the window
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(context.width * 0.6f);
+    ImGui::TextUnformatted(all.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
   }
-  ImGui::SameLine();
-  ImGui::TextDisabled("| H: help");
+  WidgetLog::instance().text("status", all);
   ImGui::End();
 }
 

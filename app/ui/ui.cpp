@@ -23,7 +23,7 @@ void drawUi(Lab& lab, UiContext& context) {
     ImGui::PopTextWrapPos();
     ImGui::Separator();
     ImGui::TextDisabled("The simulation is paused and unchanged.");
-    if (ImGui::Button("OK", ImVec2(120, 0)) ||
+    if (tracked::Button("OK", ImVec2(120, 0)) ||
         ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)) ||
         ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter))) {
       lab.errorMessage.clear();
@@ -40,6 +40,7 @@ void drawHelp(UiContext& context) {
     ImGui::End();
     return;
   }
+  WidgetLog::instance().text("help", "shown");
   static const char* const rows[][2] = {
       {"Space", "run / pause (a replay: play / pause it)"},
       {"N  or  Right", "step once"},

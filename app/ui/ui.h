@@ -7,7 +7,9 @@
 
 #include "app/analysis.h"
 #include "app/lab.h"
+#include "app/scene.h"
 #include "app/session/player.h"
+#include "app/ui/tracked.h"
 #include "app/video/screen_recorder.h"
 
 namespace ws::app::ui {
@@ -27,7 +29,9 @@ struct Demo {
 // Settings for a class: the UI's scale (for a projector), a high-contrast theme, the key figure
 // in large type, and a demo that moves through the shipped presets by itself.
 struct Classroom {
-  float scale = 1.0f;
+  float scale = 1.0f;         // the user's: 1, 1.5, 2 (U), or the slider's
+  float displayScale = 1.0f;  // the window's content scale (HiDPI), which every size follows too
+  float effective() const { return scale * displayScale; }
   bool highContrast = false;
   bool largeNumber = false;
   bool autoCycle = false;
@@ -55,11 +59,35 @@ struct Analysis {
   std::vector<DrawnPoint> drawn;
 };
 
+// A rectangle of the window, in ImGui's coordinates (window pixels, y down).
+struct ScreenRect {
+  float x = 0, y = 0, width = 0, height = 0;
+  float right() const { return x + width; }
+  float bottom() const { return y + height; }
+  bool contains(float px, float py) const {
+    return px >= x && px < right() && py >= y && py < bottom();
+  }
+  bool overlaps(const ScreenRect& o) const {
+    return x < o.right() && o.x < right() && y < o.bottom() && o.y < bottom();
+  }
+  bool operator==(const ScreenRect&) const = default;
+};
+
+// Where each part of the window goes this frame: the panels at the sides (or a thin strip each
+// when collapsed), the status bar at the bottom, the large figure's band above the view, and the
+// view in what is left (less the replay's timeline below it during a replay). The simulation is drawn into `view` alone, so no panel ever hides it.
+struct Layout {
+  ScreenRect controls, timings, status, figure, timeline, view;
+};
+
 struct UiContext {
   std::string glRenderer;
   std::string transferMode;
-  int width = 0, height = 0;
-  int viewInset = 0;  // pixels on the left the panels cover, kept free of the view
+  int width = 0, height = 0;  // the window, in ImGui's coordinates
+  float pixelScale = 1;       // framebuffer pixels per window pixel (HiDPI)
+  bool showUi = true;         // Tab hides the panels and the view takes the whole window
+  bool controlsCollapsed = false, timingsCollapsed = false;
+  Layout layout;
   double cursorWorldX = -1, cursorWorldY = -1;  // under the mouse, when it is over the view
   bool showHelp = false;
   Classroom classroom;
@@ -67,6 +95,19 @@ struct UiContext {
   std::function<void()> screenshot;  // null where there is no window to capture
   Demo* demo = nullptr;              // null where sessions are not recorded (headless frames)
 };
+
+// The frame's layout from the window's size and the panels' state; true when the view's area
+// changed since the last frame (the view is then fitted to it again).
+bool updateLayout(UiContext& context);
+// The framebuffer's pixels of a rectangle of the window (the view's, for drawScene).
+ViewArea pixelArea(const ScreenRect& rect, float pixelScale);
+// The next window fills `rect`, whatever the user did to it.
+void placeNextWindow(const ScreenRect& rect);
+// A panel at a side of the view, in `rect`: its window begun, with a button that collapses it to
+// a thin strip; collapsed, the strip with a button that opens it again, and false (nothing to
+// draw, no End to call). `arrows`: the hide and show buttons' arrows, e.g. "<>".
+bool beginSidePanel(const char* window, const ScreenRect& rect, bool& collapsed,
+                    const char* arrows, const char* hideTip);
 
 void drawUi(Lab& lab, UiContext& context);
 
@@ -97,7 +138,10 @@ void advanceAutoCycle(Lab& lab, Classroom& classroom, double nowSeconds);
 std::string siRate(double perSecond, const std::string& unit);
 void drawRecordingIndicator(Lab& lab, Demo& demo, UiContext& context);
 
-constexpr float kPanelWidth = 360.0f;
+constexpr float kPanelWidth = 360.0f;    // the controls, at UI scale 1
+constexpr float kTimingsWidth = 430.0f;  // the timings
+constexpr float kStripWidth = 32.0f;     // a collapsed panel
 constexpr float kStatusBarHeight = 26.0f;
+constexpr float kTimelineHeight = 120.0f;  // the replay's timeline
 
 }  // namespace ws::app::ui

@@ -1,0 +1,441 @@
+// The panels operated as a user does, in the real window under Xvfb (tests/ui_script.h): every
+// module chosen from the module list from every other, every backend and variant, every widget of
+// every section, every key of the help, each tool dragged in the view, the layout at three window
+// sizes and three UI scales, the settings remembered between runs, and a monkey of random input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <vector>
+
+#include "compute/core/backend.h"
+#include "compute/core/module.h"
+#include "tests/ui_script.h"
+
+namespace ws {
+namespace {
+
+using test::quoted;
+using test::runUiScript;
+
+#define REQUIRE_WINDOWS()        \
+  if (!test::canRunWindows()) \
+  GTEST_SKIP() << "xvfb-run is not installed (apt-get install xvfb xauth)"
+
+struct ModuleFacts {
+  std::string name, listTitle, title;  // the list's name for it, and its own (the status bar's)
+  std::map<Backend, std::vector<KernelVariant>> variants;
+  std::vector<std::string> tools;
+};
+
+const std::vector<ModuleFacts>& modules() {
+  static const std::vector<ModuleFacts> all = [] {
+    std::vector<ModuleFacts> out;
+    for (const ModuleEntry& entry : moduleRegistry()) {
+      const auto module = createModule(entry.name, Backend::Cpu);
+      ModuleFacts facts{entry.name, entry.title, std::string(module->title()), {}, module->tools()};
+      for (Backend backend : {Backend::Cpu, Backend::Cuda})
+        facts.variants[backend] = module->variants(backend);
+      out.push_back(std::move(facts));
+    }
+    return out;
+  }();
+  return all;
+}
+
+std::string backends() {
+  return gpuInfo().available ? "" : "--backend cpu ";
+}
+
+std::string expectRuns(const ModuleFacts& m) {
+  return "expect-module " + m.name + "\nexpect-status " + quoted(m.title) + "\nexpect-no-error\n";
+}
+
+void expectPassed(const test::UiRun& run) {
+  EXPECT_EQ(run.result.exitCode, 0) << run.result.output;
+  EXPECT_NE(run.result.output.find("commands passed"), std::string::npos) << run.result.output;
+}
+
+// The crash this suite was written for: a module chosen from the list replaced the module the
+// panel was still drawing from. Every ordered pair of modules, each switch once (an Eulerian
+// circuit of the complete directed graph), with the view laid out clear of the panels each time.
+TEST(GuiPanels, TheModuleListSwitchesFromEveryModuleToEveryOther) {
+  REQUIRE_WINDOWS();
+  const auto& all = modules();
+  const std::size_t n = all.size();
+  ASSERT_GE(n, 2u);
+  // Hierholzer's algorithm: edges i -> j for i != j, each used once.
+  std::vector<std::vector<std::size_t>> unused(n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = n; j-- > 0;)
+      if (j != i) unused[i].push_back(j);
+  std::vector<std::size_t> stack = {0}, circuit;
+  while (!stack.empty()) {
+    const std::size_t at = stack.back();
+    if (unused[at].empty()) {
+      circuit.push_back(at);
+      stack.pop_back();
+    } else {
+      stack.push_back(unused[at].back());
+      unused[at].pop_back();
+    }
+  }
+  std::reverse(circuit.begin(), circuit.end());
+  ASSERT_EQ(circuit.size(), n * (n - 1) + 1);
+
+  std::string script = expectRuns(all[circuit[0]]);
+  for (std::size_t k = 1; k < circuit.size(); ++k) {
+    const ModuleFacts& m = all[circuit[k]];
+    script += "pick module " + quoted(m.listTitle) + "\n" + expectRuns(m) + "expect-layout\n";
+  }
+  const auto run = runUiScript("switches", script,
+                               backends() + "--module " + all[0].name + " --paused --window 1280x720");
+  expectPassed(run);
+}
+
+// Each module on each backend this machine has, every variant picked from the variant list and
+// stepped once: the status bar names it and no error is shown.
+TEST(GuiPanels, EveryVariantOfEveryModuleRunsWhenPicked) {
+  REQUIRE_WINDOWS();
+  std::string script;
+  for (const ModuleFacts& m : modules()) {
+    script += "pick module " + quoted(m.listTitle) + "\n" + expectRuns(m);
+    for (Backend backend : {Backend::Cpu, Backend::Cuda}) {
+      if (backend == Backend::Cuda && !gpuInfo().available) {
+        script += "expect-widget CUDA\n";  // shown, disabled, with the reason beside it
+        continue;
+      }
+      script += std::string("click ") + (backend == Backend::Cuda ? "CUDA" : "CPU") + "\n";
+      for (const KernelVariant& v : m.variants.at(backend)) {
+        script += "pick variant " + quoted(v.title) + "\n";
+        script += "expect-status " + quoted(std::string(toString(backend)) + ": " + v.name + " |") +
+                  "\nclick Step\nexpect-no-error\n";
+      }
+    }
+  }
+  const auto run = runUiScript("variants", script, backends() + "--paused --window 1600x1000");
+  expectPassed(run);
+}
+
+// Every button, checkbox, radio, combo and slider of every section, in every module, operated
+// once by the walk (app/ui/ui_driver.cpp says what each must do); the module still runs after.
+class EveryWidget : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryWidget, OfEverySectionDoesWhatItSays) {
+  REQUIRE_WINDOWS();
+  const auto it = std::find_if(modules().begin(), modules().end(),
+                               [&](const ModuleFacts& m) { return m.name == GetParam(); });
+  ASSERT_NE(it, modules().end());
+  const std::string script =
+      "open Compare\nopen Presets\nopen Classroom\nwalk\n"
+      "expect-status " + quoted(it->title) + "\n";
+  const auto run = runUiScript("walk-" + GetParam(), script,
+                               backends() + "--module " + GetParam() + " --paused --window 1920x1080");
+  expectPassed(run);
+  EXPECT_NE(run.result.output.find("ui-test: walk operated "), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(GuiPanels, EveryWidget, ::testing::Values("life", "lbm", "voxhash", "mesh", "graph", "reduce"),
+                         [](const auto& info) { return info.param; });
+
+TEST(GuiPanels, EveryModuleIsWalked) {
+  // The list above names every module.
+  std::vector<std::string> names;
+  for (const ModuleFacts& m : modules()) names.push_back(m.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"life", "lbm", "voxhash", "mesh", "graph", "reduce"}));
+}
+
+// Playback, tools, presets, record and replay, checkpoints, compare, view and classroom, each
+// with what it should have done.
+TEST(GuiPanels, TheSectionsDoWhatTheySay) {
+  REQUIRE_WINDOWS();
+  const std::string script = R"(
+# Playback
+expect-status "| paused |"
+expect-status "| step 0 |"
+click Step
+expect-status "| step 1 |"
+set N 7
+click "Step 7"
+expect-status "| step 8 |"
+click Reset
+expect-status "| step 0 |"
+click Run
+expect-status "| running |"
+click Pause
+expect-status "| paused |"
+set "steps / frame" 4
+expect-value "steps / frame" 4
+# Tools: an empty world, a line drawn, part of it erased
+click clear
+expect-value population 0
+click draw
+view-drag left 0.3 0.5 0.7 0.5
+expect-above population 10
+click erase
+view-drag left 0.2 0.5 0.8 0.5
+expect-value population 0
+click place
+pick item glider
+view-click 0.5 0.3
+expect-no-error
+# Parameters: a value typed and one out of range
+set "soup density" 0.5
+expect-value "soup density" 0.5
+set "soup density" 7
+expect-error "is not valid: expected a number from 0 to 1"
+expect-value "soup density" 0.5
+# View
+pick "colour map" viridis
+expect-value "colour map" viridis
+toggle "grid lines"
+expect-value "grid lines" off
+click "Fit view"
+# Presets
+open Presets
+set file p.json
+click "Save preset"
+expect-file p.json
+set file missing.json
+click "Load preset"
+expect-error missing.json
+# Record and replay
+set session s.json
+click "Record session"
+expect-status "recording s.json"
+click Step
+click "Stop recording"
+expect-file s.json
+click Replay
+expect-widget "Take over"
+expect-layout
+click "Take over"
+expect-status "took over the replay"
+expect-no-widget "Take over"
+set checkpoint c.wsckpt
+click "Save checkpoint"
+expect-file c.wsckpt
+click "Load checkpoint"
+expect-status "resumed from c.wsckpt"
+# Compare
+open Compare
+toggle "A/B split view"
+expect-value "A/B split view" on
+expect-widget "B variant"
+expect-layout
+click "Check now"
+expect-no-error
+toggle "A/B split view"
+expect-no-widget "B variant"
+# Classroom
+open Classroom
+toggle "high contrast"
+toggle "large figure"
+expect-widget "key figure"
+expect-layout
+toggle "large figure"
+expect-no-widget "key figure"
+slide "UI scale" 0.5
+expect-above "UI scale" 1.5
+expect-layout
+)";
+  const auto run = runUiScript("sections", script,
+                               backends() + "--module life --size 64 --paused --window 1920x1080");
+  expectPassed(run);
+  for (const char* file : {"p.json", "s.json", "c.wsckpt"})
+    EXPECT_TRUE(std::filesystem::exists(run.dir + "/" + file)) << file;
+}
+
+// Every key the help lists, each with its effect.
+TEST(GuiPanels, EveryKeyOfTheHelpDoesWhatItSays) {
+  REQUIRE_WINDOWS();
+  const std::string script = R"(
+open Classroom
+expect-status "| paused |"
+key space
+expect-status "| running |"
+key space
+expect-status "| paused |"
+key r
+expect-status "| step 0 |"
+key n
+expect-status "| step 1 |"
+key right
+expect-status "| step 2 |"
+set N 5
+key shift+n
+expect-status "| step 7 |"
+key plus
+expect-value "steps / frame" 2
+key minus
+expect-value "steps / frame" 1
+key r
+expect-status "| step 0 |"
+key c
+expect-value population 0
+key e
+expect-value erase on
+key p
+expect-value place on
+key d
+expect-value draw on
+key f
+key g
+expect-value "grid lines" off
+key 2
+expect-no-error
+key 1
+key u
+expect-value "UI scale" 1.5
+key u
+expect-value "UI scale" 2
+expect-layout
+key u
+expect-value "UI scale" 1
+key i
+expect-value "high contrast" on
+key l
+expect-value "large figure" on
+expect-widget "key figure"
+key l
+key a
+expect-value "auto demo" on
+key a
+expect-value "auto demo" off
+key h
+expect-widget help
+key f1
+expect-no-widget help
+key f12
+key tab
+expect-no-widget module
+expect-layout
+key tab
+expect-widget module
+key ctrl+q
+frames 200
+expect-status "the window should have closed"
+)";
+  const auto run = runUiScript("keys", script,
+                               backends() + "--module life --size 64 --paused --window 1600x1000");
+  ASSERT_EQ(run.result.exitCode, 0) << run.result.output;  // Ctrl+Q quit before the last check
+  EXPECT_EQ(run.result.output.find("expect-status"), std::string::npos) << run.result.output;
+  // F12 wrote a screenshot named after the module (the auto demo may have moved on from Life).
+  const auto at = run.result.output.find("screenshot: warpscope-");
+  ASSERT_NE(at, std::string::npos) << run.result.output;
+  const std::string shot = run.result.output.substr(at + 12, run.result.output.find(' ', at + 12) - at - 12);
+  EXPECT_TRUE(std::filesystem::exists(run.dir + "/" + shot)) << shot;
+}
+
+// Each tool of each module dragged and clicked in the view, and the view panned and zoomed.
+TEST(GuiPanels, EveryToolOfEveryModuleWorksInTheView) {
+  REQUIRE_WINDOWS();
+  std::string script;
+  for (const ModuleFacts& m : modules()) {
+    script += "pick module " + quoted(m.listTitle) + "\n" + expectRuns(m);
+    for (const std::string& tool : m.tools)
+      script += "click " + quoted(tool) + "\nexpect-value " + quoted(tool) +
+                " on\nview-drag left 0.4 0.45 0.6 0.55\nview-click 0.5 0.5\nexpect-no-error\n";
+    script += "view-drag right 0.45 0.5 0.55 0.5\nview-drag middle 0.5 0.5 0.6 0.6\n"
+              "view-drag ctrl+left 0.5 0.5 0.4 0.4\nview-wheel 0.5 0.5 2\nview-wheel 0.5 0.5 -3\n"
+              "key f\nexpect-no-error\n";
+  }
+  const auto run = runUiScript("tools", script, backends() + "--paused --window 1600x1000");
+  expectPassed(run);
+}
+
+// Nothing hides the view and nothing overlaps or is cut off: every module at three window sizes
+// and three UI scales, with the panels shown, collapsed to strips, and hidden.
+TEST(GuiPanels, TheLayoutKeepsTheViewClearAtEverySizeAndScale) {
+  REQUIRE_WINDOWS();
+  std::string script;
+  int shot = 0;
+  for (const auto& [w, h] : {std::pair{1280, 720}, {1600, 1000}, {1920, 1080}}) {
+    script += "window " + std::to_string(w) + " " + std::to_string(h) + "\n";
+    for (const ModuleFacts& m : modules()) {
+      script += "pick module " + quoted(m.listTitle) + "\nexpect-layout\n";
+      script += "key u\nexpect-layout\nkey u\nexpect-layout\n";
+      if (m.name == "lbm" || m.name == "life")
+        script += "screenshot layout-" + std::to_string(shot++) + ".png\n";
+      script += "key u\nexpect-value \"UI scale\" 1\n";
+    }
+    script += "click \"<##hide warpscope\"\nclick \">##hide Timings\"\nexpect-layout\n"
+              "expect-widget \">##show warpscope\"\nscreenshot layout-" + std::to_string(shot++) +
+              ".png\nclick \">##show warpscope\"\nclick \"<##show Timings\"\nexpect-widget module\n"
+              "key tab\nexpect-layout\nkey tab\n";
+  }
+  const auto run = runUiScript("layout", "open Classroom\n" + script,
+                               backends() + "--paused --window 1280x720");
+  expectPassed(run);
+}
+
+// The window's size, UI scale, contrast, panels and module are remembered; --reset-settings
+// forgets them; a corrupt settings file is ignored with a warning.
+TEST(GuiPanels, SettingsAreRememberedBetweenRuns) {
+  REQUIRE_WINDOWS();
+  const std::string first = R"(
+open Classroom
+pick module "Lattice Boltzmann flow"
+key u
+key i
+click ">##hide Timings"
+window 1400 900
+)";
+  auto run = runUiScript("settings", first, backends() + "--paused");
+  expectPassed(run);
+  const std::string second = R"(
+expect-module lbm
+open Classroom
+expect-value "UI scale" 1.5
+expect-value "high contrast" on
+expect-widget "<##show Timings"
+)";
+  run = runUiScript("settings", second, backends() + "--paused", false);
+  expectPassed(run);
+  run = runUiScript("settings", "expect-module life\nexpect-widget \">##hide Timings\"\n",
+                    backends() + "--paused --reset-settings", false);
+  expectPassed(run);
+
+  std::ofstream(run.dir + "/config/warpscope/settings.json") << "{\"scale\": [[[";
+  run = runUiScript("settings", "expect-module life\n", backends() + "--paused", false);
+  expectPassed(run);
+  EXPECT_NE(run.result.output.find("ignored the settings in"), std::string::npos)
+      << run.result.output;
+}
+
+// Random clicks, drags, wheel turns, keys and window sizes across every module: the program keeps
+// running and quits cleanly. A seed that once found a problem stays here.
+class Monkey : public ::testing::TestWithParam<int> {};
+
+TEST_P(Monkey, KeepsTheWindowRunning) {
+  REQUIRE_WINDOWS();
+  const std::string script = "monkey " + std::to_string(GetParam()) + " 600\nframes 5\n";
+  const auto run = runUiScript("monkey-" + std::to_string(GetParam()), script,
+                               backends() + "--size 128 --window 1280x720");
+  expectPassed(run);
+}
+
+INSTANTIATE_TEST_SUITE_P(GuiPanels, Monkey, ::testing::Values(1, 2, 3));
+
+// A bad script stops before any window opens, naming the line.
+TEST(GuiPanels, ABadScriptIsRefusedWithItsLine) {
+  const auto run = runUiScript("bad", "frames 1\nfly away\n", "--backend cpu");
+  EXPECT_EQ(run.result.exitCode, 2) << run.result.output;
+  EXPECT_NE(run.result.output.find("script.ui:2: unknown command 'fly'"), std::string::npos)
+      << run.result.output;
+}
+
+// A check that fails says which line and why, and exits 3.
+TEST(GuiPanels, AFailedCheckNamesItsLine) {
+  REQUIRE_WINDOWS();
+  const auto run = runUiScript("fails", "expect-module life\nexpect-module lbm\n",
+                               "--backend cpu --module life --paused --window 1280x720");
+  EXPECT_EQ(run.result.exitCode, 3) << run.result.output;
+  EXPECT_NE(run.result.output.find("ui-test: line 2: the module is 'life', not 'lbm'"),
+            std::string::npos)
+      << run.result.output;
+}
+
+}  // namespace
+}  // namespace ws

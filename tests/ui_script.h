@@ -1,0 +1,48 @@
+#pragma once
+// Runs the real window under Xvfb on a UI script (app/ui/ui_driver.h): the driver finds widgets by
+// their labels, operates them as a user would, and checks what should have happened; the program
+// exits 3 and names the script's line when a check fails. Each run has a folder of its own, which
+// is its working directory (files the GUI writes land there) and its settings folder.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/process.h"
+
+namespace ws::test {
+
+struct UiRun {
+  std::string dir;  // the run's folder
+  ProcessResult result;
+  bool passed() const { return result.exitCode == 0; }
+};
+
+inline bool canRunWindows() {
+  return runProcess("command -v xvfb-run").exitCode == 0;
+}
+
+// `script`: the commands; `options`: warpscope's (the window's size with --window WxH).
+// `fresh`: start from an empty folder (false: keep the last run's settings and files).
+inline UiRun runUiScript(const std::string& name, const std::string& script,
+                         const std::string& options, bool fresh = true) {
+  UiRun run;
+  run.dir = ::testing::TempDir() + "/ui-" + name;
+  if (fresh) std::filesystem::remove_all(run.dir);
+  std::filesystem::create_directories(run.dir);
+  const std::string path = run.dir + "/script.ui";
+  std::ofstream(path) << script;
+  // A screen larger than any window the scripts ask for.
+  run.result = runProcess("cd " + run.dir + " && XDG_CONFIG_HOME=" + run.dir +
+                          "/config timeout 1500 xvfb-run -a -s '-screen 0 2400x1400x24' " +
+                          std::string(WARPSCOPE_BIN) + " " + options + " --ui-script " + path);
+  return run;
+}
+
+// A word for a script, quoted.
+inline std::string quoted(const std::string& text) {
+  return "\"" + text + "\"";
+}
+
+}  // namespace ws::test
