@@ -410,9 +410,9 @@ class Monkey : public ::testing::TestWithParam<int> {};
 
 TEST_P(Monkey, KeepsTheWindowRunning) {
   REQUIRE_WINDOWS();
-  const std::string script = "monkey " + std::to_string(GetParam()) + " 600\nframes 5\n";
+  const std::string script = "monkey " + std::to_string(GetParam()) + " 300\nframes 5\n";
   const auto run = runUiScript("monkey-" + std::to_string(GetParam()), script,
-                               backends() + "--size 128 --window 1280x720");
+                               backends() + "--size 128 --paused --window 1280x720");
   expectPassed(run);
 }
 

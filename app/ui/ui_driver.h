@@ -30,7 +30,9 @@
 //   expect-no-error
 //   expect-layout               nothing hides the view, no widgets overlap, no label is cut off
 //   walk                        every widget of the open panel sections, each with its check
-//   monkey SEED COUNT           COUNT random clicks, drags, wheel turns and keys
+//   monkey SEED COUNT           COUNT random clicks, drags, wheel turns, keys and window sizes
+//                               (all but quitting, F12, running on and raising the steps per
+//                               frame: it steps, but a run on the CPU stays fast enough)
 //   screenshot PATH
 //   quit
 #include <deque>
