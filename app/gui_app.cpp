@@ -141,8 +141,8 @@ void queueKeyPress(GLFWwindow* window, int key, int, int action, int mods) {
     static_cast<std::vector<KeyPress>*>(glfwGetWindowUserPointer(window))->push_back({key, mods});
 }
 
-void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses,
-                bool& screenshot, bool& quit) {
+void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses, bool& screenshot,
+                bool& quit) {
   const bool typing = ImGui::GetIO().WantCaptureKeyboard;
   SessionPlayer* replay = context.demo ? context.demo->replay.get() : nullptr;
   for (const auto [key, mods] : presses) {
@@ -351,7 +351,8 @@ int runGui(const GuiOptions& options) {
         ui::DriverRequests requests;
         driver->frame(lab, context, requests);
         keyPresses.insert(keyPresses.end(), requests.keys.begin(), requests.keys.end());
-        if (requests.resize) glfwSetWindowSize(window, requests.resize->first, requests.resize->second);
+        if (requests.resize)
+          glfwSetWindowSize(window, requests.resize->first, requests.resize->second);
         if (!requests.screenshot.empty()) scriptScreenshot = requests.screenshot;
         if (requests.quit || driver->finished()) quit = true;
       }

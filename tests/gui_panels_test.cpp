@@ -19,7 +19,7 @@ namespace {
 using test::quoted;
 using test::runUiScript;
 
-#define REQUIRE_WINDOWS()        \
+#define REQUIRE_WINDOWS()     \
   if (!test::canRunWindows()) \
   GTEST_SKIP() << "xvfb-run is not installed (apt-get install xvfb xauth)"
 
@@ -89,8 +89,8 @@ TEST(GuiPanels, TheModuleListSwitchesFromEveryModuleToEveryOther) {
     const ModuleFacts& m = all[circuit[k]];
     script += "pick module " + quoted(m.listTitle) + "\n" + expectRuns(m) + "expect-layout\n";
   }
-  const auto run = runUiScript("switches", script,
-                               backends() + "--module " + all[0].name + " --paused --window 1280x720");
+  const auto run = runUiScript(
+      "switches", script, backends() + "--module " + all[0].name + " --paused --window 1280x720");
   expectPassed(run);
 }
 
@@ -129,14 +129,17 @@ TEST_P(EveryWidget, OfEverySectionDoesWhatItSays) {
   ASSERT_NE(it, modules().end());
   const std::string script =
       "open Compare\nopen Presets\nopen Classroom\nwalk\n"
-      "expect-status " + quoted(it->title) + "\n";
-  const auto run = runUiScript("walk-" + GetParam(), script,
-                               backends() + "--module " + GetParam() + " --paused --window 1920x1080");
+      "expect-status " +
+      quoted(it->title) + "\n";
+  const auto run =
+      runUiScript("walk-" + GetParam(), script,
+                  backends() + "--module " + GetParam() + " --paused --window 1920x1080");
   expectPassed(run);
   EXPECT_NE(run.result.output.find("ui-test: walk operated "), std::string::npos);
 }
 
-INSTANTIATE_TEST_SUITE_P(GuiPanels, EveryWidget, ::testing::Values("life", "lbm", "voxhash", "mesh", "graph", "reduce"),
+INSTANTIATE_TEST_SUITE_P(GuiPanels, EveryWidget,
+                         ::testing::Values("life", "lbm", "voxhash", "mesh", "graph", "reduce"),
                          [](const auto& info) { return info.param; });
 
 TEST(GuiPanels, EveryModuleIsWalked) {
@@ -324,7 +327,8 @@ expect-status "the window should have closed"
   // F12 wrote a screenshot named after the module (the auto demo may have moved on from Life).
   const auto at = run.result.output.find("screenshot: warpscope-");
   ASSERT_NE(at, std::string::npos) << run.result.output;
-  const std::string shot = run.result.output.substr(at + 12, run.result.output.find(' ', at + 12) - at - 12);
+  const std::string shot =
+      run.result.output.substr(at + 12, run.result.output.find(' ', at + 12) - at - 12);
   EXPECT_TRUE(std::filesystem::exists(run.dir + "/" + shot)) << shot;
 }
 
@@ -337,9 +341,10 @@ TEST(GuiPanels, EveryToolOfEveryModuleWorksInTheView) {
     for (const std::string& tool : m.tools)
       script += "click " + quoted(tool) + "\nexpect-value " + quoted(tool) +
                 " on\nview-drag left 0.4 0.45 0.6 0.55\nview-click 0.5 0.5\nexpect-no-error\n";
-    script += "view-drag right 0.45 0.5 0.55 0.5\nview-drag middle 0.5 0.5 0.6 0.6\n"
-              "view-drag ctrl+left 0.5 0.5 0.4 0.4\nview-wheel 0.5 0.5 2\nview-wheel 0.5 0.5 -3\n"
-              "key f\nexpect-no-error\n";
+    script +=
+        "view-drag right 0.45 0.5 0.55 0.5\nview-drag middle 0.5 0.5 0.6 0.6\n"
+        "view-drag ctrl+left 0.5 0.5 0.4 0.4\nview-wheel 0.5 0.5 2\nview-wheel 0.5 0.5 -3\n"
+        "key f\nexpect-no-error\n";
   }
   const auto run = runUiScript("tools", script, backends() + "--paused --window 1600x1000");
   expectPassed(run);
@@ -360,13 +365,15 @@ TEST(GuiPanels, TheLayoutKeepsTheViewClearAtEverySizeAndScale) {
         script += "screenshot layout-" + std::to_string(shot++) + ".png\n";
       script += "key u\nexpect-value \"UI scale\" 1\n";
     }
-    script += "click \"<##hide warpscope\"\nclick \">##hide Timings\"\nexpect-layout\n"
-              "expect-widget \">##show warpscope\"\nscreenshot layout-" + std::to_string(shot++) +
-              ".png\nclick \">##show warpscope\"\nclick \"<##show Timings\"\nexpect-widget module\n"
-              "key tab\nexpect-layout\nkey tab\n";
+    script +=
+        "click \"<##hide warpscope\"\nclick \">##hide Timings\"\nexpect-layout\n"
+        "expect-widget \">##show warpscope\"\nscreenshot layout-" +
+        std::to_string(shot++) +
+        ".png\nclick \">##show warpscope\"\nclick \"<##show Timings\"\nexpect-widget module\n"
+        "key tab\nexpect-layout\nkey tab\n";
   }
-  const auto run = runUiScript("layout", "open Classroom\n" + script,
-                               backends() + "--paused --window 1280x720");
+  const auto run =
+      runUiScript("layout", "open Classroom\n" + script, backends() + "--paused --window 1280x720");
   expectPassed(run);
 }
 
@@ -420,7 +427,7 @@ INSTANTIATE_TEST_SUITE_P(GuiPanels, Monkey, ::testing::Values(1, 2, 3));
 
 // A bad script stops before any window opens, naming the line.
 TEST(GuiPanels, ABadScriptIsRefusedWithItsLine) {
-  const auto run = runUiScript("bad", "frames 1\nfly away\n", "--backend cpu");
+  const auto run = runUiScript("bad", "frames 1\nfly away\n", "--backend cpu", true, false);
   EXPECT_EQ(run.result.exitCode, 2) << run.result.output;
   EXPECT_NE(run.result.output.find("script.ui:2: unknown command 'fly'"), std::string::npos)
       << run.result.output;

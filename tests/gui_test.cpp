@@ -125,8 +125,8 @@ TEST(Gui, ASessionRecordedWithInputReplaysToTheSameState) {
   }
 }
 
-// The mesh module: a click on the sphere (in the view, between the panels) inspects a vertex; a step
-// later the inspector still follows it, and its notes say what its next move is.
+// The mesh module: a click on the sphere (in the view, between the panels) inspects a vertex; a
+// step later the inspector still follows it, and its notes say what its next move is.
 TEST(Gui, AClickOnTheMeshInspectsAVertex) {
   if (test::runProcess("command -v xvfb-run && command -v xdotool").exitCode != 0)
     GTEST_SKIP() << "xvfb-run or xdotool is not installed (apt-get install xvfb xauth xdotool)";

@@ -25,8 +25,9 @@ inline bool canRunWindows() {
 
 // `script`: the commands; `options`: warpscope's (the window's size with --window WxH).
 // `fresh`: start from an empty folder (false: keep the last run's settings and files).
+// `screen`: under Xvfb (false: a script refused before any window opens needs no screen).
 inline UiRun runUiScript(const std::string& name, const std::string& script,
-                         const std::string& options, bool fresh = true) {
+                         const std::string& options, bool fresh = true, bool screen = true) {
   UiRun run;
   run.dir = ::testing::TempDir() + "/ui-" + name;
   if (fresh) std::filesystem::remove_all(run.dir);
@@ -34,8 +35,8 @@ inline UiRun runUiScript(const std::string& name, const std::string& script,
   const std::string path = run.dir + "/script.ui";
   std::ofstream(path) << script;
   // A screen larger than any window the scripts ask for.
-  run.result = runProcess("cd " + run.dir + " && XDG_CONFIG_HOME=" + run.dir +
-                          "/config timeout 1500 xvfb-run -a -s '-screen 0 2400x1400x24' " +
+  run.result = runProcess("cd " + run.dir + " && XDG_CONFIG_HOME=" + run.dir + "/config " +
+                          (screen ? "timeout 1500 xvfb-run -a -s '-screen 0 2400x1400x24' " : "") +
                           std::string(WARPSCOPE_BIN) + " " + options + " --ui-script " + path);
   return run;
 }

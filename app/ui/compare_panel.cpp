@@ -92,8 +92,7 @@ void drawComparisonLabels(Lab& lab, UiContext& context) {
   if (!comparison) return;
   // Each half's label at its top left, the agreement on the line between them, in the view.
   const ScreenRect& view = context.layout.view;
-  const std::vector<ViewColumn> columns =
-      viewColumns(lab, pixelArea(view, context.pixelScale));
+  const std::vector<ViewColumn> columns = viewColumns(lab, pixelArea(view, context.pixelScale));
   Module* halves[2] = {&lab.module(), &comparison->module()};
   const char* names[2] = {"A", "B"};
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |

@@ -28,8 +28,7 @@ void drawModuleAndBackend(Lab& lab) {
 
   int backend = module.backend() == Backend::Cuda ? 1 : 0;
   const bool gpu = gpuInfo().available;
-  if (tracked::RadioButton("CPU", &backend, 0))
-    lab.later([&lab] { lab.select(Backend::Cpu, ""); });
+  if (tracked::RadioButton("CPU", &backend, 0)) lab.later([&lab] { lab.select(Backend::Cpu, ""); });
   ImGui::SameLine();
   if (!gpu) ImGui::BeginDisabled();
   if (tracked::RadioButton("CUDA", &backend, 1))
@@ -45,15 +44,14 @@ void drawModuleAndBackend(Lab& lab) {
   if (tracked::BeginCombo("variant", current.title.c_str())) {
     for (const auto& variant : module.variants(module.backend()))
       if (tracked::Selectable(variant.title.c_str(), variant.name == current.name))
-        lab.later([&lab, backend = module.backend(), name = variant.name] {
-          lab.select(backend, name);
-        });
+        lab.later(
+            [&lab, backend = module.backend(), name = variant.name] { lab.select(backend, name); });
     ImGui::EndCombo();
   }
   // The notes carry live figures: their lines may come and go as the simulation runs.
   SteadyBlock notesBlock("notes", std::string(module.name()) + "/" + current.name);
-  ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.6f, 1.0f), "%s", module.configuration().c_str());
   ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.6f, 1.0f), "%s", module.configuration().c_str());
   std::istringstream notes(module.notes());
   for (std::string line; std::getline(notes, line);) {
     if (line.rfind("warning:", 0) == 0)
@@ -66,7 +64,8 @@ void drawModuleAndBackend(Lab& lab) {
 }
 
 void drawPlayback(Lab& lab, UiContext& context) {
-  if (tracked::Button(lab.running ? "Pause" : "Run", ImVec2(ImGui::GetFontSize() * 4.5f, 0))) lab.running = !lab.running;
+  if (tracked::Button(lab.running ? "Pause" : "Run", ImVec2(ImGui::GetFontSize() * 4.5f, 0)))
+    lab.running = !lab.running;
   ImGui::SameLine();
   if (tracked::Button("Step")) lab.requestSteps(1);
   ImGui::SameLine();
@@ -78,7 +77,7 @@ void drawPlayback(Lab& lab, UiContext& context) {
   tracked::InputInt("N", &lab.stepN, 10, 100);
   lab.stepN = std::max(1, lab.stepN);
   tracked::SliderInt("steps / frame", &lab.stepsPerFrame, 1, 1024, "%d",
-                   ImGuiSliderFlags_Logarithmic);
+                     ImGuiSliderFlags_Logarithmic);
   for (const auto& action : lab.module().actions()) {
     if (tracked::Button(action.c_str())) lab.later([&lab, action] { lab.runAction(action); });
     ImGui::SameLine();
@@ -128,9 +127,11 @@ void drawViewSettings(Lab& lab) {
 void drawPresets(Lab& lab) {
   static char path[512] = "preset.json";
   tracked::InputText("file", path, sizeof path);
-  if (tracked::Button("Save preset")) lab.later([&lab, file = std::string(path)] { lab.savePreset(file); });
+  if (tracked::Button("Save preset"))
+    lab.later([&lab, file = std::string(path)] { lab.savePreset(file); });
   ImGui::SameLine();
-  if (tracked::Button("Load preset")) lab.later([&lab, file = std::string(path)] { lab.loadPreset(file); });
+  if (tracked::Button("Load preset"))
+    lab.later([&lab, file = std::string(path)] { lab.loadPreset(file); });
 }
 
 void drawCompare(Lab& lab, UiContext& context) {
@@ -161,7 +162,8 @@ void drawControlPanel(Lab& lab, UiContext& context) {
   if (replaying) ImGui::BeginDisabled();
   if (tracked::CollapsingHeader("Presets")) drawPresets(lab);
   if (replaying) ImGui::EndDisabled();
-  if (context.demo && tracked::CollapsingHeader("Record and replay", ImGuiTreeNodeFlags_DefaultOpen))
+  if (context.demo &&
+      tracked::CollapsingHeader("Record and replay", ImGuiTreeNodeFlags_DefaultOpen))
     drawDemoPanel(lab, *context.demo, context.width, context.height);
   if (tracked::CollapsingHeader("Classroom")) drawClassroomPanel(context.classroom);
   ImGui::End();

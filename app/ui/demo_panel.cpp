@@ -118,7 +118,8 @@ void drawReplayTimeline(Lab& lab, Demo& demo, UiContext& context) {
                    ImGuiWindowFlags_NoSavedSettings);
   // What seeks or ends the replay waits for the frame's end (Lab::later); the replay may be gone
   // by then.
-  if (tracked::Button(replay.playing && !replay.atEnd() ? "Pause" : "Play", ImVec2(ImGui::GetFontSize() * 4, 0)))
+  if (tracked::Button(replay.playing && !replay.atEnd() ? "Pause" : "Play",
+                      ImVec2(ImGui::GetFontSize() * 4, 0)))
     lab.later([&lab, &demo] {
       if (!demo.replay) return;
       SessionPlayer& player = *demo.replay;
@@ -132,7 +133,7 @@ void drawReplayTimeline(Lab& lab, Demo& demo, UiContext& context) {
   if (tracked::BeginCombo("speed", (std::to_string(replay.speed).substr(0, 4) + "x").c_str())) {
     for (const float speed : speeds)
       if (tracked::Selectable((std::to_string(speed).substr(0, 4) + "x").c_str(),
-                            speed == replay.speed))
+                              speed == replay.speed))
         replay.speed = speed;
     ImGui::EndCombo();
   }

@@ -12,9 +12,9 @@ namespace {
 std::string findFont() {
   if (const char* path = std::getenv("WARPSCOPE_FONT"); path && std::filesystem::exists(path))
     return path;
-  for (const char* path : {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-                           "/usr/share/fonts/TTF/DejaVuSans.ttf",
-                           "/usr/share/fonts/dejavu/DejaVuSans.ttf"})
+  for (const char* path :
+       {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf",
+        "/usr/share/fonts/dejavu/DejaVuSans.ttf"})
     if (std::filesystem::exists(path)) return path;
   return "";
 }

@@ -18,14 +18,15 @@ bool updateLayout(UiContext& context) {
     // Each panel keeps its width at the UI's scale while the view keeps at least a third of the
     // window; past that the panels narrow and their text wraps.
     const float most = w / 3;
-    const float controls = context.controlsCollapsed ? kStripWidth * scale
-                                                     : std::min(kPanelWidth * scale, most);
-    const float timings = context.timingsCollapsed ? kStripWidth * scale
-                                                   : std::min(kTimingsWidth * scale, most);
+    const float controls =
+        context.controlsCollapsed ? kStripWidth * scale : std::min(kPanelWidth * scale, most);
+    const float timings =
+        context.timingsCollapsed ? kStripWidth * scale : std::min(kTimingsWidth * scale, most);
     l.controls = {0, 0, controls, l.status.y};
     l.timings = {w - timings, 0, timings, l.status.y};
   }
-  l.view = {l.controls.right(), 0, l.timings.x - l.controls.right(), (context.showUi ? l.status.y : h)};
+  l.view = {l.controls.right(), 0, l.timings.x - l.controls.right(),
+            (context.showUi ? l.status.y : h)};
   if (!context.showUi) l.view.width = w;
   if (context.classroom.largeNumber) {
     // The key figure's own band at the top of the view: the simulation is drawn below it.
@@ -63,8 +64,8 @@ void placeNextWindow(const ScreenRect& rect) {
   ImGui::SetNextWindowSize(ImVec2(rect.width, rect.height), ImGuiCond_Always);
 }
 
-bool beginSidePanel(const char* window, const ScreenRect& rect, bool& collapsed,
-                    const char* arrows, const char* hideTip) {
+bool beginSidePanel(const char* window, const ScreenRect& rect, bool& collapsed, const char* arrows,
+                    const char* hideTip) {
   const std::string name = window;
   placeNextWindow(rect);
   if (collapsed) {

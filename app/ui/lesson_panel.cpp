@@ -75,9 +75,8 @@ void drawLesson(Lab& lab) {
   // the most it can need (its widest figures, drawn unseen once), so the controls below stay.
   SteadyBlock nowBlock("now", std::string(module.name()) + "/" + variant.name);
   const float width = ImGui::GetContentRegionAvail().x;
-  const std::string widest = "now: 8888 ms, " +
-                             siRate(888.8e12, module.stepTiming().rateUnit()) + ", 8888.8 GB/s, " +
-                             where + " (" + module.sizeText() + ")";
+  const std::string widest = "now: 8888 ms, " + siRate(888.8e12, module.stepTiming().rateUnit()) +
+                             ", 8888.8 GB/s, " + where + " (" + module.sizeText() + ")";
   const float most = std::max(ImGui::CalcTextSize(now, nullptr, false, width).y,
                               ImGui::CalcTextSize(widest.c_str(), nullptr, false, width).y);
   const float top = ImGui::GetCursorPosY();

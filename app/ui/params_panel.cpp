@@ -33,9 +33,8 @@ void drawText(Lab& lab, const ParamSpec& spec) {
   else if (editingKey == spec.key)
     editingKey.clear();
   if (ImGui::IsItemDeactivatedAfterEdit()) {
-    lab.later([&lab, key = spec.key, value = std::string(buffer.data())] {
-      lab.setParam(key, value);
-    });
+    lab.later(
+        [&lab, key = spec.key, value = std::string(buffer.data())] { lab.setParam(key, value); });
   }
   if (!spec.suggestions.empty()) {
     if (tracked::BeginCombo(("##" + spec.key).c_str(), "well-known values")) {
@@ -66,13 +65,13 @@ void drawParameters(Lab& lab) {
           // Sizes reallocate: applied when the user lets go, not on every drag step.
           int i = static_cast<int>(v);
           tracked::DragInt(spec.label.c_str(), &i, 8.0f, int(spec.min), int(spec.max), "%d",
-                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+                           ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
           v = i;
           apply = ImGui::IsItemDeactivatedAfterEdit();
         } else {
           int i = static_cast<int>(v);
           apply = tracked::SliderInt(spec.label.c_str(), &i, int(spec.min), int(spec.max), "%d",
-                                   ImGuiSliderFlags_AlwaysClamp);
+                                     ImGuiSliderFlags_AlwaysClamp);
           v = i;
         }
         if (apply) setLater(lab, spec.key, v);
@@ -82,8 +81,8 @@ void drawParameters(Lab& lab) {
         float v = static_cast<float>(std::get<double>(value));
         // Logarithmic sliders span decades: show significant digits, not three decimals.
         if (tracked::SliderFloat(spec.label.c_str(), &v, float(spec.min), float(spec.max),
-                               spec.logScale ? "%.3g" : "%.3f",
-                               spec.logScale ? ImGuiSliderFlags_Logarithmic : 0))
+                                 spec.logScale ? "%.3g" : "%.3f",
+                                 spec.logScale ? ImGuiSliderFlags_Logarithmic : 0))
           setLater(lab, spec.key, double(v));
         break;
       }

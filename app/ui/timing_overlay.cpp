@@ -263,8 +263,7 @@ void drawStatusBar(Lab& lab, UiContext& context) {
       gpuInfo().available ? gpuInfo().name : "no GPU (" + gpuInfo().reason + ")";
   // The parts in order of importance: those that do not fit are left out (all show on hover).
   std::vector<std::string> parts = {
-      std::string(module.title()),
-      "step " + std::to_string(module.stepCount()),
+      std::string(module.title()), "step " + std::to_string(module.stepCount()),
       std::string(toString(module.backend())) + ": " + module.variant(),
       lab.running ? "running" : "paused"};
   if (context.demo && !context.demo->message.empty()) parts.push_back(context.demo->message);

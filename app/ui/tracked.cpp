@@ -49,8 +49,8 @@ std::map<std::string, Reserved>& reservedBlocks() {
 SteadyBlock::SteadyBlock(const char* id, const std::string& key)
     : id_(id), start_(ImGui::GetCursorPosY()) {
   // The width and font are part of what the height depends on.
-  const std::string full = key + "/" + std::to_string(int(ImGui::GetContentRegionAvail().x)) +
-                           "/" + std::to_string(ImGui::GetFontSize());
+  const std::string full = key + "/" + std::to_string(int(ImGui::GetContentRegionAvail().x)) + "/" +
+                           std::to_string(ImGui::GetFontSize());
   Reserved& reserved = reservedBlocks()[id_];
   if (reserved.key != full) reserved = {full, 0};
 }
@@ -190,7 +190,8 @@ bool BeginCombo(const char* label, const char* preview) {
   const bool open = ImGui::BeginCombo(fitted.c_str(), preview);
   // A preview too long for the frame is cut at its edge: the whole of it on hover.
   if (!open && ImGui::IsItemHovered() &&
-      ImGui::CalcTextSize(preview).x > width - ImGui::GetFrameHeight() - 2 * GImGui->Style.FramePadding.x)
+      ImGui::CalcTextSize(preview).x >
+          width - ImGui::GetFrameHeight() - 2 * GImGui->Style.FramePadding.x)
     ImGui::SetTooltip("%s", preview);
   if (!open) {
     record(label, "combo", width, preview);
@@ -207,9 +208,9 @@ bool BeginCombo(const char* label, const char* preview) {
   const float labelWidth = ImGui::CalcTextSize(fitted.c_str(), nullptr, true).x;
   r.min = at;
   r.frameMax = ImVec2(at.x + width, at.y + ImGui::GetFrameHeight());
-  r.max = ImVec2(r.frameMax.x + (labelWidth > 0 ? ImGui::GetStyle().ItemInnerSpacing.x + labelWidth
-                                                : 0.0f),
-                 r.frameMax.y);
+  r.max = ImVec2(
+      r.frameMax.x + (labelWidth > 0 ? ImGui::GetStyle().ItemInnerSpacing.x + labelWidth : 0.0f),
+      r.frameMax.y);
   r.value = preview;
   WidgetLog::instance().add(std::move(r));
   return true;

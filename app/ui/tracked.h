@@ -62,8 +62,8 @@ bool Combo(const char* label, int* current, const char* const items[], int count
 bool Selectable(const char* label, bool selected = false);
 bool SliderInt(const char* label, int* value, int min, int max, const char* format = "%d",
                ImGuiSliderFlags flags = 0);
-bool SliderFloat(const char* label, float* value, float min, float max,
-                 const char* format = "%.3f", ImGuiSliderFlags flags = 0);
+bool SliderFloat(const char* label, float* value, float min, float max, const char* format = "%.3f",
+                 ImGuiSliderFlags flags = 0);
 bool DragInt(const char* label, int* value, float speed, int min, int max,
              const char* format = "%d", ImGuiSliderFlags flags = 0);
 bool InputInt(const char* label, int* value, int step = 1, int stepFast = 100);

@@ -53,7 +53,7 @@ void drawHelp(UiContext& context) {
       {"right drag", "erase"},
       {"middle drag, Ctrl+left drag", "pan"},
       {"wheel", "zoom about the cursor"},
-      {"F", "fit the world in the window"},
+      {"F", "fit the world in the view (between the panels)"},
       {"G", "cell grid lines (when zoomed in)"},
       {"1 ... 9", "switch view"},
       {"Tab", "hide / show the panels"},

@@ -75,7 +75,8 @@ struct ScreenRect {
 
 // Where each part of the window goes this frame: the panels at the sides (or a thin strip each
 // when collapsed), the status bar at the bottom, the large figure's band above the view, and the
-// view in what is left (less the replay's timeline below it during a replay). The simulation is drawn into `view` alone, so no panel ever hides it.
+// view in what is left (less the replay's timeline below it during a replay). The simulation is
+// drawn into `view` alone, so no panel ever hides it.
 struct Layout {
   ScreenRect controls, timings, status, figure, timeline, view;
 };
@@ -106,8 +107,8 @@ void placeNextWindow(const ScreenRect& rect);
 // A panel at a side of the view, in `rect`: its window begun, with a button that collapses it to
 // a thin strip; collapsed, the strip with a button that opens it again, and false (nothing to
 // draw, no End to call). `arrows`: the hide and show buttons' arrows, e.g. "<>".
-bool beginSidePanel(const char* window, const ScreenRect& rect, bool& collapsed,
-                    const char* arrows, const char* hideTip);
+bool beginSidePanel(const char* window, const ScreenRect& rect, bool& collapsed, const char* arrows,
+                    const char* hideTip);
 
 void drawUi(Lab& lab, UiContext& context);
 

@@ -22,7 +22,7 @@ namespace ws::app::ui {
 
 namespace {
 
-constexpr int kSettleFrames = 3;   // a click's change is queued, applied, then drawn
+constexpr int kSettleFrames = 3;  // a click's change is queued, applied, then drawn
 constexpr int kMostRevealFrames = 30;
 constexpr std::size_t kQuoted = 120;  // the most of a shown value a message repeats
 
@@ -54,13 +54,15 @@ std::vector<std::string> words(const std::string& line) {
 // How many words each command takes after its name.
 const std::map<std::string, int>& arity() {
   static const std::map<std::string, int> table = {
-      {"frames", 1},        {"open", 1},           {"close", 1},          {"click", 1},
-      {"pick", 2},          {"toggle", 1},         {"slide", 2},          {"drag", 2},
-      {"set", 2},           {"key", 1},            {"view-drag", 5},      {"view-wheel", 3},
-      {"view-click", 2},    {"window", 2},         {"expect-status", 1},  {"expect-value", 2},
-      {"expect-widget", 1}, {"expect-no-widget", 1}, {"expect-file", 1},  {"expect-error", 1},
-      {"expect-no-error", 0}, {"expect-layout", 0}, {"walk", 0},          {"monkey", 2},
-      {"screenshot", 1},    {"quit", 0},           {"expect-module", 1},
+      {"frames", 1},        {"open", 1},          {"close", 1},
+      {"click", 1},         {"pick", 2},          {"toggle", 1},
+      {"slide", 2},         {"drag", 2},          {"set", 2},
+      {"key", 1},           {"view-drag", 5},     {"view-wheel", 3},
+      {"view-click", 2},    {"window", 2},        {"expect-status", 1},
+      {"expect-value", 2},  {"expect-widget", 1}, {"expect-no-widget", 1},
+      {"expect-file", 1},   {"expect-error", 1},  {"expect-no-error", 0},
+      {"expect-layout", 0}, {"walk", 0},          {"monkey", 2},
+      {"screenshot", 1},    {"quit", 0},          {"expect-module", 1},
       {"expect-above", 2},  {"expect-below", 2},
   };
   return table;
@@ -91,8 +93,8 @@ bool sameValue(const std::string& shown, const std::string& expected) {
 KeyPress keyCode(const std::string& name) {
   KeyPress press{GLFW_KEY_UNKNOWN, 0};
   std::string key = name;
-  for (const auto& [prefix, mod] : {std::pair<const char*, int>{"shift+", GLFW_MOD_SHIFT},
-                                    {"ctrl+", GLFW_MOD_CONTROL}})
+  for (const auto& [prefix, mod] :
+       {std::pair<const char*, int>{"shift+", GLFW_MOD_SHIFT}, {"ctrl+", GLFW_MOD_CONTROL}})
     if (key.rfind(prefix, 0) == 0) press.mods |= mod, key = key.substr(std::strlen(prefix));
   static const std::map<std::string, int> named = {
       {"space", GLFW_KEY_SPACE}, {"tab", GLFW_KEY_TAB},     {"escape", GLFW_KEY_ESCAPE},
@@ -211,8 +213,8 @@ bool UiDriver::reveal(const WidgetRecord& widget) {
   const ImRect clip = window->InnerClipRect;
   if (widget.min.y >= clip.Min.y && widget.max.y <= clip.Max.y) {
     // Where it stays for two frames running: a window just scrolled may lay out again.
-    const bool still = widget.id == revealed_ && widget.min.x == revealedAt_.x &&
-                       widget.min.y == revealedAt_.y;
+    const bool still =
+        widget.id == revealed_ && widget.min.x == revealedAt_.x && widget.min.y == revealedAt_.y;
     revealed_ = widget.id;
     revealedAt_ = widget.min;
     return still;
@@ -371,8 +373,8 @@ UiDriver::Outcome UiDriver::run(const Command& command, Lab& lab, UiContext& con
           offered += (offered.empty() ? "" : ", ") + w.label;
         }
       if (!entry)
-        throw InputError("'" + arg(1) + "' offers no '" + shorten(arg(2)) + "' (it offers: " +
-                         shorten(offered) + ")");
+        throw InputError("'" + arg(1) + "' offers no '" + shorten(arg(2)) +
+                         "' (it offers: " + shorten(offered) + ")");
       if (!reveal(*entry)) return Outcome::Continue;
       clickOn(*entry, centre(*entry));
       settle(kSettleFrames);
@@ -381,9 +383,10 @@ UiDriver::Outcome UiDriver::run(const Command& command, Lab& lab, UiContext& con
     }
     const WidgetRecord& combo = widget(arg(1));
     if (combo.value != arg(2))
-      throw InputError("'" + arg(1) + "' shows '" + shorten(combo.value) + "' after picking '" +
-                       shorten(arg(2)) + "'" +
-                       (lab.errorMessage.empty() ? "" : " (error: " + shorten(lab.errorMessage) + ")"));
+      throw InputError(
+          "'" + arg(1) + "' shows '" + shorten(combo.value) + "' after picking '" +
+          shorten(arg(2)) + "'" +
+          (lab.errorMessage.empty() ? "" : " (error: " + shorten(lab.errorMessage) + ")"));
     return Outcome::Done;
   }
   if (name == "toggle") {
@@ -405,7 +408,8 @@ UiDriver::Outcome UiDriver::run(const Command& command, Lab& lab, UiContext& con
   if (name == "slide" || name == "drag") {
     const WidgetRecord& w = widget(arg(1));
     if (phase_ == 0) {
-      if (w.kind != "slider" && w.kind != "drag") throw InputError("'" + arg(1) + "' is not a slider");
+      if (w.kind != "slider" && w.kind != "drag")
+        throw InputError("'" + arg(1) + "' is not a slider");
       if (!w.enabled) throw InputError("'" + arg(1) + "' is disabled");
       if (!reveal(w)) return Outcome::Continue;
       remembered_ = w.value;
@@ -441,10 +445,13 @@ UiDriver::Outcome UiDriver::run(const Command& command, Lab& lab, UiContext& con
     return Outcome::Done;
   }
   if (name == "view-drag") {
-    static const std::map<std::string, std::pair<int, bool>> buttons = {
-        {"left", {0, false}}, {"right", {1, false}}, {"middle", {2, false}}, {"ctrl+left", {0, true}}};
+    static const std::map<std::string, std::pair<int, bool>> buttons = {{"left", {0, false}},
+                                                                        {"right", {1, false}},
+                                                                        {"middle", {2, false}},
+                                                                        {"ctrl+left", {0, true}}};
     const auto it = buttons.find(arg(1));
-    if (it == buttons.end()) throw InputError("button '" + shorten(arg(1)) + "': left, right, middle or ctrl+left");
+    if (it == buttons.end())
+      throw InputError("button '" + shorten(arg(1)) + "': left, right, middle or ctrl+left");
     drag(inView(context, number(arg(2), "x"), number(arg(3), "y")),
          inView(context, number(arg(4), "x"), number(arg(5), "y")), it->second.first,
          it->second.second);
@@ -498,7 +505,8 @@ UiDriver::Outcome UiDriver::run(const Command& command, Lab& lab, UiContext& con
   if (name == "expect-value") {
     const WidgetRecord& w = widget(arg(1));
     if (!sameValue(w.value, arg(2)))
-      throw InputError("'" + arg(1) + "' shows '" + shorten(w.value) + "', not '" + shorten(arg(2)) + "'");
+      throw InputError("'" + arg(1) + "' shows '" + shorten(w.value) + "', not '" +
+                       shorten(arg(2)) + "'");
     return Outcome::Done;
   }
   if (name == "expect-above" || name == "expect-below") {
@@ -552,7 +560,7 @@ UiDriver::Outcome UiDriver::run(const Command& command, Lab& lab, UiContext& con
     if (!problem.empty()) throw InputError(problem);
     return Outcome::Done;
   }
-  if (name == "walk") return walkStep(lab, context) ? Outcome::Continue : Outcome::Done;
+  if (name == "walk") return walkStep(lab) ? Outcome::Continue : Outcome::Done;
   if (name == "monkey") {
     if (phase_ == 0) {
       random_.seed(static_cast<unsigned>(number(arg(1), "seed")));
@@ -607,7 +615,8 @@ std::string UiDriver::checkLayout(const UiContext& context) const {
     ScreenRect inner = rect;  // a pixel of slack for rounding
     inner.x += 1, inner.y += 1, inner.width -= 2, inner.height -= 2;
     if (inner.overlaps(l.view))
-      return "the window '" + name + "' " + describe(rect) + " overlaps the view " + describe(l.view);
+      return "the window '" + name + "' " + describe(rect) + " overlaps the view " +
+             describe(l.view);
   }
   // The widgets of each window: inside it and apart from each other.
   const std::vector<WidgetRecord>& widgets = WidgetLog::instance().last();
@@ -627,8 +636,7 @@ std::string UiDriver::checkLayout(const UiContext& context) const {
       if (!b.visible || b.kind == "text" || b.window != a.window) continue;
       const bool apart = a.max.x <= b.min.x + 1 || b.max.x <= a.min.x + 1 ||
                          a.max.y <= b.min.y + 1 || b.max.y <= a.min.y + 1;
-      if (!apart)
-        return "'" + a.label + "' and '" + b.label + "' overlap in '" + a.window + "'";
+      if (!apart) return "'" + a.label + "' and '" + b.label + "' overlap in '" + a.window + "'";
     }
   }
   return "";
@@ -638,8 +646,8 @@ std::string UiDriver::checkLayout(const UiContext& context) const {
 // would hand the panel to another module (the auto demo) or slow every later frame (running, many
 // steps a frame), and what hides the panel.
 static bool skippedByWalk(const WidgetRecord& w) {
-  static const char* const skipped[] = {"module", "Screenshot", "auto demo", "Run",
-                                        "steps / frame", "s / preset"};
+  static const char* const skipped[] = {"module", "Screenshot",    "auto demo",
+                                        "Run",    "steps / frame", "s / preset"};
   for (const char* label : skipped)
     if (w.label == label) return true;
   return w.id.find("##hide") != std::string::npos;
@@ -649,7 +657,7 @@ static bool skippedByWalk(const WidgetRecord& w) {
 // checkboxes toggled (each must flip), radios chosen (each must become the one), combos opened
 // and their last entry picked (the combo must show it), sliders pressed at a third of their width
 // (each must change). An error a widget raises is dismissed and said; the walk goes on.
-bool UiDriver::walkStep(Lab& lab, UiContext& context) {
+bool UiDriver::walkStep(Lab& lab) {
   if (phase_ == 0) {  // the widgets to operate
     walked_.clear();
     for (const WidgetRecord& w : WidgetLog::instance().last())
@@ -660,14 +668,16 @@ bool UiDriver::walkStep(Lab& lab, UiContext& context) {
     phase_ = 1;
   }
   if (!lab.errorMessage.empty()) {  // what the last widget raised
-    std::cout << "ui-test: walk: " << remembered_ << " -> " << shorten(lab.errorMessage) << std::endl;
+    std::cout << "ui-test: walk: " << remembered_ << " -> " << shorten(lab.errorMessage)
+              << std::endl;
     lab.errorMessage.clear();
     return true;
   }
   // The last widget's check.
   if (phase_ == 2 && !remembered_.empty()) {
     const WidgetRecord* w = find(remembered_);
-    if (w && w->kind == "checkbox" && w->value == checkedValue_ && w->id.find("A/B") == std::string::npos)
+    if (w && w->kind == "checkbox" && w->value == checkedValue_ &&
+        w->id.find("A/B") == std::string::npos)
       fail("walk: '" + remembered_ + "' stayed " + w->value);
     if (w && w->kind == "radio" && w->value != "on" && w->enabled)
       fail("walk: '" + remembered_ + "' did not become the choice");
@@ -746,11 +756,11 @@ bool UiDriver::walkStep(Lab& lab, UiContext& context) {
       clickOn(*w, centre(*w));
     } else {
       const float side = w->max.y - w->min.y;
-      clickOn(*w, w->kind == "button" ? centre(*w) : ImVec2(w->min.x + side / 2, w->min.y + side / 2));
+      clickOn(*w,
+              w->kind == "button" ? centre(*w) : ImVec2(w->min.x + side / 2, w->min.y + side / 2));
     }
     settle(kSettleFrames);
     phase_ = w->kind == "drag" || w->kind == "button" ? 1 : 2;
-    (void)context;
     return true;
   }
   std::cout << "ui-test: walk operated " << walked_.size() << " widgets" << std::endl;
@@ -770,7 +780,8 @@ void UiDriver::monkeyEvent(Lab& lab, UiContext& context, DriverRequests& request
   }
   const std::vector<WidgetRecord>& widgets = WidgetLog::instance().last();
   if (roll < 0.45f && !widgets.empty()) {  // a widget
-    const WidgetRecord& w = widgets[std::uniform_int_distribution<std::size_t>(0, widgets.size() - 1)(random_)];
+    const WidgetRecord& w =
+        widgets[std::uniform_int_distribution<std::size_t>(0, widgets.size() - 1)(random_)];
     // Not running on, nor more steps a frame: on the CPU a large 3-D lattice the monkey chose
     // would leave the run few events (it steps with Step, Step N and N instead).
     if (w.kind == "text" || w.label == "steps / frame" || w.label == "Run") return;
@@ -785,7 +796,8 @@ void UiDriver::monkeyEvent(Lab& lab, UiContext& context, DriverRequests& request
           unit(random_) < 0.8f ? 0 : 1);
   } else if (roll < 0.72f) {  // a drag in the view
     static const int buttons[] = {0, 0, 1, 2};
-    drag(inView(context, unit(random_), unit(random_)), inView(context, unit(random_), unit(random_)),
+    drag(inView(context, unit(random_), unit(random_)),
+         inView(context, unit(random_), unit(random_)),
          buttons[std::uniform_int_distribution<int>(0, 3)(random_)], unit(random_) < 0.1f);
   } else if (roll < 0.8f) {  // the wheel
     Gesture g{ImVec2(unit(random_) * context.width, unit(random_) * context.height)};
@@ -793,14 +805,14 @@ void UiDriver::monkeyEvent(Lab& lab, UiContext& context, DriverRequests& request
     gestures_.push_back(g);
     held_.mouse = g.mouse;
   } else if (roll < 0.985f) {  // a key (not quit, a screenshot, run or more steps a frame)
-    static const char* const keys[] = {"n",  "shift+n", "right", "r",     "c",
-                                       "f",     "g",  "tab",     "u",     "i",     "l",
-                                       "a",     "h",  "d",       "e",     "p",     "minus",
-                                       "1",     "2",  "3",       "escape", "enter"};
+    static const char* const keys[] = {
+        "n", "shift+n", "right", "r", "c", "f",     "g", "tab", "u", "i",      "l",
+        "a", "h",       "d",     "e", "p", "minus", "1", "2",   "3", "escape", "enter"};
     pressKey(keys[std::uniform_int_distribution<std::size_t>(0, std::size(keys) - 1)(random_)],
              requests);
   } else {  // the window's size
-    static const std::pair<int, int> sizes[] = {{1280, 720}, {1600, 1000}, {1024, 700}, {1920, 1080}};
+    static const std::pair<int, int> sizes[] = {
+        {1280, 720}, {1600, 1000}, {1024, 700}, {1920, 1080}};
     requests.resize = sizes[std::uniform_int_distribution<int>(0, 3)(random_)];
   }
   settle(1);

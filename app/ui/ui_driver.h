@@ -110,13 +110,13 @@ class UiDriver {
   // One monkey event.
   void monkeyEvent(Lab& lab, UiContext& context, DriverRequests& requests);
   // The walk's next widget, or false when it has operated them all.
-  bool walkStep(Lab& lab, UiContext& context);
+  bool walkStep(Lab& lab);
 
   std::vector<Command> commands_;
   std::size_t next_ = 0;
   int started_ = 0, phase_ = 0, waited_ = 0;
   std::deque<Gesture> gestures_;
-  Gesture held_;  // where the mouse rests between gestures
+  Gesture held_;               // where the mouse rests between gestures
   std::vector<int> keysHeld_;  // the keys the last gesture held down
   std::string revealed_;       // the widget reveal() saw last frame, and where
   ImVec2 revealedAt_;
