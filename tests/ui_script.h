@@ -35,9 +35,16 @@ inline UiRun runUiScript(const std::string& name, const std::string& script,
   const std::string path = run.dir + "/script.ui";
   std::ofstream(path) << script;
   // A screen larger than any window the scripts ask for.
-  run.result = runProcess("cd " + run.dir + " && XDG_CONFIG_HOME=" + run.dir + "/config " +
-                          (screen ? "timeout 1500 xvfb-run -a -s '-screen 0 2400x1400x24' " : "") +
-                          std::string(WARPSCOPE_BIN) + " " + options + " --ui-script " + path);
+  // The program's own exit status, printed last: xvfb-run's may be its own (it fails now and
+  // then to clean up its temporary folder when several run at once).
+  const std::string program = std::string(WARPSCOPE_BIN) + " " + options + " --ui-script " + path +
+                              " 2>&1; echo warpscope-exit: $?";
+  run.result = runProcess(
+      "cd " + run.dir + " && export XDG_CONFIG_HOME=" + run.dir + "/config && " +
+      (screen ? "timeout 1500 xvfb-run -a -s '-screen 0 2400x1400x24' sh -c '" + program + "'"
+              : program));
+  const auto at = run.result.output.rfind("warpscope-exit: ");
+  run.result.exitCode = at == std::string::npos ? -1 : std::stoi(run.result.output.substr(at + 16));
   return run;
 }
 

@@ -677,8 +677,21 @@ bool UiDriver::walkStep(Lab& lab) {
   if (phase_ == 2 && !remembered_.empty()) {
     const WidgetRecord* w = find(remembered_);
     if (w && w->kind == "checkbox" && w->value == checkedValue_ &&
-        w->id.find("A/B") == std::string::npos)
+        w->id.find("A/B") == std::string::npos) {
+      // Once more, said aloud: under a loaded machine a click has been seen to miss a checkbox
+      // now and then (in the sanitizer build, never alone); twice is a failure.
+      if (!retried_) {
+        std::cout << "ui-test: walk: '" << remembered_ << "' stayed " << w->value
+                  << " after a click; clicking again" << std::endl;
+        retried_ = true;
+        const float side = w->max.y - w->min.y;
+        clickOn(*w, ImVec2(w->min.x + side / 2, w->min.y + side / 2));
+        settle(kSettleFrames);
+        return true;
+      }
       fail("walk: '" + remembered_ + "' stayed " + w->value);
+    }
+    retried_ = false;
     if (w && w->kind == "radio" && w->value != "on" && w->enabled)
       fail("walk: '" + remembered_ + "' did not become the choice");
     if (w && w->kind == "slider" && w->value == checkedValue_)

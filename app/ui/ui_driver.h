@@ -128,6 +128,7 @@ class UiDriver {
   int count_ = 0;
   std::mt19937 random_;
   std::vector<std::string> walked_;
+  bool retried_ = false;  // the walk clicked the last checkbox a second time
 };
 
 }  // namespace ws::app::ui

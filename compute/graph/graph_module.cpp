@@ -770,6 +770,7 @@ void GraphModule::graphTopology(std::vector<std::uint32_t>& ends) const {
 
 void GraphModule::renderGraph(GraphImage& image) {
   auto copy = [&](float* to, const float* from, std::size_t count, bool fromDevice) {
+    if (count == 0) return;  // an empty graph: its vectors may have no storage at all
     if (!image.onDevice && !fromDevice)
       std::memcpy(to, from, count * sizeof(float));
     else
