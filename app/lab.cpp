@@ -116,12 +116,11 @@ bool Lab::attempt(const std::function<void()>& action) {
   return false;
 }
 
-std::size_t Lab::applyQueued() {
+void Lab::applyQueued() {
   // Taken out first: a change may queue another, which waits for the next frame.
   std::vector<std::function<void()>> changes;
   changes.swap(queued_);
   for (const auto& change : changes) attempt(change);
-  return changes.size();
 }
 
 void Lab::fallBackToCpu(const std::string& reason) {

@@ -59,8 +59,8 @@ class Lab {
   // engine, A/B its comparison), so a panel never calls them directly: it queues them here, and
   // the frame loop applies them between frames, when no reference into the lab is held.
   void later(std::function<void()> change) { queued_.push_back(std::move(change)); }
-  // Applies what was queued, in order (each through attempt()); returns how many.
-  std::size_t applyQueued();
+  // Applies what was queued, in order (each through attempt()).
+  void applyQueued();
 
   // What the user does to the simulation. Each is one action (a JSON object, app/session/
   // actions.h) passed to perform(), which logs it while a session is recorded and applies it.

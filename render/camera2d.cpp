@@ -5,15 +5,13 @@
 
 namespace ws::render {
 
-void Camera2D::fit(const WorldBox& box, int viewportWidth, int viewportHeight, int leftInset) {
-  if (leftInset >= viewportWidth / 2) leftInset = 0;  // too narrow: use the whole view
-  const double zx = (viewportWidth - leftInset) / std::max(1e-9, box.maxX - box.minX);
+void Camera2D::fit(const WorldBox& box, int viewportWidth, int viewportHeight) {
+  const double zx = viewportWidth / std::max(1e-9, box.maxX - box.minX);
   const double zy = viewportHeight / std::max(1e-9, box.maxY - box.minY);
   zoom = std::clamp(std::min(zx, zy), kMinZoom, kMaxZoom);
   // Whole pixels per cell when zoomed in, so cells look crisp and equal.
   if (zoom >= 2) zoom = std::floor(zoom);
-  // The box's centre goes to the middle of the free area, not of the whole viewport.
-  centerX = 0.5 * (box.minX + box.maxX) - 0.5 * leftInset / zoom;
+  centerX = 0.5 * (box.minX + box.maxX);
   centerY = 0.5 * (box.minY + box.maxY);
 }
 

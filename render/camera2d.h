@@ -11,8 +11,8 @@ class Camera2D {
   double centerX = 0, centerY = 0;
   double zoom = 1;  // pixels per world unit
 
-  // Frames the box in the viewport less `leftInset` pixels on the left (where panels may sit).
-  void fit(const WorldBox& box, int viewportWidth, int viewportHeight, int leftInset = 0);
+  // Frames the box in the viewport (the view between the panels: nothing of it is covered).
+  void fit(const WorldBox& box, int viewportWidth, int viewportHeight);
   double worldX(double screenX, int viewportWidth) const;
   double worldY(double screenY, int viewportHeight) const;
   // Zooms by `factor`, keeping the world point under the screen point where it is.

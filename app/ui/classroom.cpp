@@ -36,8 +36,9 @@ void highContrastColours(ImGuiStyle& style) {
 }  // namespace
 
 void applyClassroomStyle(Classroom& classroom) {
-  classroom.scaleChanged = classroom.effective() != classroom.appliedScale;
-  if (!classroom.scaleChanged && classroom.highContrast == classroom.appliedContrast) return;
+  if (classroom.effective() == classroom.appliedScale &&
+      classroom.highContrast == classroom.appliedContrast)
+    return;
   ImGuiStyle style;
   if (classroom.highContrast)
     highContrastColours(style);

@@ -149,6 +149,17 @@ std::string format(const char* fmt, Args... args) {
   return text;
 }
 
+// A labelled frame (slider, drag, field): fitted to the line (fitLabelledFrame), drawn by
+// `draw(id)` and recorded with the value `shown()` gives after drawing.
+template <typename Draw, typename Shown>
+bool framed(const char* label, const char* kind, Draw&& draw, Shown&& shown) {
+  const std::string fitted = fitLabelledFrame(label);
+  const float width = ImGui::CalcItemWidth();
+  const bool changed = draw(fitted.c_str());
+  record(label, kind, width, shown());
+  return changed;
+}
+
 }  // namespace
 
 bool Button(const char* label, const ImVec2& size) {
@@ -234,63 +245,54 @@ bool Selectable(const char* label, bool selected) {
 
 bool SliderInt(const char* label, int* value, int min, int max, const char* fmt,
                ImGuiSliderFlags flags) {
-  const std::string fitted = fitLabelledFrame(label);
-  const float width = ImGui::CalcItemWidth();
-  const bool changed = ImGui::SliderInt(fitted.c_str(), value, min, max, fmt, flags);
-  record(label, "slider", width, format("%d", *value));
-  return changed;
+  return framed(
+      label, "slider",
+      [&](const char* id) { return ImGui::SliderInt(id, value, min, max, fmt, flags); },
+      [&] { return format("%d", *value); });
 }
 
 bool SliderFloat(const char* label, float* value, float min, float max, const char* fmt,
                  ImGuiSliderFlags flags) {
-  const std::string fitted = fitLabelledFrame(label);
-  const float width = ImGui::CalcItemWidth();
-  const bool changed = ImGui::SliderFloat(fitted.c_str(), value, min, max, fmt, flags);
-  record(label, "slider", width, format("%g", double(*value)));
-  return changed;
+  return framed(
+      label, "slider",
+      [&](const char* id) { return ImGui::SliderFloat(id, value, min, max, fmt, flags); },
+      [&] { return format("%g", double(*value)); });
 }
 
 bool DragInt(const char* label, int* value, float speed, int min, int max, const char* fmt,
              ImGuiSliderFlags flags) {
-  const std::string fitted = fitLabelledFrame(label);
-  const float width = ImGui::CalcItemWidth();
-  const bool changed = ImGui::DragInt(fitted.c_str(), value, speed, min, max, fmt, flags);
-  record(label, "drag", width, format("%d", *value));
-  return changed;
+  return framed(
+      label, "drag",
+      [&](const char* id) { return ImGui::DragInt(id, value, speed, min, max, fmt, flags); },
+      [&] { return format("%d", *value); });
 }
 
 bool InputInt(const char* label, int* value, int step, int stepFast) {
-  const std::string fitted = fitLabelledFrame(label);
-  const float width = ImGui::CalcItemWidth();
-  const bool changed = ImGui::InputInt(fitted.c_str(), value, step, stepFast);
-  record(label, "input", width, format("%d", *value));
-  return changed;
+  return framed(
+      label, "input", [&](const char* id) { return ImGui::InputInt(id, value, step, stepFast); },
+      [&] { return format("%d", *value); });
 }
 
 bool InputScalar(const char* label, ImGuiDataType type, void* value) {
-  const std::string fitted = fitLabelledFrame(label);
-  const float width = ImGui::CalcItemWidth();
-  const bool changed = ImGui::InputScalar(fitted.c_str(), type, value);
-  std::string text;
-  if (type == ImGuiDataType_S64) text = format("%lld", *static_cast<long long*>(value));
-  record(label, "input", width, text);
-  return changed;
+  return framed(
+      label, "input", [&](const char* id) { return ImGui::InputScalar(id, type, value); },
+      [&] {
+        return type == ImGuiDataType_S64 ? format("%lld", *static_cast<long long*>(value))
+                                         : std::string();
+      });
 }
 
 bool InputText(const char* label, char* buffer, std::size_t size) {
-  const std::string fitted = fitLabelledFrame(label);
-  const float width = ImGui::CalcItemWidth();
-  const bool changed = ImGui::InputText(fitted.c_str(), buffer, size);
-  record(label, "input", width, buffer);
-  return changed;
+  return framed(
+      label, "input", [&](const char* id) { return ImGui::InputText(id, buffer, size); },
+      [&] { return std::string(buffer); });
 }
 
 bool InputTextWithHint(const char* label, const char* hint, char* buffer, std::size_t size) {
-  const std::string fitted = fitLabelledFrame(label);
-  const float width = ImGui::CalcItemWidth();
-  const bool changed = ImGui::InputTextWithHint(fitted.c_str(), hint, buffer, size);
-  record(label, "input", width, buffer);
-  return changed;
+  return framed(
+      label, "input",
+      [&](const char* id) { return ImGui::InputTextWithHint(id, hint, buffer, size); },
+      [&] { return std::string(buffer); });
 }
 
 bool CollapsingHeader(const char* label, ImGuiTreeNodeFlags flags) {

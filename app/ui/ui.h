@@ -39,7 +39,6 @@ struct Classroom {
   // Applied to ImGui's style when they change.
   float appliedScale = 1.0f;
   bool appliedContrast = false;
-  bool scaleChanged = false;  // this frame: windows take their scaled sizes
   // The auto-cycle's place and when it last moved.
   std::size_t nextPreset = 0;
   double lastCycle = -1e9;
