@@ -13,7 +13,7 @@ shift || true
 packages=(build-essential cmake ninja-build pkg-config
           libglfw3-dev libepoxy-dev libimgui-dev libglm-dev libstb-dev nlohmann-json3-dev
           libcli11-dev libgtest-dev googletest libegl-dev libgl-dev
-          libegl-mesa0 libgl1-mesa-dri xvfb xauth xdotool ffmpeg fonts-dejavu-core)
+          libegl-mesa0 libgl1-mesa-dri xvfb xdotool ffmpeg fonts-dejavu-core)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

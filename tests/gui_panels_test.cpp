@@ -20,9 +20,8 @@ namespace {
 using test::quoted;
 using test::runUiScript;
 
-#define REQUIRE_WINDOWS()     \
-  if (!test::canRunWindows()) \
-  GTEST_SKIP() << "xvfb-run is not installed (apt-get install xvfb xauth)"
+#define REQUIRE_WINDOWS() \
+  if (!test::canRunWindows()) GTEST_SKIP() << "Xvfb is not installed (apt-get install xvfb)"
 
 struct ModuleFacts {
   std::string name, listTitle, title;  // the list's name for it, and its own (the status bar's)
@@ -307,6 +306,11 @@ key a
 expect-value "auto demo" on
 key a
 expect-value "auto demo" off
+click "colour map"
+frames 2
+expect-widget viridis
+key escape
+expect-no-widget viridis
 key h
 expect-widget help
 key f1

@@ -1,5 +1,5 @@
 // The GUI itself, under Xvfb: it starts, runs frames on the CPU backend, writes a screenshot of
-// the window and exits 0. Skips where xvfb-run is not installed.
+// the window and exits 0. Skips where Xvfb is not installed.
 #include <gtest/gtest.h>
 #include <stb_image.h>
 
@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <set>
 
-#include "tests/process.h"
+#include "tests/xvfb.h"
 
 namespace ws {
 namespace {
@@ -18,20 +18,18 @@ const bool kOwnSettings =
 
 // Runs a shell script (the program in the background, xdotool driving it) on a virtual screen.
 test::ProcessResult runUnderXvfb(const std::string& script) {
-  std::string quoted;
-  for (char c : script) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return test::runProcess("xvfb-run -a -s '-screen 0 1280x900x24' sh -c '" + quoted + "'");
+  return test::runUnderXvfb("1280x900", script);
 }
 
 TEST(Gui, RunsUnderXvfbAndWritesAScreenshot) {
-  if (test::runProcess("command -v xvfb-run").exitCode != 0)
-    GTEST_SKIP() << "xvfb-run is not installed (apt-get install xvfb xauth)";
+  if (!test::hasXvfb()) GTEST_SKIP() << "Xvfb is not installed (apt-get install xvfb)";
   const std::string shot = ::testing::TempDir() + "/gui.png";
   std::filesystem::remove(shot);
-  const auto result = test::runProcess(
-      "xvfb-run -a -s '-screen 0 1400x900x24' " + std::string(WARPSCOPE_BIN) +
-      " --backend cpu --size 300x200 --window 1280x800 --quit-after-frames 40 --screenshot " +
-      shot);
+  const auto result = test::runUnderXvfb(
+      "1400x900",
+      std::string(WARPSCOPE_BIN) +
+          " --backend cpu --size 300x200 --window 1280x800 --quit-after-frames 40 --screenshot " +
+          shot);
   ASSERT_EQ(result.exitCode, 0) << result.output;
   EXPECT_NE(result.output.find("gui: 40 frames"), std::string::npos) << result.output;
 
@@ -49,8 +47,8 @@ TEST(Gui, RunsUnderXvfbAndWritesAScreenshot) {
 }
 
 TEST(Gui, TakesKeysAndMouseInput) {
-  if (test::runProcess("command -v xvfb-run && command -v xdotool").exitCode != 0)
-    GTEST_SKIP() << "xvfb-run or xdotool is not installed (apt-get install xvfb xauth xdotool)";
+  if (!test::hasXvfb() || test::runProcess("command -v xdotool").exitCode != 0)
+    GTEST_SKIP() << "Xvfb or xdotool is not installed (apt-get install xvfb xdotool)";
   // Paused on a 64x64 grid (about 5 px per cell in the view between the panels, x 341 to 683 of
   // 1024x768): clear, step three times, then drag a line of cells across the middle of the view,
   // and quit with Ctrl+Q. Real X events, through GLFW (the UI scripts of gui_panels_test feed
@@ -83,8 +81,8 @@ TEST(Gui, TakesKeysAndMouseInput) {
 // A session recorded in the GUI with keys and a mouse drag replays headless to the same state,
 // and the window's video has the window's size and frames.
 TEST(Gui, ASessionRecordedWithInputReplaysToTheSameState) {
-  if (test::runProcess("command -v xvfb-run && command -v xdotool").exitCode != 0)
-    GTEST_SKIP() << "xvfb-run or xdotool is not installed (apt-get install xvfb xauth xdotool)";
+  if (!test::hasXvfb() || test::runProcess("command -v xdotool").exitCode != 0)
+    GTEST_SKIP() << "Xvfb or xdotool is not installed (apt-get install xvfb xdotool)";
   const std::string dir = ::testing::TempDir() + "/gui-session";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
@@ -128,16 +126,15 @@ TEST(Gui, ASessionRecordedWithInputReplaysToTheSameState) {
 // The mesh module: a click on the sphere (in the view, between the panels) inspects a vertex; a
 // step later the inspector still follows it, and its notes say what its next move is.
 TEST(Gui, AClickOnTheMeshInspectsAVertex) {
-  if (test::runProcess("command -v xvfb-run && command -v xdotool").exitCode != 0)
-    GTEST_SKIP() << "xvfb-run or xdotool is not installed (apt-get install xvfb xauth xdotool)";
+  if (!test::hasXvfb() || test::runProcess("command -v xdotool").exitCode != 0)
+    GTEST_SKIP() << "Xvfb or xdotool is not installed (apt-get install xvfb xdotool)";
   const std::string script = std::string(WARPSCOPE_BIN) +
                              " --module mesh --backend cpu --paused --window 1024x768 "
                              "--quit-after-frames 1500 & pid=$!; "
                              "xdotool search --sync --name warpscope > /dev/null; sleep 1; "
                              "xdotool mousemove 470 384 sleep 0.3 mousedown 1 sleep 0.3 mouseup 1 "
                              "sleep 0.5 key n sleep 0.5; xdotool key ctrl+q; wait $pid";
-  const auto result =
-      test::runProcess("xvfb-run -a -s '-screen 0 1280x900x24' sh -c '" + script + "'");
+  const auto result = runUnderXvfb(script);
   ASSERT_EQ(result.exitCode, 0) << result.output;
   EXPECT_NE(result.output.find(", step 1,"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("gui: vertex "), std::string::npos) << result.output;
@@ -148,14 +145,13 @@ TEST(Gui, AClickOnTheMeshInspectsAVertex) {
 // The graph module runs in the GUI: Girvan-Newman takes the karate club apart frame by frame, the
 // drawn graph has its communities' colours, and the notes printed at the end say how far it got.
 TEST(Gui, TheGraphModuleAnimatesGirvanNewman) {
-  if (test::runProcess("command -v xvfb-run").exitCode != 0)
-    GTEST_SKIP() << "xvfb-run is not installed (apt-get install xvfb xauth)";
+  if (!test::hasXvfb()) GTEST_SKIP() << "Xvfb is not installed (apt-get install xvfb)";
   const std::string shot = ::testing::TempDir() + "/gui-graph.png";
   const auto result =
-      test::runProcess("xvfb-run -a -s '-screen 0 1280x900x24' " + std::string(WARPSCOPE_BIN) +
-                       " --module graph --backend cpu --set graph.graph=karate --window 1024x768 "
-                       "--quit-after-frames 120 --screenshot " +
-                       shot);
+      runUnderXvfb(std::string(WARPSCOPE_BIN) +
+                   " --module graph --backend cpu --set graph.graph=karate --window 1024x768 "
+                   "--quit-after-frames 120 --screenshot " +
+                   shot);
   ASSERT_EQ(result.exitCode, 0) << result.output;
   EXPECT_NE(result.output.find("Girvan-Newman: "), std::string::npos) << result.output;
   EXPECT_EQ(result.output.find("Girvan-Newman: 0 of"), std::string::npos) << result.output;
@@ -171,15 +167,15 @@ TEST(Gui, TheGraphModuleAnimatesGirvanNewman) {
 
 // The A/B view in the window: both halves run, and the GUI exits cleanly with the comparison on.
 TEST(Gui, TheABViewRunsInTheWindow) {
-  if (test::runProcess("command -v xvfb-run").exitCode != 0)
-    GTEST_SKIP() << "xvfb-run is not installed (apt-get install xvfb xauth)";
+  if (!test::hasXvfb()) GTEST_SKIP() << "Xvfb is not installed (apt-get install xvfb)";
   const std::string shot = ::testing::TempDir() + "/gui-ab.png";
   std::filesystem::remove(shot);
-  const auto result = test::runProcess(
-      "xvfb-run -a -s '-screen 0 1400x900x24' " + std::string(WARPSCOPE_BIN) +
-      " --backend cpu --variant bitpacked --compare reference --size 300x200 --window 1280x800 "
-      "--quit-after-frames 30 --screenshot " +
-      shot);
+  const auto result = test::runUnderXvfb(
+      "1400x900",
+      std::string(WARPSCOPE_BIN) +
+          " --backend cpu --variant bitpacked --compare reference --size 300x200 --window 1280x800 "
+          "--quit-after-frames 30 --screenshot " +
+          shot);
   ASSERT_EQ(result.exitCode, 0) << result.output;
   EXPECT_NE(result.output.find("gui: 30 frames"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("gui: A/B: agree bit for bit"), std::string::npos) << result.output;

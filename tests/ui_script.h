@@ -9,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-#include "tests/process.h"
+#include "tests/xvfb.h"
 
 namespace ws::test {
 
@@ -20,7 +20,7 @@ struct UiRun {
 };
 
 inline bool canRunWindows() {
-  return runProcess("command -v xvfb-run").exitCode == 0;
+  return hasXvfb();
 }
 
 // `script`: the commands; `options`: warpscope's (the window's size with --window WxH).
@@ -34,17 +34,14 @@ inline UiRun runUiScript(const std::string& name, const std::string& script,
   std::filesystem::create_directories(run.dir);
   const std::string path = run.dir + "/script.ui";
   std::ofstream(path) << script;
-  // A screen larger than any window the scripts ask for.
-  // The program's own exit status, printed last: xvfb-run's may be its own (it fails now and
-  // then to clean up its temporary folder when several run at once). Each step is traced, so a
-  // failure's output shows where the run was; a run is stopped before ctest's 900 s would.
-  const std::string program = std::string(WARPSCOPE_BIN) + " " + options + " --ui-script " + path +
+  // The program's own exit status, printed last, apart from the screen's. Each step is traced, so
+  // a failure's output shows where the run was; a run is stopped before ctest's 900 s would.
+  const std::string program = "cd " + run.dir + " && export XDG_CONFIG_HOME=" + run.dir +
+                              "/config && export WARPSCOPE_UI_TRACE=1 && timeout 840 " +
+                              std::string(WARPSCOPE_BIN) + " " + options + " --ui-script " + path +
                               " 2>&1; echo warpscope-exit: $?";
-  run.result = runProcess(
-      "cd " + run.dir + " && export XDG_CONFIG_HOME=" + run.dir +
-      "/config && export WARPSCOPE_UI_TRACE=1 && " +
-      (screen ? "timeout 840 xvfb-run -a -s '-screen 0 2400x1400x24' sh -c '" + program + "'"
-              : program));
+  // A screen larger than any window the scripts ask for.
+  run.result = screen ? runUnderXvfb("2400x1400", program) : runProcess(program);
   const auto at = run.result.output.rfind("warpscope-exit: ");
   run.result.exitCode = at == std::string::npos ? -1 : std::stoi(run.result.output.substr(at + 16));
   return run;

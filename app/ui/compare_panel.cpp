@@ -71,10 +71,13 @@ void drawComparePanel(Lab& lab) {
         startWith(lab, {b.backend(), variant.name});
     ImGui::EndCombo();
   }
-  ImGui::PushTextWrapPos(0.0f);
-  if (const auto& agreement = comparison->agreement())
-    ImGui::TextColored(agreement->exact() ? kAgree : kDiffer, "%s", agreement->summary().c_str());
-  ImGui::PopTextWrapPos();
+  {  // the agreement's lines change as it is checked: the buttons below stay put
+    SteadyBlock agreementBlock("agreement", std::string(b.name()) + "/" + b.variant());
+    ImGui::PushTextWrapPos(0.0f);
+    if (const auto& agreement = comparison->agreement())
+      ImGui::TextColored(agreement->exact() ? kAgree : kDiffer, "%s", agreement->summary().c_str());
+    ImGui::PopTextWrapPos();
+  }
   // Both read the comparison when they run, which may have ended by then.
   if (tracked::Button("Check now"))
     lab.later([&lab] {

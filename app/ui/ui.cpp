@@ -1,10 +1,16 @@
 #include "app/ui/ui.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 namespace ws::app::ui {
 
 void drawUi(Lab& lab, UiContext& context) {
+  // Escape closes an open list. (ImGui does this only with keyboard navigation on, which would take
+  // keys the simulation uses.) The error box below answers Escape itself.
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)) && !ImGui::IsPopupOpen("Error") &&
+      ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel))
+    ImGui::ClosePopupToLevel(0, true);
   applyClassroomStyle(context.classroom);
   drawControlPanel(lab, context);
   if (context.classroom.largeNumber) drawLargeNumber(lab, context);
@@ -62,6 +68,7 @@ void drawHelp(UiContext& context) {
       {"L", "the key figure in large type"},
       {"A", "auto demo: a shipped preset every few seconds"},
       {"F12", "screenshot (PNG in the current folder)"},
+      {"Escape", "close an open list"},
       {"H  or  F1", "this help"},
       {"Ctrl+Q", "quit"},
   };

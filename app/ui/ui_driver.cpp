@@ -655,8 +655,10 @@ static bool skippedByWalk(const WidgetRecord& w) {
 
 // Operates each widget of the panel once, as drawn when the walk began: buttons pressed,
 // checkboxes toggled (each must flip), radios chosen (each must become the one), combos opened
-// and their last entry picked (the combo must show it), sliders pressed at a third of their width
-// (each must change). An error a widget raises is dismissed and said; the walk goes on.
+// and their last entry picked (a combo that shows its choice must show it; a menu, such as
+// "well-known values", only closes), sliders pressed at a third of their width (each must
+// change). An error a widget raises is dismissed and said, and voids that widget's check; the
+// walk goes on.
 bool UiDriver::walkStep(Lab& lab) {
   if (phase_ == 0) {  // the widgets to operate
     walked_.clear();
@@ -667,10 +669,11 @@ bool UiDriver::walkStep(Lab& lab) {
     count_ = 0;
     phase_ = 1;
   }
-  if (!lab.errorMessage.empty()) {  // what the last widget raised
+  if (!lab.errorMessage.empty()) {  // what the last widget raised: its check is void
     std::cout << "ui-test: walk: " << remembered_ << " -> " << shorten(lab.errorMessage)
               << std::endl;
     lab.errorMessage.clear();
+    raised_ = true;
     return true;
   }
   // The last widget's check.
@@ -696,6 +699,9 @@ bool UiDriver::walkStep(Lab& lab) {
       fail("walk: '" + remembered_ + "' did not become the choice");
     if (w && w->kind == "slider" && w->value == checkedValue_)
       fail("walk: '" + remembered_ + "' stayed at " + w->value);
+    if (w && w->kind == "combo" && !picked_.empty() && w->value != picked_ && !raised_)
+      fail("walk: '" + remembered_ + "' shows '" + shorten(w->value) + "' after picking '" +
+           shorten(picked_) + "'");
     if (!failure_.empty()) return false;
     phase_ = 1;
   }
@@ -711,8 +717,12 @@ bool UiDriver::walkStep(Lab& lab) {
   }
   if (phase_ == 3) {  // a combo is open: its last entry
     const WidgetRecord* entry = nullptr;
+    bool choice = false;  // it shows one of its entries (not a menu, as "well-known values")
     for (const WidgetRecord& w : WidgetLog::instance().last())
-      if (w.window.rfind("##Combo", 0) == 0 && w.kind == "selectable" && w.visible) entry = &w;
+      if (w.window.rfind("##Combo", 0) == 0 && w.kind == "selectable" && w.visible) {
+        entry = &w;
+        choice = choice || w.label == checkedValue_;
+      }
     phase_ = 1;
     if (entry) {
       if (!reveal(*entry)) {
@@ -721,6 +731,8 @@ bool UiDriver::walkStep(Lab& lab) {
       }
       clickOn(*entry, centre(*entry));
       settle(kSettleFrames);
+      picked_ = choice ? entry->label : "";
+      phase_ = 2;
     } else {  // nothing to pick: Escape closes it
       Gesture escape{held_.mouse};
       escape.keysDown = {GLFW_KEY_ESCAPE};
@@ -729,16 +741,21 @@ bool UiDriver::walkStep(Lab& lab) {
     }
     return true;
   }
-  // A combo left open (its entry missed) would take the next click: closed first.
+  // A combo left open (its entry missed) would take the next click: closed first, by Escape.
   for (const WidgetRecord& r : WidgetLog::instance().last())
     if (r.window.rfind("##Combo", 0) == 0) {
-      if (trace_) std::cout << "ui-test: walk: a combo stayed open; Escape" << std::endl;
+      if (++escapes_ > 3) {
+        fail("walk: a list stayed open after 3 Escapes");
+        return false;
+      }
+      std::cout << "ui-test: walk: a list stayed open; Escape" << std::endl;
       Gesture escape{held_.mouse};
       escape.keysDown = {GLFW_KEY_ESCAPE};
       gestures_.push_back(escape);
       settle(kSettleFrames);
       return true;
     }
+  escapes_ = 0;
   while (count_ < int(walked_.size())) {
     const std::string id = walked_[count_];
     const WidgetRecord* w = nullptr;
@@ -753,6 +770,7 @@ bool UiDriver::walkStep(Lab& lab) {
     ++count_;
     remembered_ = id;
     checkedValue_ = w->value;
+    raised_ = false;
     if (w->kind == "combo") {
       clickOn(*w, centre(*w));
       settle(kSettleFrames);

@@ -129,6 +129,9 @@ class UiDriver {
   std::mt19937 random_;
   std::vector<std::string> walked_;
   bool retried_ = false;  // the walk clicked the last checkbox a second time
+  bool raised_ = false;   // the last widget the walk operated raised an error
+  std::string picked_;    // the entry the walk picked in the last combo
+  int escapes_ = 0;       // Escapes sent in a row to a list that stayed open
 };
 
 }  // namespace ws::app::ui
