@@ -320,6 +320,8 @@ int runGui(const GuiOptions& options) {
         demo.replay = std::make_unique<SessionPlayer>(readSession(options.replaySession));
         demo.replay->begin(lab);
         demo.sessionPath = options.replaySession;
+        for (const std::string& change : demo.replay->changedFiles())
+          demo.message += (demo.message.empty() ? "" : "; ") + change;
       });
     }
     bool videoPending = !options.recordVideo.empty();

@@ -42,7 +42,11 @@ std::unique_ptr<SessionPlayer> openReplay(const HeadlessOptions& options, LabOpt
   lab.module = session.start["module"];
   lab.backend = backend.value_or(Backend::Cpu);
   lab.paused = true;
-  return std::make_unique<SessionPlayer>(std::move(session), backend);
+  auto player = std::make_unique<SessionPlayer>(std::move(session), backend);
+  for (const std::string& change : player->changedFiles())
+    std::printf("replay: warning: %s: the replay may not reach the recorded state\n",
+                change.c_str());
+  return player;
 }
 
 // Every variant's roofline point, measured before the frames, and printed.

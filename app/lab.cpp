@@ -9,6 +9,7 @@
 #include "app/session/recorder.h"
 #include "compute/core/cuda_check.h"
 #include "compute/core/errors.h"
+#include "compute/core/json_input.h"
 
 namespace ws::app {
 
@@ -34,12 +35,19 @@ nlohmann::json triple(const T& v) {
 }
 
 nlohmann::json readJsonFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot open preset '" + path + "'");
+  return json_input::parseFile(path, "preset");
+}
+
+// A preset's content into `module`; a refusal names the file it came from, where there is one.
+void loadPresetFrom(Module& module, const nlohmann::json& content, const std::string& path) {
+  const std::string where = path.empty() ? "the preset" : "preset '" + path + "'";
   try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError("preset '" + path + "' is not valid JSON: " + e.what());
+    module.loadPreset(content);
+  } catch (const nlohmann::json::exception& e) {
+    json_input::throwLibraryError(where, e);
+  } catch (const InputError& e) {
+    if (path.empty()) throw;
+    throw InputError(where + ": " + e.what());
   }
 }
 
@@ -52,7 +60,8 @@ Lab::Lab(const LabOptions& options) {
   module_ = createModule(options.module, backend);
   pickFirstTool();
   if (!options.variant.empty()) module_->select(backend, options.variant);
-  if (!options.preset.empty()) module_->loadPreset(readJsonFile(options.preset));
+  if (!options.preset.empty())
+    loadPresetFrom(*module_, readJsonFile(options.preset), options.preset);
   if (!options.size.empty()) module_->setSize(options.size);
   for (const auto& setting : options.sets) applySetting(*module_, setting);
   if (!options.compare.empty())
@@ -186,10 +195,10 @@ void Lab::apply(const nlohmann::json& action) {
     adoptModule(createModule(action["name"], module_->backend()));
   } else if (type == "select") {
     const auto backend = parseBackend(action["backend"].get<std::string>());
-    if (!backend) throw InputError("unknown backend " + action["backend"].dump());
+    if (!backend) throw InputError("unknown backend " + json_input::briefJson(action["backend"]));
     module_->select(*backend, action["variant"]);
   } else if (type == "preset") {
-    module_->loadPreset(action["content"]);
+    loadPresetFrom(*module_, action["content"], action.value("path", ""));
   } else if (type == "running") {
     running = action["value"];
   } else if (type == "steps_per_frame") {
@@ -296,10 +305,25 @@ LabSnapshot Lab::snapshot() {
 }
 
 void Lab::restore(const LabSnapshot& snapshot, std::optional<Backend> backend) {
+  json_input::guard("the saved state", [&] { restoreChecked(snapshot, backend); });
+}
+
+void Lab::restoreChecked(const LabSnapshot& snapshot, std::optional<Backend> backend) {
   const nlohmann::json& meta = snapshot.meta;
   const std::string name = meta.at("module");
   const auto recorded = parseBackend(meta.at("backend").get<std::string>());
-  if (!recorded) throw InputError("unknown backend " + meta["backend"].dump());
+  if (!recorded) throw InputError("unknown backend " + json_input::briefJson(meta["backend"]));
+  // What the lab keeps, checked before anything changes.
+  nlohmann::json camera = meta.at("camera");
+  camera["type"] = "camera";
+  validateAction(camera);
+  const nlohmann::json& playback = meta.at("playback");
+  const nlohmann::json speed = {{"type", "steps_per_frame"},
+                                {"value", playback.at("steps_per_frame")}};
+  validateAction(speed);
+  const bool wasRunning = playback.at("running");
+  const bool follow = meta.value("follow_graph", false);
+  const bool fit = meta.value("fit_pending", follow);
   const Backend chosen = backend.value_or(*recorded);
   // Built aside: a failure leaves the running module as it was.
   auto fresh = createModule(name, chosen);
@@ -314,11 +338,11 @@ void Lab::restore(const LabSnapshot& snapshot, std::optional<Backend> backend) {
   if (comparison_ && comparison_->module().name() != name) comparison_.reset();
   withComparison([&](Comparison& c) { c.resync(*module_); });
   pendingSteps_ = 0;
-  running = meta.at("playback").at("running");
-  stepsPerFrame = meta.at("playback").at("steps_per_frame");
-  setCamera(meta.at("camera"));
-  followGraph = meta.value("follow_graph", false);
-  fitPending = meta.value("fit_pending", followGraph);
+  running = wasRunning;
+  stepsPerFrame = speed["value"];
+  setCamera(camera);
+  followGraph = follow;
+  fitPending = fit;
   const auto tools = module_->tools();
   if (std::find(tools.begin(), tools.end(), tool) == tools.end()) pickFirstTool();
 }

@@ -136,6 +136,7 @@ class Lab {
   static constexpr std::size_t kHistory = 600;
 
  private:
+  void restoreChecked(const LabSnapshot& snapshot, std::optional<Backend> backend);
   void fallBackToCpu(const std::string& reason);
   void addToHistory(const std::string& series, double value);  // keeps the last kHistory values
   void adoptModule(std::unique_ptr<Module> module);

@@ -435,6 +435,30 @@ TEST_P(Monkey, KeepsTheWindowRunning) {
 
 INSTANTIATE_TEST_SUITE_P(GuiPanels, Monkey, ::testing::Values(1, 2, 3));
 
+// A checkpoint whose state lies is refused with the file's name, and Life runs on as it was.
+TEST(GuiPanels, ABadCheckpointIsRefusedAndTheModuleStays) {
+  REQUIRE_WINDOWS();
+  const std::string dir = ::testing::TempDir() + "/ui-bad-checkpoint";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string meta =
+      R"({"module":"reduce","backend":"cpu","variant":"","params":{},)"
+      R"("playback":{"running":false,"steps_per_frame":1},"camera":{"center":[0,0],"zoom":1,)"
+      R"("height":0,"orbit":{"centre":[0,0,0],"yaw":0,"pitch":0,"distance":5}},)"
+      R"("state":{"steps":-1}})";
+  std::ofstream(dir + "/warpscope.wsckpt", std::ios::binary)
+      << "warpscope-checkpoint 1 " << meta.size() << " 0\n"
+      << meta;
+  const std::string script =
+      "open Presets\nclick \"Load checkpoint\"\n"
+      "expect-error \"checkpoint 'warpscope.wsckpt': the saved reduction state\"\n"
+      "expect-module life\nclick Step\nexpect-status \"| step 1 |\"\n";
+  const auto run = runUiScript("bad-checkpoint", script,
+                               backends() + "--module life --size 64 --paused --window 1600x1000",
+                               /*fresh=*/false);
+  expectPassed(run);
+}
+
 // A bad script stops before any window opens, naming the line.
 TEST(GuiPanels, ABadScriptIsRefusedWithItsLine) {
   const auto run = runUiScript("bad", "frames 1\nfly away\n", "--backend cpu", true, false);

@@ -1,5 +1,6 @@
 #include "app/session/actions.h"
 
+#include <cmath>
 #include <map>
 #include <vector>
 
@@ -77,7 +78,10 @@ std::array<float, 3> vector3(const nlohmann::json& value, const char* name) {
   if (!value.is_array() || value.size() != 3 || !value[0].is_number() || !value[1].is_number() ||
       !value[2].is_number())
     throw InputError(std::string("\"") + name + "\" must be three numbers");
-  return {value[0].get<float>(), value[1].get<float>(), value[2].get<float>()};
+  const std::array<float, 3> v{value[0].get<float>(), value[1].get<float>(), value[2].get<float>()};
+  if (!std::isfinite(v[0]) || !std::isfinite(v[1]) || !std::isfinite(v[2]))
+    throw InputError(std::string("\"") + name + "\" is out of range");
+  return v;
 }
 
 }  // namespace
@@ -106,17 +110,27 @@ void validateAction(const nlohmann::json& action) {
   if (type == "camera") {
     if (!action.contains("center") || !action["center"].is_array() ||
         action["center"].size() != 2 || !action["center"][0].is_number() ||
-        !action["center"][1].is_number())
+        !action["center"][1].is_number() || !std::isfinite(action["center"][0].get<float>()) ||
+        !std::isfinite(action["center"][1].get<float>()))
       throw InputError("\"center\" of a 'camera' action must be two numbers");
+    if (!(action["zoom"].get<float>() > 0))
+      throw InputError("\"zoom\" of a 'camera' action must be above 0");
     const nlohmann::json& orbit = action["orbit"];
     vector3(orbit.value("centre", nlohmann::json()), "orbit.centre");
     for (const char* key : {"yaw", "pitch", "distance"})
-      if (!orbit.contains(key) || !orbit[key].is_number())
+      if (!orbit.contains(key) || !orbit[key].is_number() ||
+          !std::isfinite(orbit[key].get<float>()))
         throw InputError(std::string("\"orbit.") + key +
                          "\" of a 'camera' action must be a number");
   }
-  if (type == "steps" && action["count"].get<long long>() < 1)
-    throw InputError("\"count\" of a 'steps' action must be at least 1");
+  if (type == "steps" &&
+      (action["count"].get<long long>() < 1 || action["count"].get<long long>() > kMostStepsAtOnce))
+    throw InputError("\"count\" of a 'steps' action must be from 1 to " +
+                     std::to_string(kMostStepsAtOnce));
+  // Numbers a float holds (JSON's may not: 1e300), for positions and the camera.
+  for (const auto& [name, kind] : found->second)
+    if (kind == Kind::Number && !std::isfinite(action[name].get<float>()))
+      throw InputError("\"" + std::string(name) + "\" of a '" + type + "' action is out of range");
   if (type == "steps_per_frame" &&
       (action["value"].get<long long>() < 1 || action["value"].get<long long>() > 1 << 20))
     throw InputError("\"value\" of a 'steps_per_frame' action must be from 1 to 1048576");

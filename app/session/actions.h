@@ -21,6 +21,9 @@
 
 namespace ws::app {
 
+// The most steps one 'steps' action may ask for (Step N's N is at most this).
+constexpr long long kMostStepsAtOnce = 1'000'000;
+
 // Throws InputError naming the field that is missing or of the wrong kind, or the unknown type.
 void validateAction(const nlohmann::json& action);
 

@@ -21,6 +21,7 @@ std::size_t stateBytes(const std::map<long, LabSnapshot>& checkpoints) {
 SessionPlayer::SessionPlayer(Session session, std::optional<Backend> backend)
     : session_(std::move(session)), backend_(backend) {
   start_.meta = session_.start;
+  changed_ = ws::app::changedFiles(session_);
   const std::string checkpoint = session_.checkpointPath();
   if (checkpoint.empty())
     start_.reset = true;
@@ -29,7 +30,13 @@ SessionPlayer::SessionPlayer(Session session, std::optional<Backend> backend)
 }
 
 void SessionPlayer::begin(Lab& lab) {
-  lab.restore(start_, backend_);
+  try {
+    lab.restore(start_, backend_);
+  } catch (const InputError& e) {
+    const std::string checkpoint = session_.checkpointPath();
+    if (checkpoint.empty()) throw;
+    throw InputError("checkpoint '" + checkpoint + "': " + e.what());
+  }
   frame_ = 0;
   nextEvent_ = 0;
   checkpoints_.clear();
@@ -115,7 +122,7 @@ std::string SessionPlayer::verdict(Lab& lab) {
   else
     verdict_ = "the replayed state differs from the recorded one (" + replayed + ", recorded " +
                recorded + ")";
-  for (const std::string& change : changedFiles(session_)) verdict_ += "; " + change;
+  for (const std::string& change : changed_) verdict_ += "; " + change;
   return verdict_;
 }
 

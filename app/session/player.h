@@ -31,6 +31,9 @@ class SessionPlayer {
   long frames() const { return session_.frames(); }
   bool atEnd() const { return frame_ >= frames(); }
   const Session& session() const { return session_; }
+  // Files the session refers to that are gone or changed since recording (its start checkpoint
+  // included), said before the replay begins: the replay may not reach the recorded state.
+  const std::vector<std::string>& changedFiles() const { return changed_; }
   // At the end: whether the state equals the recorded run's, in words; empty before the end.
   std::string verdict(Lab& lab);
   bool matched() const { return matched_; }
@@ -58,6 +61,7 @@ class SessionPlayer {
   long interval_ = 30;
   double credit_ = 0;
   std::string verdict_;
+  std::vector<std::string> changed_;
   bool matched_ = false;
 };
 

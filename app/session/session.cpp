@@ -7,22 +7,14 @@
 #include "app/session/actions.h"
 #include "app/session/snapshot.h"
 #include "compute/core/errors.h"
+#include "compute/core/json_input.h"
 
 namespace ws::app {
 
 namespace {
 
-// Line and column of a byte offset, for parse errors.
-std::string position(const std::string& text, std::size_t byte) {
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
-    if (text[i] == '\n')
-      ++line, column = 1;
-    else
-      ++column;
-  }
-  return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
+// The longest session a replay runs.
+constexpr long long kMostFrames = 10'000'000;
 
 void require(bool ok, const std::string& message) {
   if (!ok) throw InputError(message);
@@ -73,9 +65,12 @@ void validate(Session& session, const std::string& where) {
           where + ": start.state must be \"reset\" or {\"checkpoint\": file, \"hash\": ...}");
   const nlohmann::json& end = session.end;
   require(end.is_object() && end.value("frames", nlohmann::json()).is_number_integer() &&
-              end["frames"].get<long>() >= 0 &&
               end.value("state_hash", nlohmann::json()).is_string(),
           where + ": \"end\" must hold \"frames\" (a whole number) and \"state_hash\"");
+  require(end["frames"].get<long long>() >= 0 && end["frames"].get<long long>() <= kMostFrames,
+          where + ": end.frames is " + json_input::briefJson(end["frames"]) +
+              ": a session runs from 0 to " + std::to_string(kMostFrames) +
+              " frames (two days at 60 a second)");
   long previous = 0;
   for (std::size_t i = 0; i < session.events.size(); ++i) {
     const nlohmann::json& event = session.events[i];
@@ -112,21 +107,16 @@ Session readSession(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cannot open " + where);
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  nlohmann::json json;
-  try {
-    json = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(where + " is not valid JSON at " + position(text, e.byte) +
-                     (e.byte >= text.size() ? " (the file ends early: truncated?)" : ""));
-  }
+  const nlohmann::json json = json_input::parse(text, where);
   require(json.is_object() && json.contains("warpscope_session"),
           where + " is not a warpscope session (no \"warpscope_session\" version)");
-  require(json["warpscope_session"].is_number_integer(),
-          where + ": \"warpscope_session\" must be a whole number");
-  const int version = json["warpscope_session"];
-  require(version <= kSessionVersion, where + " is of version " + std::to_string(version) +
-                                          ", newer than this warpscope reads (" +
-                                          std::to_string(kSessionVersion) + ")");
+  const nlohmann::json& version = json["warpscope_session"];
+  require(version.is_number_integer() && version.get<long long>() >= 1,
+          where + ": \"warpscope_session\" is " + json_input::briefJson(version) +
+              ", not a version (a whole number from 1)");
+  require(version.get<long long>() <= kSessionVersion,
+          where + " is of version " + json_input::briefJson(version) +
+              ", newer than this warpscope reads (" + std::to_string(kSessionVersion) + ")");
   require(json.contains("events") && json["events"].is_array(),
           where + ": \"events\" must be an array");
   Session session;
@@ -134,7 +124,7 @@ Session readSession(const std::string& path) {
   session.start = json.value("start", nlohmann::json());
   session.end = json.value("end", nlohmann::json());
   session.events = json["events"].get<std::vector<nlohmann::json>>();
-  validate(session, where);
+  json_input::guard(where, [&] { validate(session, where); });
   return session;
 }
 

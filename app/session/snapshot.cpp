@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "compute/core/errors.h"
+#include "compute/core/json_input.h"
 
 namespace ws::app {
 
@@ -66,34 +67,39 @@ std::string writeCheckpoint(const std::string& path, const LabSnapshot& snapshot
 LabSnapshot readCheckpoint(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cannot open checkpoint '" + path + "'");
+  const std::string where = "checkpoint '" + path + "'";
+  // The header is one short line; its sizes are checked against the file's before anything is
+  // allocated for them.
   std::string header;
-  std::getline(in, header);
+  for (char c; header.size() < 100 && in.get(c) && c != '\n';) header += c;
   std::istringstream fields(header);
   std::string magic;
   long long version = 0, metaBytes = -1, dataBytes = -1;
+  std::string more;
   fields >> magic >> version >> metaBytes >> dataBytes;
-  const std::string where = "checkpoint '" + path + "'";
-  if (magic != kMagic || metaBytes < 0 || dataBytes < 0)
+  if (magic != kMagic || !fields || (fields >> more) || metaBytes < 0 || dataBytes < 0)
     throw InputError(where + " is not a warpscope checkpoint (its first line is not '" +
                      std::string(kMagic) + " <version> <bytes> <bytes>')");
-  if (version > kCheckpointVersion)
+  if (version < 1 || version > kCheckpointVersion)
     throw InputError(where + " is of version " + std::to_string(version) +
-                     ", newer than this warpscope reads (" + std::to_string(kCheckpointVersion) +
-                     ")");
+                     "; this warpscope reads versions 1 to " + std::to_string(kCheckpointVersion));
+  const std::streamoff start = in.tellg();
+  in.seekg(0, std::ios::end);
+  const std::streamoff rest = in.tellg() - start;
+  in.seekg(start);
+  if (metaBytes > rest || dataBytes != rest - metaBytes)
+    throw InputError(where + " is truncated or has trailing bytes (its header promises " +
+                     std::to_string(metaBytes) + " bytes of metadata and " +
+                     std::to_string(dataBytes) + " of state; " + std::to_string(rest) +
+                     " follow the header)");
   std::string meta(std::size_t(metaBytes), '\0');
   LabSnapshot snapshot;
   snapshot.state.data.resize(std::size_t(dataBytes));
   in.read(meta.data(), metaBytes);
   in.read(reinterpret_cast<char*>(snapshot.state.data.data()), dataBytes);
-  if (!in || in.peek() != std::char_traits<char>::eof())
-    throw InputError(where + " is truncated or has trailing bytes (its header promises " +
-                     std::to_string(metaBytes) + " bytes of metadata and " +
-                     std::to_string(dataBytes) + " of state)");
-  try {
-    snapshot.meta = nlohmann::json::parse(meta);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(where + ": its metadata is not valid JSON: " + e.what());
-  }
+  if (!in) throw InputError("cannot read " + where);
+  snapshot.meta = json_input::parse(meta, "the metadata of " + where);
+  if (!snapshot.meta.is_object()) throw InputError(where + ": its metadata is not an object");
   for (const char* key : {"module", "backend", "variant", "params", "state"})
     if (!snapshot.meta.contains(key))
       throw InputError(where + ": its metadata has no \"" + key + "\"");

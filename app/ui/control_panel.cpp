@@ -1,8 +1,10 @@
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
+#include "app/session/actions.h"
 #include "app/ui/ui.h"
 #include "compute/core/backend.h"
 #include "render/colormap.h"
@@ -75,7 +77,7 @@ void drawPlayback(Lab& lab, UiContext& context) {
   ImGui::SameLine();
   if (tracked::Button("Reset")) lab.later([&lab] { lab.reset(); });
   tracked::InputInt("N", &lab.stepN, 10, 100);
-  lab.stepN = std::max(1, lab.stepN);
+  lab.stepN = std::clamp(lab.stepN, 1, int(kMostStepsAtOnce));
   tracked::SliderInt("steps / frame", &lab.stepsPerFrame, 1, 1024, "%d",
                      ImGuiSliderFlags_Logarithmic);
   for (const auto& action : lab.module().actions()) {

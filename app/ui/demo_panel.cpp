@@ -9,6 +9,7 @@
 #include "app/session/session.h"
 #include "app/session/snapshot.h"
 #include "app/ui/ui.h"
+#include "compute/core/errors.h"
 
 namespace ws::app::ui {
 
@@ -34,6 +35,7 @@ void startReplay(Lab& lab, Demo& demo) {
     player->begin(lab);
     demo.replay = std::move(player);
     demo.message = "replaying " + demo.sessionPath;
+    for (const std::string& change : demo.replay->changedFiles()) demo.message += "; " + change;
   });
 }
 
@@ -90,7 +92,12 @@ void drawCheckpointControls(Lab& lab, Demo& demo) {
   ImGui::SameLine();
   if (tracked::Button("Load checkpoint"))
     lab.later([&lab, &demo] {
-      lab.restore(readCheckpoint(demo.checkpointPath));
+      const LabSnapshot snapshot = readCheckpoint(demo.checkpointPath);
+      try {
+        lab.restore(snapshot);
+      } catch (const InputError& e) {  // the state it holds: said with the file's name
+        throw InputError("checkpoint '" + demo.checkpointPath + "': " + e.what());
+      }
       demo.message = "resumed from " + demo.checkpointPath;
     });
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "compute/core/errors.h"
+#include "compute/core/json_input.h"
 
 namespace ws {
 
@@ -40,20 +41,31 @@ nlohmann::json Module::preset() const {
 }
 
 void Module::loadPreset(const nlohmann::json& preset) {
-  if (!preset.is_object() || !preset.contains("params"))
+  if (!preset.is_object() || !preset.contains("params") || !preset.contains("module"))
     throw InputError("a preset is a JSON object with \"module\" and \"params\"");
-  if (preset.contains("module") && preset["module"] != std::string(name()))
-    throw InputError("the preset is for module '" + preset["module"].dump() + "', not '" +
-                     std::string(name()) + "'");
+  if (preset["module"] != std::string(name()))
+    throw InputError("the preset is for module " + json_input::briefJson(preset["module"]) +
+                     ", not '" + std::string(name()) + "'");
+  if (preset.contains("variant") && !preset["variant"].is_string())
+    throw InputError("the preset's \"variant\" must be a variant's name");
+  const nlohmann::json before = params_.toJson();
   setParams(params_.checkJson(preset["params"]));
   // A preset may name the kernel that shows its point (a lesson); where this backend does not
-  // offer it, the current one stays.
-  if (preset.contains("variant") && preset["variant"].is_string()) {
-    const std::string variant = preset["variant"];
-    const auto offered = variants(backend_);
-    if (std::any_of(offered.begin(), offered.end(),
-                    [&](const auto& v) { return v.name == variant; }))
-      select(backend_, variant);
+  // offer it, the current one stays. A name no backend offers (with the preset's parameters) is
+  // refused, and the parameters go back.
+  if (!preset.contains("variant")) return;
+  const std::string variant = preset["variant"];
+  const auto has = [&](Backend backend) {
+    const auto offered = variants(backend);
+    return std::any_of(offered.begin(), offered.end(),
+                       [&](const auto& v) { return v.name == variant; });
+  };
+  if (has(backend_)) {
+    select(backend_, variant);
+  } else if (!has(Backend::Cpu) && !has(Backend::Cuda)) {
+    setParams(params_.checkJson(before));
+    throw InputError("the preset names variant '" + json_input::brief(variant) + "', which " +
+                     std::string(name()) + " does not have");
   }
 }
 

@@ -6,13 +6,28 @@
 #include <sstream>
 
 #include "compute/core/errors.h"
+#include "compute/core/json_input.h"
 
 namespace ws {
 
 namespace {
 
 [[noreturn]] void reject(const ParamSpec& spec, const std::string& text, const std::string& why) {
-  throw InputError("parameter '" + spec.key + "': '" + text + "' is not valid: " + why);
+  throw InputError("parameter '" + spec.key + "': '" + json_input::brief(text) +
+                   "' is not valid: " + why);
+}
+
+// A value as given, for a message: a number in the fewest digits that read back the same
+// (1.0000001, not 1).
+std::string given(const ParamValue& value) {
+  if (const auto* d = std::get_if<double>(&value)) {
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, *d).ptr;
+    return std::string(text, end);
+  }
+  if (const auto* i = std::get_if<std::int64_t>(&value)) return std::to_string(*i);
+  if (const auto* b = std::get_if<bool>(&value)) return *b ? "true" : "false";
+  return std::get<std::string>(value);
 }
 
 }  // namespace
@@ -97,7 +112,7 @@ std::size_t ParamSet::indexOf(const std::string& key) const {
     if (specs_[i].key == key) return i;
   std::string known;
   for (const auto& spec : specs_) known += " " + spec.key;
-  throw InputError("unknown parameter '" + key + "' (known:" + known + ")");
+  throw InputError("unknown parameter '" + json_input::brief(key) + "' (known:" + known + ")");
 }
 
 bool ParamSet::has(const std::string& key) const {
@@ -139,7 +154,7 @@ ParamValue ParamSet::parse(const std::string& key, const std::string& text) cons
 
 ParamValue ParamSet::check(const std::string& key, const ParamValue& value) const {
   const ParamSpec& s = spec(key);
-  auto asText = [&] { return format(key); };
+  const auto asText = [&] { return given(value); };
   switch (s.type) {
     case ParamType::Int: {
       std::int64_t v = 0;
@@ -161,11 +176,8 @@ ParamValue ParamSet::check(const std::string& key, const ParamValue& value) cons
         v = static_cast<double>(*i);
       else
         reject(s, asText(), "expected " + s.allowed());
-      if (!std::isfinite(v) || v < s.min || v > s.max) {
-        std::ostringstream text;
-        text << v;
-        reject(s, text.str(), "expected " + s.allowed());
-      }
+      if (!std::isfinite(v) || v < s.min || v > s.max)
+        reject(s, asText(), "expected " + s.allowed());
       return v;
     }
     case ParamType::Bool:
@@ -246,7 +258,8 @@ std::vector<std::pair<std::string, ParamValue>> ParamSet::checkJson(
     else if (item.is_string())
       v = item.get<std::string>();
     else
-      throw InputError("parameter '" + key + "': unsupported JSON value " + item.dump());
+      throw InputError("parameter '" + key + "': " + json_input::briefJson(item) +
+                       " is not a number, text or true/false");
     checked.emplace_back(key, check(key, v));
   }
   return checked;

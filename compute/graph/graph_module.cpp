@@ -9,6 +9,7 @@
 
 #include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
+#include "compute/core/saved_state.h"
 #include "compute/graph/centrality_cuda.h"
 #include "compute/graph/components_cuda.h"
 #include "compute/graph/generators.h"
@@ -874,29 +875,50 @@ StateBlob GraphModule::saveState() {
 }
 
 void GraphModule::restoreState(const StateBlob& state) {
+  // Read and checked against the graph the parameters built, before anything changes.
+  const SavedState saved(state, "graph");
+  const std::size_t vertices = graph_->vertices;
+  const std::uint64_t removals = saved.count("removals", graph_->edges());
+  const std::uint64_t steps = saved.steps();
+  const auto temperature = float(saved.number("temperature", 0, 1e6, 1.0));
+  const auto dragged = std::int64_t(saved.number("dragged", -1, double(vertices) - 1, -1));
+  if (!state.data.empty())
+    saved.requireBytes(2 * vertices * sizeof(float), "two coordinates a vertex");
+  // Far beyond any layout's reach, a position would take the layout's grid with it.
+  constexpr float kFarthest = 1e6f;
+  const std::vector<float> p = saved.floats(0, state.data.size() / sizeof(float), kFarthest);
+  std::vector<std::pair<std::uint32_t, std::array<float, 2>>> pins;
+  const auto pinned = saved.meta().find("pinned");
+  if (pinned != saved.meta().end()) {
+    if (!pinned->is_array()) saved.refuse("\"pinned\" is not a list");
+    for (const auto& pin : *pinned) {
+      if (!pin.is_array() || pin.size() != 3 || !pin[0].is_number_unsigned() ||
+          pin[0].get<std::uint64_t>() >= vertices || !pin[1].is_number() || !pin[2].is_number() ||
+          !(std::fabs(pin[1].get<double>()) <= kFarthest) ||
+          !(std::fabs(pin[2].get<double>()) <= kFarthest))
+        saved.refuse("a pin is not [vertex, x, y] within the graph and the layout's reach");
+      pins.emplace_back(pin[0].get<std::uint32_t>(),
+                        std::array<float, 2>{pin[1].get<float>(), pin[2].get<float>()});
+    }
+  }
+
   rebuild(params());
-  const auto removals = state.meta.at("removals").get<std::size_t>();
   while (gn_ && gn_->removals().size() < removals && gn_->step()) {
   }
   if (gn_) {
     for (std::size_t r = 0; r < gn_->removals().size(); ++r) removedAt_[gn_->removals()[r]] = 0;
     if (backend_ == Backend::Cuda) device_->layout.setRemoved(gn_->removed());
   }
-  std::vector<float> p(state.data.size() / sizeof(float));
-  std::memcpy(p.data(), state.data.data(), state.data.size());
-  if (p.size() == 2 * std::size_t(graph_->vertices)) {
+  if (!p.empty()) {
     if (backend_ == Backend::Cuda)
       device_->layout.setPositions(p);
     else
       cpuLayout_->setPositions(p);
   }
-  temperature_ = state.meta.value("temperature", 1.0f);
-  for (const auto& pin : state.meta.value("pinned", nlohmann::json::array()))
-    if (pin.at(0).get<std::uint32_t>() < graph_->vertices)
-      pinned_.emplace_back(pin[0].get<std::uint32_t>(),
-                           std::array<float, 2>{pin[1].get<float>(), pin[2].get<float>()});
-  dragged_ = picked_ = state.meta.value("dragged", -1l);
-  setStepCount(state.meta.at("steps").get<std::uint64_t>());
+  temperature_ = temperature;
+  pinned_ = std::move(pins);
+  dragged_ = picked_ = dragged;
+  setStepCount(steps);
   clearTimings();
   restyle();
 }

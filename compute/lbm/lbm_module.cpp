@@ -5,10 +5,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <set>
 
 #include "compute/core/errors.h"
 #include "compute/core/line.h"
+#include "compute/core/saved_state.h"
 #include "compute/lbm/lbm_cuda.h"
 #include "compute/lbm/lbm_export.h"
 
@@ -491,22 +493,29 @@ StateBlob LbmModule::saveState() {
 }
 
 void LbmModule::restoreState(const StateBlob& state) {
+  const SavedState saved(state, "LBM");
   const Grid& g = spec_.grid;
-  if (state.meta.at("lattice").get<std::string>() != params().getText("lattice") ||
-      state.meta.at("nx").get<int>() != g.nx || state.meta.at("ny").get<int>() != g.ny ||
-      state.meta.at("nz").get<int>() != g.nz)
-    throw InputError("the saved LBM state is for another lattice or size");
+  const auto lattice = saved.meta().find("lattice");
+  if (lattice == saved.meta().end() || *lattice != params().getText("lattice") ||
+      saved.count("nx", ~0u) != std::uint64_t(g.nx) ||
+      saved.count("ny", ~0u) != std::uint64_t(g.ny) ||
+      saved.count("nz", ~0u) != std::uint64_t(g.nz))
+    saved.refuse("it is of another lattice or size than the parameters say");
   const std::size_t cells = g.cells(), q = std::size_t(latticeQ(spec_.lattice));
-  if (state.data.size() != cells + cells * q * sizeof(float))
-    throw InputError("the saved LBM state has the wrong size");
+  saved.requireBytes(cells + cells * q * sizeof(float),
+                     "a flag and " + std::to_string(q) + " populations a cell");
+  for (std::size_t n = 0; n < cells; ++n)
+    if ((state.data[n] & ~(kTypeMask | kNearWall)) != 0 || (state.data[n] & kTypeMask) > kOutlet)
+      saved.refuse("cell " + std::to_string(n) + " has no cell type (flag " +
+                   std::to_string(state.data[n]) + ")");
+  const std::uint64_t steps = saved.steps();
+  std::vector<float> populations =
+      saved.floats(cells, cells * q, std::numeric_limits<float>::max());
   const Grid& held = engine_->grid();
   if (held.nx != g.nx || held.ny != g.ny || held.nz != g.nz) engine_->reshape(g);
   flags_.assign(state.data.begin(), state.data.begin() + std::ptrdiff_t(cells));
-  std::vector<float> populations(cells * q);
-  std::memcpy(populations.data(), state.data.data() + cells, populations.size() * sizeof(float));
   engine_->setFlags(flags_, 0, cells);
   engine_->setParams(flow_.params);
-  const std::uint64_t steps = state.meta.at("steps").get<std::uint64_t>();
   engine_->importState(populations, steps);
   setStepCount(steps);
   seedTracers();

@@ -8,6 +8,7 @@
 #include "compute/core/assets.h"
 #include "compute/core/errors.h"
 #include "compute/core/line.h"
+#include "compute/core/saved_state.h"
 #include "compute/life/life_cuda.h"
 
 namespace ws::life {
@@ -357,14 +358,25 @@ StateBlob LifeModule::saveState() {
 }
 
 void LifeModule::restoreState(const StateBlob& state) {
-  LifeGrid grid(state.meta.at("width").get<int>(), state.meta.at("height").get<int>());
-  if (state.data.size() != grid.words.size() * sizeof(Word))
-    throw InputError("saved Life state has the wrong size");
+  const SavedState saved(state, "Life");
+  const int width = int(saved.count("width", kMaxSide)),
+            height = int(saved.count("height", kMaxSide));
+  if (width < 4 || height < 4) saved.refuse("its grid is smaller than 4x4");
+  const std::uint64_t steps = saved.steps();
+  saved.requireBytes(
+      std::size_t(wordsPerRow(width)) * height * sizeof(Word),
+      "the cells of a " + std::to_string(width) + "x" + std::to_string(height) + " grid");
+  LifeGrid grid(width, height);
   std::memcpy(grid.words.data(), state.data.data(), state.data.size());
+  // The bits past the right edge of each row are no cells: they must be clear.
+  if (const int used = width % kWordBits; used != 0)
+    for (int y = 0; y < height; ++y)
+      if (grid.words[std::size_t(y) * grid.stride() + grid.stride() - 1] >> used)
+        saved.refuse("row " + std::to_string(y) + " has cells past its right edge");
   if (grid.width != engine_->width() || grid.height != engine_->height())
     engine_->reshape(grid.width, grid.height);
   engine_->load(grid);
-  setStepCount(state.meta.at("steps").get<std::uint64_t>());
+  setStepCount(steps);
 }
 
 void LifeModule::applyParams(const std::vector<std::string>& changed) {

@@ -9,6 +9,7 @@
 
 #include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
+#include "compute/core/saved_state.h"
 
 namespace ws::mesh {
 
@@ -534,16 +535,28 @@ StateBlob MeshModule::saveState() {
 }
 
 void MeshModule::restoreState(const StateBlob& state) {
-  const auto vertices = state.meta.at("vertices").get<std::size_t>();
-  if (vertices != start_->positions.size() || state.data.size() != vertices * sizeof(Vec3))
-    throw InputError("the saved state is of a mesh of " + std::to_string(vertices) +
-                     " vertices; this one has " + std::to_string(start_->positions.size()));
+  const SavedState saved(state, "mesh");
+  const std::size_t vertices = start_->positions.size();
+  if (const std::uint64_t said = saved.count("vertices", ~std::uint64_t(0)); said != vertices)
+    saved.refuse("it is of a mesh of " + std::to_string(said) + " vertices; this one has " +
+                 std::to_string(vertices));
+  saved.requireBytes(vertices * sizeof(Vec3), "the vertices' positions");
+  const std::uint64_t steps = saved.steps();
+  const std::size_t classes = engine_->classStart().size() - 1;
+  const auto nextClass =
+      std::uint32_t(saved.count("next_class", std::max<std::size_t>(classes, 1) - 1));
+  // Smoothing keeps vertices near the mesh: a position a thousand times farther out than any
+  // of the start's is none of its results.
+  float extent = 1;
+  for (const Vec3& p : start_->positions)
+    for (float c : {p.x, p.y, p.z}) extent = std::max(extent, std::fabs(c));
+  const std::vector<float> coordinates = saved.floats(0, 3 * vertices, 1000 * extent);
   std::vector<Vec3> positions(vertices);
-  std::memcpy(positions.data(), state.data.data(), state.data.size());
+  std::memcpy(positions.data(), coordinates.data(), state.data.size());
   engine_->setPositions(positions);
   forgetCounts();
-  nextClass_ = state.meta.at("next_class").get<std::uint32_t>();
-  setStepCount(state.meta.at("steps").get<std::uint64_t>());
+  nextClass_ = nextClass;
+  setStepCount(steps);
   stepsAtLastMetrics_ = stepCount();
   changed();
   startCurves();

@@ -7,6 +7,7 @@
 
 #include "compute/core/cuda_check.h"
 #include "compute/core/errors.h"
+#include "compute/core/saved_state.h"
 
 namespace ws::reduce {
 
@@ -379,7 +380,7 @@ StateBlob ReduceModule::saveState() {
 }
 
 void ReduceModule::restoreState(const StateBlob& state) {
-  const auto steps = state.meta.at("steps").get<std::uint64_t>();
+  const std::uint64_t steps = SavedState(state, "reduction").steps();
   startOver();
   if (steps > 0) engine_->run(1);
   setStepCount(steps);

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "compute/core/errors.h"
+#include "compute/core/saved_state.h"
 
 namespace ws::voxhash {
 
@@ -472,7 +473,7 @@ StateBlob VoxhashModule::saveState() {
 }
 
 void VoxhashModule::restoreState(const StateBlob& state) {
-  const auto steps = state.meta.at("steps").get<std::uint64_t>();
+  const std::uint64_t steps = SavedState(state, "voxel hash").steps();
   rebuild(params(), steps);
   applied_ = params();
   setStepCount(steps);
