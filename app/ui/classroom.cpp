@@ -9,6 +9,7 @@
 #include "app/ui/fonts.h"
 #include "app/ui/ui.h"
 #include "compute/core/assets.h"
+#include "compute/core/json_input.h"
 
 namespace ws::app::ui {
 
@@ -113,8 +114,10 @@ void advanceAutoCycle(Lab& lab, Classroom& classroom, double now) {
   // A preset names its module: switch to it first, then load it (both logged in a recording).
   std::string module;
   const bool readable = lab.attempt([&] {
-    std::ifstream in(path);
-    module = nlohmann::json::parse(in).value("module", std::string(lab.module().name()));
+    const nlohmann::json preset = json_input::parseFile(path, "preset");
+    module = preset.is_object() && preset.contains("module") && preset["module"].is_string()
+                 ? preset["module"].get<std::string>()
+                 : std::string(lab.module().name());
   });
   if (!readable) return;
   if (module != lab.module().name()) lab.switchModule(module);

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "compute/core/json_input.h"
+
 namespace ws::app::ui {
 
 namespace {
@@ -53,8 +55,7 @@ Settings loadSettings(std::string& warning) {
   try {
     if (std::filesystem::file_size(path) > kMostBytes)
       throw std::runtime_error("larger than a settings file can be");
-    std::ifstream in(path);
-    const nlohmann::json json = nlohmann::json::parse(in);  // throws with the byte's position
+    const nlohmann::json json = json_input::parseFile(path, "settings");
     if (!json.is_object()) throw std::runtime_error("not a JSON object");
     Settings read;
     if (json.contains("x") || json.contains("y")) {
