@@ -9,6 +9,7 @@
 #include "app/measure.h"
 #include "compute/core/bandwidth.h"
 #include "compute/core/errors.h"
+#include "compute/core/output_file.h"
 
 namespace ws::app {
 
@@ -148,9 +149,7 @@ int runBench(const BenchOptions& options) {
                                  {"gpu", gpuInfo().available ? gpuInfo().name : "none"},
                                  {"copy_bandwidth_gb_per_second", bandwidth / 1e9},
                                  {"results", results}};
-  std::ofstream out(options.json);
-  if (!out) throw InputError("cannot write '" + options.json + "'");
-  out << report.dump(2) << "\n";
+  writeWholeFile(options.json, report.dump(2) + "\n", "results");
   std::printf("\nwrote %s\n", options.json.c_str());
   return 0;
 }

@@ -7,7 +7,10 @@
 #include "app/bench.h"
 #include "app/gui_app.h"
 #include "app/headless_app.h"
+#include "app/interrupt.h"
 #include "compute/core/errors.h"
+#include "compute/core/json_input.h"
+#include "compute/core/output_file.h"
 
 namespace ws::app {
 
@@ -165,11 +168,21 @@ int runCommandLine(int argc, char** argv) {
     return 2;
   }
 
+  catchInterrupts();
   try {
     if (!backend.empty()) {
       lab.backend = parseBackend(backend);
       if (!lab.backend) throw InputError("--backend '" + backend + "': expected cuda or cpu");
     }
+    // Every file a run will write, known now, is checked now: not after the run.
+    const std::pair<const std::string*, const char*> outputs[] = {
+        {&gui.screenshot, "--screenshot"},    {&gui.recordSession, "--record-session"},
+        {&gui.recordVideo, "--record-video"}, {&headless.reportJson, "--report"},
+        {&headless.video, "--video"},         {&bench.json, "--json"},
+        {&replay.video, "--video"},           {&replay.screenshot, "--screenshot"},
+        {&replay.reportJson, "--report"}};
+    for (const auto& [path, option] : outputs)
+      if (!path->empty()) checkWritable(*path, option);
     if (*benchCommand) return runBench(bench);
     if (*replayCommand) {
       if (!replaySize.empty()) parseWindow("--size", replaySize, replay.width, replay.height);
@@ -195,6 +208,9 @@ int runCommandLine(int argc, char** argv) {
     return runGui(gui);
   } catch (const InputError& e) {
     std::cerr << "warpscope: " << e.what() << std::endl;
+    return 2;
+  } catch (const nlohmann::json::exception& e) {  // a file's JSON that no check caught first
+    std::cerr << "warpscope: " << json_input::brief(std::string_view(e.what()), 200) << std::endl;
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "warpscope: " << e.what() << std::endl;

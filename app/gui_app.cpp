@@ -14,6 +14,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "app/interrupt.h"
 #include "app/scene.h"
 #include "app/session/session.h"
 #include "app/ui/fonts.h"
@@ -328,7 +329,7 @@ int runGui(const GuiOptions& options) {
     long frames = 0;
     auto lastTitle = std::chrono::steady_clock::now();
 
-    while (!glfwWindowShouldClose(window) && !quit) {
+    while (!glfwWindowShouldClose(window) && !quit && !interrupted()) {
       const auto frameStart = std::chrono::steady_clock::now();
       glfwPollEvents();
       int fbWidth = 0, fbHeight = 0, winWidth = 0, winHeight = 0;

@@ -12,6 +12,7 @@
 #include <optional>
 #include <thread>
 
+#include "app/interrupt.h"
 #include "app/scene.h"
 #include "app/session/player.h"
 #include "app/ui/fonts.h"
@@ -21,6 +22,7 @@
 #include "compute/core/cuda_check.h"
 #include "compute/core/errors.h"
 #include "compute/core/launch_readout.h"
+#include "compute/core/output_file.h"
 #include "render/gl/egl_context.h"
 #include "render/gl/frame_grabber.h"
 #include "render/gl/gl.h"
@@ -97,11 +99,24 @@ int runHeadless(const HeadlessOptions& options) {
   if (!options.replay.empty()) player = openReplay(options, labOptions);
   Lab lab(labOptions);
   if (player) player->begin(lab);
+  const std::vector<std::string> offered = lab.module().actions();
+  for (const std::string& action : options.actions)
+    if (std::find(offered.begin(), offered.end(), action) == offered.end()) {
+      std::string names;
+      for (const std::string& name : offered) names += (names.empty() ? "'" : ", '") + name + "'";
+      throw InputError("--action '" + action + "': " + std::string(lab.module().name()) +
+                       " has no such action (it has " + (names.empty() ? "none" : names) + ")");
+    }
   lab.compareEvery = std::chrono::milliseconds(0);  // each frame shows its own agreement
   if (options.width < 16 || options.height < 16 || options.width > 16384 || options.height > 16384)
     throw InputError("--window must be between 16x16 and 16384x16384");
   if (options.frameEvery < 1) throw InputError("--frame-every must be at least 1");
-  if (!options.framesDir.empty()) std::filesystem::create_directories(options.framesDir);
+  if (!options.framesDir.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(options.framesDir, error);
+    if (error)
+      throw InputError("--frames '" + options.framesDir + "' cannot be made: " + error.message());
+  }
 
   // The roofline and sweep are windows of the UI.
   const bool withUi = options.withUi || options.roofline || options.sweep;
@@ -132,7 +147,10 @@ int runHeadless(const HeadlessOptions& options) {
   if (options.sweep) sweepNow(lab, ui.analysis);
 
   // Each frame advances stepsPerFrame steps (the last one fewer) and draws, as the GUI does.
-  if (!options.recordSession.empty()) lab.startRecording(options.recordSession, false);
+  if (!options.recordSession.empty()) {
+    lab.startRecording(options.recordSession, false);
+    if (!lab.recording()) throw InputError(lab.errorMessage);
+  }
   // A replay advances as the session's frames did.
   const int perFrame = lab.stepsPerFrame;
   if (!player) lab.running = false;
@@ -141,7 +159,7 @@ int runHeadless(const HeadlessOptions& options) {
   bool failed = false;
   int frame = 0;
   const auto more = [&] { return player ? !player->atEnd() : done < options.steps; };
-  for (; frame == 0 || more(); ++frame) {
+  for (; frame == 0 || (more() && !interrupted()); ++frame) {
     const auto start = std::chrono::steady_clock::now();
     if (player) {
       player->advance(lab);
@@ -194,6 +212,9 @@ int runHeadless(const HeadlessOptions& options) {
       ++written;
     }
   }
+  if (interrupted())
+    std::printf("headless: interrupted after frame %d, at step %llu\n", frame,
+                static_cast<unsigned long long>(lab.module().stepCount()));
   if (lab.recording()) std::printf("  session %s\n", lab.stopRecording().c_str());
   std::string videoSummary;
   if (video) {
@@ -304,9 +325,10 @@ int runHeadless(const HeadlessOptions& options) {
     if (player)
       report["replay"] = {
           {"session", options.replay}, {"matched", player->matched()}, {"verdict", verdict}};
-    std::ofstream(options.reportJson) << report.dump(2) << "\n";
+    writeWholeFile(options.reportJson, report.dump(2) + "\n", "report");
   }
-  return failed ? 1 : 0;
+  if (failed) return 1;
+  return interrupted() ? 130 : 0;  // as a shell says of a run Ctrl+C ended
 }
 
 }  // namespace ws::app

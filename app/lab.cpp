@@ -10,6 +10,7 @@
 #include "compute/core/cuda_check.h"
 #include "compute/core/errors.h"
 #include "compute/core/json_input.h"
+#include "compute/core/output_file.h"
 
 namespace ws::app {
 
@@ -245,11 +246,7 @@ void Lab::loadPreset(const std::string& path) {
 }
 
 void Lab::savePreset(const std::string& path) {
-  attempt([&] {
-    std::ofstream out(path);
-    if (!out) throw InputError("cannot write preset '" + path + "'");
-    out << module_->preset().dump(2) << "\n";
-  });
+  attempt([&] { writeWholeFile(path, module_->preset().dump(2) + "\n", "preset"); });
 }
 
 void Lab::fitView() {

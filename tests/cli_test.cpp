@@ -228,3 +228,78 @@ TEST(Replay, MalformedSessionsExitWith2AndSayWhere) {
 
 }  // namespace
 }  // namespace ws
+
+namespace ws {
+namespace {
+
+// A file the run will write is checked before the run; a write that fails after it says so.
+TEST(Writing, AnUnwritablePathIsRefusedBeforeTheRunAndAFailedWriteIsAnError) {
+  const std::string run = "--headless --backend cpu --size 32 --steps 3 --window 64x64 ";
+  for (const std::string& option : {"--report", "--screenshot", "--record-session"}) {
+    const auto result = warpscope(run + option + " /no/such/folder/file");
+    EXPECT_EQ(result.exitCode, 2) << option << "\n" << result.output;
+    EXPECT_NE(result.output.find(option + " '/no/such/folder/file' cannot be written"),
+              std::string::npos)
+        << result.output;
+    EXPECT_EQ(result.output.find("steps in"), std::string::npos) << "it ran first:\n"
+                                                                 << result.output;
+  }
+  expectUsageError("bench --module life --json /proc/no.json", "--json '/proc/no.json'");
+  expectUsageError(run + "--frames /proc/frames", "--frames '/proc/frames' cannot be made");
+  if (std::filesystem::exists("/dev/full")) {
+    expectUsageError(run + "--report /dev/full", "cannot write report '/dev/full'");
+    expectUsageError(run + "--screenshot /dev/full", "cannot write PNG '/dev/full'");
+    EXPECT_EQ(warpscope(run + "--screenshot /dev/full").output.find("wrote"), std::string::npos);
+  }
+}
+
+TEST(Writing, AnUnknownActionIsRefusedBeforeTheRun) {
+  const auto result = warpscope(
+      "--headless --backend cpu --size 32 --steps 3 --window 64x64 "
+      "--action nosuch");
+  EXPECT_EQ(result.exitCode, 2) << result.output;
+  EXPECT_NE(result.output.find("--action 'nosuch': life has no such action (it has 'clear', "
+                               "'random soup')"),
+            std::string::npos)
+      << result.output;
+  EXPECT_EQ(result.output.find("steps in"), std::string::npos) << result.output;
+}
+
+// Killed while recording, a run keeps what it recorded: the session is whole JSON, says it is
+// unfinished, and replays to where it was; Ctrl+C ends the run as its end would.
+TEST(Writing, AnInterruptedRecordingKeepsWhatWasRecorded) {
+  const std::string dir = ::testing::TempDir() + "/interrupted";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string run = std::string(WARPSCOPE_BIN) +
+                          " --headless --backend cpu --size 128 --steps 100000000 --window 64x64 "
+                          "--record-session ";
+  // The recorder writes each second: after 5 s the file holds a few seconds of frames.
+  const auto killed = test::runProcess("cd " + dir + " && (" + run +
+                                       "killed.json > /dev/null & p=$!; sleep 5; kill -KILL $p; "
+                                       "wait $p; echo status $?)");
+  EXPECT_NE(killed.output.find("status 137"), std::string::npos) << killed.output;
+  std::ifstream in(dir + "/killed.json");
+  const nlohmann::json session = nlohmann::json::parse(in);
+  EXPECT_TRUE(session["end"]["unfinished"].get<bool>());
+  EXPECT_GT(session["end"]["frames"].get<long>(), 0);
+  const auto replay = warpscope("replay " + dir + "/killed.json --size 64x64");
+  EXPECT_EQ(replay.exitCode, 0) << replay.output;
+  EXPECT_NE(replay.output.find("the recording was interrupted after frame " +
+                               std::to_string(session["end"]["frames"].get<long>())),
+            std::string::npos)
+      << replay.output;
+
+  const auto stopped = test::runProcess("cd " + dir + " && (" + run +
+                                        "stopped.json & p=$!; sleep 3; kill -INT $p; wait $p; "
+                                        "echo status $?)");
+  EXPECT_NE(stopped.output.find("headless: interrupted after frame"), std::string::npos)
+      << stopped.output;
+  EXPECT_NE(stopped.output.find("status 130"), std::string::npos) << stopped.output;
+  const auto again = warpscope("replay " + dir + "/stopped.json --size 64x64");
+  EXPECT_NE(again.output.find("the replayed state equals the recorded one"), std::string::npos)
+      << again.output;
+}
+
+}  // namespace
+}  // namespace ws

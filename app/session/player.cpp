@@ -110,6 +110,11 @@ void SessionPlayer::tick(Lab& lab) {
 std::string SessionPlayer::verdict(Lab& lab) {
   if (!atEnd()) return "";
   if (!verdict_.empty()) return verdict_;
+  if (session_.end.value("unfinished", false)) {
+    verdict_ = "the recording was interrupted after frame " + std::to_string(frames()) +
+               ": there is no recorded end state to compare with";
+    return verdict_;
+  }
   const std::string recorded = session_.end["state_hash"];
   const std::string replayed = stateHash(lab.module().saveState());
   matched_ = recorded == replayed;

@@ -51,6 +51,17 @@ SessionRecorder::SessionRecorder(std::string path, Lab& lab, bool fromReset)
       files.push_back(*file);
     }
   session_.start["files"] = files;
+  save(lab, false);  // a path that cannot be written fails here, before the run
+}
+
+void SessionRecorder::save(Lab& lab, bool finished) {
+  session_.end = {
+      {"frames", frames_}, {"step", lab.module().stepCount()}, {"module", lab.module().name()}};
+  // The end state's hash costs a saveState: only once, at the end.
+  session_.end["state_hash"] = finished ? stateHash(lab.module().saveState()) : "";
+  if (!finished) session_.end["unfinished"] = true;
+  writeSession(session_.path, session_);
+  saved_ = std::chrono::steady_clock::now();
 }
 
 void SessionRecorder::log(Lab& lab, nlohmann::json action) {
@@ -70,14 +81,12 @@ void SessionRecorder::frame(Lab& lab, int requestedSteps) {
   running_ = lab.running;
   stepsPerFrame_ = lab.stepsPerFrame;
   ++frames_;
+  // Written as it goes: a run killed now loses at most the last second.
+  if (std::chrono::steady_clock::now() - saved_ > std::chrono::seconds(1)) save(lab, false);
 }
 
 std::string SessionRecorder::finish(Lab& lab) {
-  session_.end = {{"frames", frames_},
-                  {"step", lab.module().stepCount()},
-                  {"module", lab.module().name()},
-                  {"state_hash", stateHash(lab.module().saveState())}};
-  writeSession(session_.path, session_);
+  save(lab, true);
   return session_.path + ": " + std::to_string(frames_) + " frames, " +
          std::to_string(session_.events.size()) + " events, " + std::to_string(long(seconds())) +
          " s";

@@ -1,6 +1,8 @@
 #pragma once
 // Records a session while the user works: the start (module, parameters and state), then every
 // action the lab performs, stamped with its frame and step, and the playback changes each frame.
+// The session file is written at the start and again each second as it goes (marked
+// "unfinished" in its end), so that a run that is killed keeps what it recorded.
 #include <chrono>
 #include <string>
 
@@ -29,11 +31,13 @@ class SessionRecorder {
   double seconds() const;
 
  private:
+  void save(Lab& lab, bool finished);
+
   Session session_;
   long frames_ = 0;
   bool running_;
   int stepsPerFrame_;
-  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now(), saved_;
 };
 
 }  // namespace ws::app

@@ -3,11 +3,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 
 #include "app/session/actions.h"
 #include "app/session/snapshot.h"
 #include "compute/core/errors.h"
 #include "compute/core/json_input.h"
+#include "compute/core/output_file.h"
 
 namespace ws::app {
 
@@ -129,14 +131,19 @@ Session readSession(const std::string& path) {
 }
 
 void writeSession(const std::string& path, const Session& session) {
-  std::ofstream out(path);
   // One event per line: readable, and a diff of two sessions reads well.
+  std::ostringstream out;
   out << "{\n  \"warpscope_session\": " << kSessionVersion
       << ",\n  \"start\": " << session.start.dump() << ",\n  \"events\": [";
   for (std::size_t i = 0; i < session.events.size(); ++i)
     out << (i ? ",\n    " : "\n    ") << session.events[i].dump();
   out << "\n  ],\n  \"end\": " << session.end.dump() << "\n}\n";
-  if (!out.flush()) throw InputError("cannot write session '" + path + "'");
+  // Written aside and renamed: a run killed while writing leaves the last whole session.
+  const std::string partial = path + ".partial";
+  writeWholeFile(partial, out.str(), "session");
+  std::error_code error;
+  std::filesystem::rename(partial, path, error);
+  if (error) throw InputError("cannot write session '" + path + "': " + error.message());
 }
 
 std::vector<std::string> changedFiles(const Session& session) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "compute/core/output_file.h"
 #include "render/gl/gl_check.h"
 
 namespace ws::gl {
@@ -52,8 +53,13 @@ std::vector<std::uint8_t> readPixels(int width, int height) {
 
 void writePng(const std::string& path, int width, int height,
               const std::vector<std::uint8_t>& rgba) {
-  if (!stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4))
-    throw std::runtime_error("could not write PNG '" + path + "'");
+  std::string png;
+  const auto append = [](void* into, void* data, int size) {
+    static_cast<std::string*>(into)->append(static_cast<const char*>(data), std::size_t(size));
+  };
+  if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4))
+    throw std::runtime_error("could not encode PNG '" + path + "'");
+  writeWholeFile(path, png, "PNG");
 }
 
 }  // namespace ws::gl
