@@ -96,9 +96,9 @@ TEST(BadPreset, AWrongValueIsQuotedAsGivenAndNamedWithItsFile) {
             400u);
 }
 
-// A small world of each module, on the CPU.
-std::unique_ptr<Module> smallModule(const std::string& name) {
-  auto module = createModule(name, Backend::Cpu);
+// A small world of each module.
+std::unique_ptr<Module> smallModule(const std::string& name, Backend backend = Backend::Cpu) {
+  auto module = createModule(name, backend);
   if (name == "life") module->setSize("96x64");
   if (name == "lbm") module->setSize("48x24");
   if (name == "mesh") module->setParamText("vertices", "162");
@@ -134,13 +134,15 @@ StateBlob damaged(StateBlob state, std::mt19937_64& random) {
   return state;
 }
 
-class DamagedState : public ::testing::TestWithParam<std::string> {};
+class DamagedState : public ::testing::TestWithParam<std::tuple<std::string, Backend>> {};
 
 // Each module's restoreState takes its own state back, and refuses a damaged one with an
 // InputError, changing nothing; or takes it, where the damage left a state it can run (a flipped
 // cell of Life is still a Life grid).
 TEST_P(DamagedState, IsRefusedOrTakenNeverMisread) {
-  auto module = smallModule(GetParam());
+  const auto [name, backend] = GetParam();
+  if (backend == Backend::Cuda) WS_REQUIRE_GPU();
+  auto module = smallModule(name, backend);
   const StateBlob good = module->saveState();
   module->restoreState(good);
   EXPECT_TRUE(sameState(module->saveState(), good));
@@ -170,8 +172,13 @@ TEST_P(DamagedState, IsRefusedOrTakenNeverMisread) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryModule, DamagedState,
-                         ::testing::Values("life", "lbm", "voxhash", "mesh", "graph", "reduce"),
-                         [](const auto& info) { return info.param; });
+                         ::testing::Combine(::testing::Values("life", "lbm", "voxhash", "mesh",
+                                                              "graph", "reduce"),
+                                            ::testing::Values(Backend::Cpu, Backend::Cuda)),
+                         [](const auto& info) {
+                           return std::get<0>(info.param) + "_" +
+                                  std::string(toString(std::get<1>(info.param)));
+                         });
 
 TEST(BadState, NamedCasesAreRefused) {
   auto graph = smallModule("graph");
