@@ -157,7 +157,8 @@ int runHeadless(const HeadlessOptions& options) {
   std::vector<double> frameMs, grabMs;  // grabMs: the render thread's part of the video
   long done = 0, written = 0;
   bool failed = false;
-  int frame = 0;
+  int frame = 0, failingFrames = 0;
+  bool stopped = false;  // by a module that failed two frames running
   const auto more = [&] { return player ? !player->atEnd() : done < options.steps; };
   for (; frame == 0 || (more() && !interrupted()); ++frame) {
     const auto start = std::chrono::steady_clock::now();
@@ -199,10 +200,20 @@ int runHeadless(const HeadlessOptions& options) {
       std::this_thread::sleep_until(start + std::chrono::duration<double>(1.0 / options.fps));
     lab.recordFrameTime(ms);
     if (!lab.errorMessage.empty()) {
-      // Reported, and the run goes on where the lab recovered (a lost GPU: on the CPU).
+      // Reported, and the run goes on where the lab recovered (a lost GPU: on the CPU). A module
+      // that fails again the next frame (a diverged flow) cannot go on: the run stops there.
+      failed = true;
+      if (++failingFrames == 2) {
+        std::printf("headless: stopped after frame %d, at step %llu: the module fails every step\n",
+                    frame, static_cast<unsigned long long>(lab.module().stepCount()));
+        ++frame;
+        stopped = true;
+        break;
+      }
       std::cerr << "warpscope: " << lab.errorMessage << std::endl;
       lab.errorMessage.clear();
-      failed = true;
+    } else {
+      failingFrames = 0;
     }
     if (!options.framesDir.empty() && frame % options.frameEvery == 0) {
       char name[64];
@@ -238,7 +249,7 @@ int runHeadless(const HeadlessOptions& options) {
   const double median = warm[warm.size() / 2];
   const double p95 = warm[std::min(warm.size() - 1, warm.size() * 95 / 100)];
   Module& module = lab.module();
-  if (player) done = long(module.stepCount());
+  if (player || stopped) done = long(module.stepCount());
   std::printf("%s: %ld steps in %d frames of %dx%d on %s\n", player ? "replay" : "headless", done,
               frame, options.width, options.height, context.description().c_str());
   std::printf("  module %s, world %s, backend %s, variant %s, %d steps/frame, field via %s\n",

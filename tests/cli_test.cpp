@@ -265,6 +265,22 @@ TEST(Writing, AnUnknownActionIsRefusedBeforeTheRun) {
   EXPECT_EQ(result.output.find("steps in"), std::string::npos) << result.output;
 }
 
+// A flow that diverges is reported once, and the run stops there, saying where.
+TEST(Writing, ADivergedFlowIsReportedOnceAndTheRunSaysWhereItStopped) {
+  const auto result = warpscope(
+      "--headless --backend cpu --module lbm --set lbm.scene=cavity --size 48x48 "
+      "--set lbm.collision=bgk --set lbm.velocity=0.3 --set lbm.reynolds=1e6 "
+      "--steps-per-frame 50 --steps 20000 --window 64x64");
+  EXPECT_EQ(result.exitCode, 1) << result.output;
+  std::size_t said = 0;
+  for (auto at = result.output.find("diverged"); at != std::string::npos;
+       at = result.output.find("diverged", at + 1))
+    ++said;
+  EXPECT_EQ(said, 1u) << result.output;
+  EXPECT_NE(result.output.find("headless: stopped after frame"), std::string::npos)
+      << result.output;
+}
+
 // Killed while recording, a run keeps what it recorded: the session is whole JSON, says it is
 // unfinished, and replays to where it was; Ctrl+C ends the run as its end would.
 TEST(Writing, AnInterruptedRecordingKeepsWhatWasRecorded) {
