@@ -7,7 +7,6 @@
 #include "app/bench.h"
 #include "app/gui_app.h"
 #include "app/headless_app.h"
-#include "app/interrupt.h"
 #include "compute/core/errors.h"
 #include "compute/core/json_input.h"
 #include "compute/core/output_file.h"
@@ -168,7 +167,6 @@ int runCommandLine(int argc, char** argv) {
     return 2;
   }
 
-  catchInterrupts();
   try {
     if (!backend.empty()) {
       lab.backend = parseBackend(backend);

@@ -329,6 +329,7 @@ int runGui(const GuiOptions& options) {
     long frames = 0;
     auto lastTitle = std::chrono::steady_clock::now();
 
+    const InterruptsEndTheLoop interrupts;
     while (!glfwWindowShouldClose(window) && !quit && !interrupted()) {
       const auto frameStart = std::chrono::steady_clock::now();
       glfwPollEvents();

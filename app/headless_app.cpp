@@ -160,6 +160,7 @@ int runHeadless(const HeadlessOptions& options) {
   int frame = 0, failingFrames = 0;
   bool stopped = false;  // by a module that failed two frames running
   const auto more = [&] { return player ? !player->atEnd() : done < options.steps; };
+  std::optional<InterruptsEndTheLoop> interrupts(std::in_place);
   for (; frame == 0 || (more() && !interrupted()); ++frame) {
     const auto start = std::chrono::steady_clock::now();
     if (player) {
@@ -223,6 +224,7 @@ int runHeadless(const HeadlessOptions& options) {
       ++written;
     }
   }
+  interrupts.reset();
   if (interrupted())
     std::printf("headless: interrupted after frame %d, at step %llu\n", frame,
                 static_cast<unsigned long long>(lab.module().stepCount()));

@@ -15,9 +15,14 @@ extern "C" void onInterrupt(int signal) {
 
 }  // namespace
 
-void catchInterrupts() {
+InterruptsEndTheLoop::InterruptsEndTheLoop() {
   std::signal(SIGINT, onInterrupt);
   std::signal(SIGTERM, onInterrupt);
+}
+
+InterruptsEndTheLoop::~InterruptsEndTheLoop() {
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
 }
 
 bool interrupted() {

@@ -1,11 +1,20 @@
 #pragma once
-// Ctrl+C and SIGTERM end a run as its end would: the GUI closes its window and a headless run
-// stops after the frame, so that a recording is finished and written. A second Ctrl+C ends the
-// program at once (what was recorded is on disk already: the recorder writes as it goes).
+// Ctrl+C and SIGTERM end a run's frame loop as its end would: the GUI closes its window and a
+// headless run stops after the frame, so that a recording is finished and written. Only while
+// the loop runs: outside it (a long set-up, the summary) they end the program as usual, and so
+// does a second Ctrl+C (what was recorded is on disk already: the recorder writes as it goes).
 namespace ws::app {
 
-void catchInterrupts();
-// Whether an interrupt asked the run to end.
+// Held by a frame loop for as long as it runs.
+class InterruptsEndTheLoop {
+ public:
+  InterruptsEndTheLoop();
+  ~InterruptsEndTheLoop();
+  InterruptsEndTheLoop(const InterruptsEndTheLoop&) = delete;
+  InterruptsEndTheLoop& operator=(const InterruptsEndTheLoop&) = delete;
+};
+
+// Whether an interrupt asked the loop to end.
 bool interrupted();
 
 }  // namespace ws::app
