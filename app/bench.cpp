@@ -78,7 +78,7 @@ int runBench(const BenchOptions& options) {
   for (Backend backend : backends) {
     std::unique_ptr<Module> module = createModule(options.module, backend);
     if (!options.size.empty()) module->setSize(options.size);
-    for (const auto& setting : options.sets) applySetting(*module, setting);
+    applySettings(*module, options.sets);
     std::vector<std::string> names = options.variants;
     if (names.empty() || names == std::vector<std::string>{"all"}) {
       names.clear();

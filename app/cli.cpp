@@ -207,6 +207,11 @@ int runCommandLine(int argc, char** argv) {
   } catch (const InputError& e) {
     std::cerr << "warpscope: " << e.what() << std::endl;
     return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "warpscope: out of memory: the run asked for more memory than this machine has "
+                 "free"
+              << std::endl;
+    return 2;
   } catch (const nlohmann::json::exception& e) {  // a file's JSON that no check caught first
     std::cerr << "warpscope: " << json_input::brief(std::string_view(e.what()), 200) << std::endl;
     return 2;

@@ -14,18 +14,24 @@
 
 namespace ws::app {
 
-void applySetting(Module& module, const std::string& setting) {
-  const auto eq = setting.find('=');
-  if (eq == std::string::npos)
-    throw InputError("--set '" + setting + "': expected key=value, e.g. life.rule=B36/S23");
-  std::string key = setting.substr(0, eq);
-  const std::string prefix = std::string(module.name()) + ".";
-  if (key.rfind(prefix, 0) == 0)
-    key = key.substr(prefix.size());
-  else if (key.find('.') != std::string::npos)
-    throw InputError("--set '" + setting + "': the parameter is not one of module '" +
-                     std::string(module.name()) + "'");
-  module.setParamText(key, setting.substr(eq + 1));
+void applySettings(Module& module, const std::vector<std::string>& settings) {
+  std::vector<std::pair<std::string, ParamValue>> values;
+  for (const std::string& setting : settings) {
+    const auto eq = setting.find('=');
+    if (eq == std::string::npos)
+      throw InputError("--set '" + setting + "': expected key=value, e.g. life.rule=B36/S23");
+    std::string key = setting.substr(0, eq);
+    const std::string prefix = std::string(module.name()) + ".";
+    if (key.rfind(prefix, 0) == 0)
+      key = key.substr(prefix.size());
+    else if (key.find('.') != std::string::npos)
+      throw InputError("--set '" + setting + "': the parameter is not one of module '" +
+                       std::string(module.name()) + "'");
+    values.emplace_back(key, module.params().parse(key, setting.substr(eq + 1)));
+  }
+  // All at once: a lattice 4096 wide and 4096 high is checked as that, never built 4096 wide
+  // and 64 high on the way there.
+  if (!values.empty()) module.setParams(values);
 }
 
 namespace {
@@ -64,7 +70,7 @@ Lab::Lab(const LabOptions& options) {
   if (!options.preset.empty())
     loadPresetFrom(*module_, readJsonFile(options.preset), options.preset);
   if (!options.size.empty()) module_->setSize(options.size);
-  for (const auto& setting : options.sets) applySetting(*module_, setting);
+  applySettings(*module_, options.sets);
   if (!options.compare.empty())
     startComparison(parseCompareTarget(options.compare, module_->backend()));
   if (options.stepsPerFrame < 1) throw InputError("--steps-per-frame must be at least 1");
@@ -116,6 +122,8 @@ bool Lab::attempt(const std::function<void()>& action) {
       fallBackToCpu(e.what());
     else
       errorMessage = e.what();
+  } catch (const std::bad_alloc&) {
+    errorMessage = "out of memory: the change asked for more memory than this machine has free";
   } catch (const std::exception& e) {
     if (module_->backend() == Backend::Cuda && cudaContextLost())
       fallBackToCpu(e.what());

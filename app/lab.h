@@ -156,7 +156,8 @@ class Lab {
   double frameMs_ = 0;
 };
 
-// Applies "key=value" to a module; the key may carry the module's name ("life.rule").
-void applySetting(Module& module, const std::string& setting);
+// Applies "key=value" settings to a module, all in one change; a key may carry the module's name
+// ("life.rule").
+void applySettings(Module& module, const std::vector<std::string>& settings);
 
 }  // namespace ws::app

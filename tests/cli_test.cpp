@@ -265,6 +265,23 @@ TEST(Writing, AnUnknownActionIsRefusedBeforeTheRun) {
   EXPECT_EQ(result.output.find("steps in"), std::string::npos) << result.output;
 }
 
+// What cannot be read to an end, or would not fit, is refused before anything is allocated.
+TEST(Writing, FilesThatNeverEndAndSizesThatDoNotFitAreRefusedFirst) {
+  const std::string run = "--headless --backend cpu --steps 1 --window 64x64 ";
+  expectUsageError(run + "--module graph --set graph.graph=/dev/zero",
+                   "graph file '/dev/zero' is not a regular file");
+  expectUsageError(run + "--module life --set life.pattern=/tmp", "is not a regular file");
+  // Settings are applied together: 4096x4096 is checked as such, not built 4096x64 on the way.
+  expectUsageError(run +
+                       "--module lbm --set lbm.lattice=d3q19 --set lbm.width=4096 "
+                       "--set lbm.height=4096 --set lbm.depth=1024",
+                   "a 4096x4096x1024 lattice has more than 2^31 cells");
+  expectUsageError(run +
+                       "--module lbm --set lbm.lattice=d3q19 --set lbm.width=4096 "
+                       "--set lbm.height=4096 --set lbm.depth=64",
+                   "of memory");
+}
+
 // A flow that diverges is reported once, and the run stops there, saying where.
 TEST(Writing, ADivergedFlowIsReportedOnceAndTheRunSaysWhereItStopped) {
   const auto result = warpscope(

@@ -8,6 +8,7 @@
 #include "app/session/actions.h"
 #include "app/session/snapshot.h"
 #include "compute/core/errors.h"
+#include "compute/core/input_file.h"
 #include "compute/core/json_input.h"
 #include "compute/core/output_file.h"
 
@@ -106,8 +107,7 @@ std::string Session::checkpointPath() const {
 
 Session readSession(const std::string& path) {
   const std::string where = "session '" + path + "'";
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open " + where);
+  std::ifstream in = openInputFile(path, "session", 256 * kMiB);
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   const nlohmann::json json = json_input::parse(text, where);
   require(json.is_object() && json.contains("warpscope_session"),

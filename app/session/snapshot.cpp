@@ -6,7 +6,9 @@
 #include <iterator>
 #include <sstream>
 
+#include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
+#include "compute/core/input_file.h"
 #include "compute/core/json_input.h"
 
 namespace ws::app {
@@ -65,8 +67,7 @@ std::string writeCheckpoint(const std::string& path, const LabSnapshot& snapshot
 }
 
 LabSnapshot readCheckpoint(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open checkpoint '" + path + "'");
+  std::ifstream in = openInputFile(path, "checkpoint", ~std::uintmax_t(0));
   const std::string where = "checkpoint '" + path + "'";
   // The header is one short line; its sizes are checked against the file's before anything is
   // allocated for them.
@@ -92,6 +93,7 @@ LabSnapshot readCheckpoint(const std::string& path) {
                      std::to_string(metaBytes) + " bytes of metadata and " +
                      std::to_string(dataBytes) + " of state; " + std::to_string(rest) +
                      " follow the header)");
+  requireHostMemory(double(rest), where);
   std::string meta(std::size_t(metaBytes), '\0');
   LabSnapshot snapshot;
   snapshot.state.data.resize(std::size_t(dataBytes));

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
+#include <string>
 
 namespace ws {
 
@@ -30,12 +32,31 @@ void requireDeviceMemory(double bytes, double releasedBytes, const std::string& 
   }
 }
 
+namespace {
+
+// The memory the kernel says is available now (MemAvailable), or none known.
+double availableHostBytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  double kib = 0;
+  while (meminfo >> key >> kib) {
+    if (key == "MemAvailable:") return kib * 1024;
+    meminfo.ignore(256, '\n');
+  }
+  return -1;
+}
+
+}  // namespace
+
 void requireHostMemory(double bytes, const std::string& what) {
-  const double limit = 0.5 * double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+  const double half = 0.5 * double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+  const double available = availableHostBytes();
+  const bool lessIsFree = available >= 0 && available < half;
+  const double limit = lessIsFree ? available : half;
   if (bytes > limit)
-    throw OutOfMemoryError(what + " needs " + formatBytes(bytes) +
-                           " on the CPU backend; the limit here is " + formatBytes(limit) +
-                           " (half of this machine's memory)");
+    throw OutOfMemoryError(
+        what + " needs " + formatBytes(bytes) + " of memory; " + formatBytes(limit) +
+        (lessIsFree ? " is available now" : " is the limit (half of this machine's)"));
 }
 
 }  // namespace ws

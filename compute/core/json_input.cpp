@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "compute/core/errors.h"
+#include "compute/core/input_file.h"
 
 namespace ws::json_input {
 
@@ -75,8 +76,7 @@ nlohmann::json parse(std::string_view text, const std::string& where) {
 
 nlohmann::json parseFile(const std::string& path, const std::string& what) {
   const std::string where = what + " '" + path + "'";
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open " + where);
+  std::ifstream in = openInputFile(path, what, 256 * kMiB);
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   if (in.bad()) throw InputError("cannot read " + where);
   return parse(text, where);

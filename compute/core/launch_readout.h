@@ -33,10 +33,10 @@ struct LaunchReadout {
   // spillBytes: local memory per thread (cudaFuncAttributes::localSizeBytes): register spills,
   // and arrays the compiler could not keep in registers.
   std::size_t staticShared = 0, spillBytes = 0;
-  int blocksPerSm = 0;                           // the runtime's answer
-  OccupancyLimits limits;                        // ours, per resource, which name the limiter
-  double occupancy = 0;  // active warps over the most a multiprocessor holds
-  int waves = 0;         // the grid over (blocks per SM x SMs), rounded up
+  int blocksPerSm = 0;     // the runtime's answer
+  OccupancyLimits limits;  // ours, per resource, which name the limiter
+  double occupancy = 0;    // active warps over the most a multiprocessor holds
+  int waves = 0;           // the grid over (blocks per SM x SMs), rounded up
 };
 
 // Throws CudaError when the runtime cannot read the kernel.

@@ -7,6 +7,7 @@
 
 #include "compute/core/assets.h"
 #include "compute/core/errors.h"
+#include "compute/core/input_file.h"
 #include "compute/core/text_tokens.h"
 
 namespace ws::graph {
@@ -119,8 +120,7 @@ Graph readMatrixMarket(std::istream& in, const std::string& source, GraphReport*
 }
 
 Graph loadGraph(const std::string& path, GraphReport* report) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot read graph file '" + path + "'");
+  std::ifstream in = openInputFile(path, "graph file", 4096 * kMiB);
   const std::string extension = std::filesystem::path(path).extension().string();
   return extension == ".mtx" ? readMatrixMarket(in, path, report) : readEdgeList(in, path, report);
 }

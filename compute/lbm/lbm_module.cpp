@@ -8,6 +8,7 @@
 #include <limits>
 #include <set>
 
+#include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
 #include "compute/core/line.h"
 #include "compute/core/saved_state.h"
@@ -226,6 +227,11 @@ void LbmModule::buildEngine() {
 
 void LbmModule::reset() {
   const Grid& g = spec_.grid;
+  // The scene is built on the host on either backend (a flag and the starting populations a
+  // cell): checked before the engine's storage is.
+  requireHostMemory(double(g.cells()) * (1 + latticeQ(spec_.lattice) * sizeof(float)),
+                    "the " + std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" +
+                        std::to_string(g.nz) + " lattice's scene");
   const Grid& held = engine_->grid();
   if (held.nx != g.nx || held.ny != g.ny || held.nz != g.nz) engine_->reshape(g);
   flags_ = sceneFlags(spec_);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "compute/core/errors.h"
+#include "compute/core/input_file.h"
 
 namespace ws::life {
 
@@ -189,12 +190,9 @@ Pattern parseRle(const std::string& text, const std::string& source) {
 }
 
 Pattern loadRleFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open pattern file '" + path + "'");
+  std::ifstream in = openInputFile(path, "pattern file", 64 * kMiB);
   in.seekg(0, std::ios::end);
   const auto size = static_cast<std::size_t>(in.tellg());
-  if (size > (std::size_t(64) << 20))
-    throw InputError("pattern file '" + path + "' is larger than 64 MiB");
   in.seekg(0);
   std::string text(size, '\0');
   in.read(text.data(), static_cast<std::streamsize>(size));

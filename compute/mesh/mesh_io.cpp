@@ -14,6 +14,7 @@
 
 #include "compute/core/assets.h"
 #include "compute/core/errors.h"
+#include "compute/core/input_file.h"
 #include "compute/core/text_tokens.h"
 
 namespace ws::mesh {
@@ -392,8 +393,7 @@ TriangleMesh readPly(std::istream& in, const std::string& source) {
 
 TriangleMesh loadMesh(const std::string& path) {
   const MeshFormat format = meshFormatOf(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open mesh file '" + path + "'");
+  std::ifstream in = openInputFile(path, "mesh file", 4096 * kMiB);
   switch (format) {
     case MeshFormat::Obj:
       return readObj(in, path);
