@@ -271,6 +271,7 @@ TEST(Writing, FilesThatNeverEndAndSizesThatDoNotFitAreRefusedFirst) {
   expectUsageError(run + "--module graph --set graph.graph=/dev/zero",
                    "graph file '/dev/zero' is not a regular file");
   expectUsageError(run + "--module life --set life.pattern=/tmp", "is not a regular file");
+  expectUsageError(run + "--egl-device 99", "--egl-device 99: this machine has");
   // Settings are applied together: 4096x4096 is checked as such, not built 4096x64 on the way.
   expectUsageError(run +
                        "--module lbm --set lbm.lattice=d3q19 --set lbm.width=4096 "

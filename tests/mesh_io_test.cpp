@@ -101,6 +101,18 @@ TEST(MeshIo, MalformedFilesSayWhatAndWhere) {
        "float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 "
        "0\n0 1 0\n3 0 1 5\n",
        MeshFormat::Ply, "face 0: vertex index 5 is out of range: 3 vertices"},
+      // Damaged files that were once taken: data past what the header declares, another
+      // version, a polygon of a million corners.
+      {"OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n3 0 1 2\n", MeshFormat::Off,
+       "test:7:1: data after the 3 vertices and 1 faces the header declared"},
+      {"ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty "
+       "float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 "
+       "0\n0 1 0\n3 0 1 2\n3 0 1 2\n3 0 1 2\n",
+       MeshFormat::Ply, "data after the 3 vertex, 1 face the header declared"},
+      {"ply\nformat ascii 7.5\nend_header\n", MeshFormat::Ply,
+       "PLY version '7.5': this program reads 1.0"},
+      {"OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n1000000 0 1 2\n", MeshFormat::Off,
+       "a face of more than 1024 vertices"},
   };
   for (const auto& c : cases) {
     try {
@@ -128,6 +140,16 @@ TEST(MeshIo, TruncatedBinaryPlyNamesTheByte) {
       EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
       EXPECT_NE(std::string(e.what()).find("byte "), std::string::npos) << e.what();
     }
+  }
+  EXPECT_NO_THROW(readAs(whole, MeshFormat::Ply));
+  try {  // bytes past the declared elements
+    readAs(whole + "extra", MeshFormat::Ply);
+    ADD_FAILURE() << "accepted bytes after the elements";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("byte " + std::to_string(whole.size()) +
+                                         ": data after the 3 vertex, 1 face"),
+              std::string::npos)
+        << e.what();
   }
   EXPECT_THROW(loadMesh("/nonexistent/model.obj"), InputError);
   EXPECT_THROW(meshFormatOf("model.stl"), InputError);

@@ -24,6 +24,17 @@ namespace {
 // Counts read from a header are trusted for reservations only this far: a file that claims a
 // billion vertices and holds ten fails when it ends, not when memory runs out.
 constexpr std::size_t kMaxReserve = std::size_t(1) << 22;
+// A polygon of more corners than this is no surface a mesh file means (a face of a million
+// corners once took 80 s to take apart).
+constexpr std::size_t kMostFaceCorners = 1024;
+
+// Nothing but blank lines and comments may follow the elements a header declared.
+void requireEnd(TextTokens& t, const std::string& declared) {
+  Token extra;
+  if (t.onLine(extra)) t.fail(extra, "data after the " + declared + " the header declared");
+  while (t.nextLine())
+    if (t.onLine(extra)) t.fail(extra, "data after the " + declared + " the header declared");
+}
 constexpr std::size_t kMaxVertices = std::numeric_limits<std::uint32_t>::max();
 
 std::string lowercase(std::string s) {
@@ -67,6 +78,8 @@ TriangleMesh readObjTokens(TextTokens& t) {
           t.fail(c, "face vertex index " + index.text + " is out of range: " + std::to_string(n) +
                         " vertices so far");
         corners.push_back(std::uint32_t(at));
+        if (corners.size() > kMostFaceCorners)
+          t.fail(c, "a face of more than " + std::to_string(kMostFaceCorners) + " vertices");
       }
       if (corners.size() < 3)
         t.fail(keyword, "a face needs at least three vertices, this one has " +
@@ -105,8 +118,9 @@ TriangleMesh readOffTokens(TextTokens& t) {
   for (long long f = 0; f < nf; ++f) {
     const Token size = t.next("face " + std::to_string(f));
     const long long k = t.integer(size, "face size");
-    if (k < 3 || std::size_t(k) > kMaxReserve)
-      t.fail(size, "a face needs at least three vertices, this one has " + size.text);
+    if (k < 3) t.fail(size, "a face needs at least three vertices, this one has " + size.text);
+    if (std::size_t(k) > kMostFaceCorners)
+      t.fail(size, "a face of more than " + std::to_string(kMostFaceCorners) + " vertices");
     corners.clear();
     for (long long c = 0; c < k; ++c) {
       const Token index = t.next("a vertex index of face " + std::to_string(f));
@@ -121,6 +135,7 @@ TriangleMesh readOffTokens(TextTokens& t) {
     while (t.onLine(extra)) {
     }
   }
+  requireEnd(t, std::to_string(nv) + " vertices and " + std::to_string(nf) + " faces");
   return mesh;
 }
 
@@ -259,6 +274,9 @@ TriangleMesh readPlyTokens(TextTokens& t, std::istream& in, const std::string& s
       else
         t.fail(f,
                "unknown format '" + f.text + "' (ascii, binary_little_endian, binary_big_endian)");
+      const Token version = t.next("the format's version");
+      if (version.text != "1.0")
+        t.fail(version, "PLY version '" + version.text + "': this program reads 1.0");
       haveFormat = true;
       t.rest();
     } else if (keyword.text == "element") {
@@ -336,6 +354,9 @@ TriangleMesh readPlyTokens(TextTokens& t, std::istream& in, const std::string& s
         if (faceList && k < 3)
           values.fail(what + ": a face needs at least three vertices, this one has " +
                       std::to_string(int(k)));
+        if (faceList && k > double(kMostFaceCorners))
+          values.fail(what + ": a face of more than " + std::to_string(kMostFaceCorners) +
+                      " vertices");
         corners.clear();
         for (int c = 0; c < int(k); ++c) {
           const double index = values.read(p.type, what + "'s vertex index");
@@ -351,6 +372,15 @@ TriangleMesh readPlyTokens(TextTokens& t, std::istream& in, const std::string& s
     }
   }
   if (!haveVertices) values.fail("the file has no vertex element");
+  std::string declared;
+  for (const PlyElement& e : elements)
+    declared += (declared.empty() ? "" : ", ") + std::to_string(e.count) + " " + e.name;
+  if (binary) {
+    if (in.peek() != std::char_traits<char>::eof())
+      values.fail("data after the " + declared + " the header declared");
+  } else {
+    requireEnd(t, declared);
+  }
   return mesh;
 }
 

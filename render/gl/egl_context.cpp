@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "compute/core/errors.h"
 #include "render/gl/gl.h"
 #include "render/gl/gl_check.h"
 
@@ -37,8 +38,12 @@ EglContext::EglContext(int preferredDevice) {
   EGLint count = 0;
   if (!eglQueryDevicesEXT(16, devices, &count) || count == 0)
     throw GlError("EGL found no devices to render on");
+  if (preferredDevice >= count)
+    throw InputError("--egl-device " + std::to_string(preferredDevice) + ": this machine has " +
+                     std::to_string(count) + " EGL device" + (count == 1 ? "" : "s") + " (0 to " +
+                     std::to_string(count - 1) + ")");
   std::vector<int> order;
-  if (preferredDevice >= 0 && preferredDevice < count) order.push_back(preferredDevice);
+  if (preferredDevice >= 0) order.push_back(preferredDevice);
   for (int i = 0; i < count; ++i)
     if (!isSoftware(devices[i])) order.push_back(i);
   for (int i = 0; i < count; ++i)
