@@ -100,8 +100,14 @@ TEST(Cuckoo, TheTableCheckSeesAKeyOutsideItsSlotsAndAKeyTwice) {
   std::swap(moved[occupied - slots.begin()], moved[elsewhere]);
   EXPECT_NE(checkTable(moved, table.functions(), r.keys.size()).find("none of its candidate"),
             std::string::npos);
+  // A copy in an empty slot after the key's own: the check, which reads the slots in order, meets
+  // the key before its copy whichever slots the table's build chose (a copy before it would be
+  // seen first as a key outside its candidates).
   std::vector<Entry> twice = slots;
-  twice[elsewhere] = *occupied;
+  std::size_t after = slots.size() - 1;
+  while (keyOf(slots[after]) != kEmptyKey) --after;
+  ASSERT_GT(after, std::size_t(occupied - slots.begin()));
+  twice[after] = *occupied;
   EXPECT_NE(checkTable(twice, table.functions(), r.keys.size()).find("is in slots"),
             std::string::npos);
 }
