@@ -45,6 +45,27 @@ nlohmann::json readJsonFile(const std::string& path) {
   return json_input::parseFile(path, "preset");
 }
 
+// Where in the preset's file the first parameter `module` refuses is (" at line L, column C"), or
+// "" where none is refused on its own or the file no longer says it.
+std::string placeOfRefusedParameter(const Module& module, const nlohmann::json& content,
+                                    const std::string& path) {
+  const auto params = content.find("params");
+  if (params == content.end() || !params->is_object()) return "";
+  for (const auto& [key, value] : params->items()) {
+    try {
+      module.params().checkJson({{key, value}});
+    } catch (const InputError&) {
+      try {
+        const std::string place = json_input::placeOfKey(json_input::readText(path, "preset"), key);
+        return place.empty() ? "" : " at " + place;
+      } catch (const InputError&) {
+        return "";
+      }
+    }
+  }
+  return "";
+}
+
 // A preset's content into `module`; a refusal names the file it came from, where there is one.
 void loadPresetFrom(Module& module, const nlohmann::json& content, const std::string& path) {
   const std::string where = path.empty() ? "the preset" : "preset '" + path + "'";
@@ -54,7 +75,7 @@ void loadPresetFrom(Module& module, const nlohmann::json& content, const std::st
     json_input::throwLibraryError(where, e);
   } catch (const InputError& e) {
     if (path.empty()) throw;
-    throw InputError(where + ": " + e.what());
+    throw InputError(where + placeOfRefusedParameter(module, content, path) + ": " + e.what());
   }
 }
 

@@ -76,8 +76,11 @@ TEST(BadPreset, AWrongValueIsQuotedAsGivenAndNamedWithItsFile) {
     EXPECT_EQ(lab.module().params().toJson(), before) << name;
     return message;
   };
-  EXPECT_NE(load("word.json", R"({"module": "life", "params": {"width": "sixty-four"}})")
-                .find("word.json': parameter 'width': 'sixty-four' is not valid"),
+  EXPECT_NE(load("word.json",
+                 "{\"module\": \"life\",\n \"params\": {\"seed\": 3,\n   "
+                 "\"width\": \"sixty-four\"}}")
+                .find("word.json' at line 3, column 4: parameter 'width': 'sixty-four' is not "
+                      "valid"),
             std::string::npos);
   EXPECT_NE(load("density.json", R"({"module": "life", "params": {"density": 1.0000001}})")
                 .find("'1.0000001' is not valid"),

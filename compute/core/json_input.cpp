@@ -1,5 +1,6 @@
 #include "compute/core/json_input.h"
 
+#include <cctype>
 #include <fstream>
 #include <iterator>
 
@@ -74,12 +75,25 @@ nlohmann::json parse(std::string_view text, const std::string& where) {
   }
 }
 
-nlohmann::json parseFile(const std::string& path, const std::string& what) {
-  const std::string where = what + " '" + path + "'";
+std::string readText(const std::string& path, const std::string& what) {
   std::ifstream in = openInputFile(path, what, 256 * kMiB);
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) throw InputError("cannot read " + where);
-  return parse(text, where);
+  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) throw InputError("cannot read " + what + " '" + path + "'");
+  return text;
+}
+
+nlohmann::json parseFile(const std::string& path, const std::string& what) {
+  return parse(readText(path, what), what + " '" + path + "'");
+}
+
+std::string placeOfKey(std::string_view text, const std::string& key) {
+  const std::string quoted = "\"" + key + "\"";
+  for (auto at = text.find(quoted); at != std::string_view::npos; at = text.find(quoted, at + 1)) {
+    auto after = at + quoted.size();
+    while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
+    if (after < text.size() && text[after] == ':') return position(text, at + 1);
+  }
+  return "";
 }
 
 std::string briefJson(const nlohmann::json& value, std::size_t limit) {

@@ -20,6 +20,12 @@ nlohmann::json parse(std::string_view text, const std::string& where);
 // Reads and parses a file; `what` names it in messages ("preset", "session").
 nlohmann::json parseFile(const std::string& path, const std::string& what);
 
+// A file's text, read as parseFile reads it (a regular file within its size).
+std::string readText(const std::string& path, const std::string& what);
+
+// "line L, column C" of the first place `"key"` is a key in `text` (followed by a colon), or "".
+std::string placeOfKey(std::string_view text, const std::string& key);
+
 // "line L, column C" of a byte offset in `text`.
 std::string position(std::string_view text, std::size_t byte);
 
