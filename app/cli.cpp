@@ -162,8 +162,8 @@ int runCommandLine(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
-    std::cerr << "warpscope: " << e.what() << "\nRun 'warpscope --help' for the options."
-              << std::endl;
+    std::cerr << "warpscope: " << json_input::brief(e.what(), json_input::kLongestMessage)
+              << "\nRun 'warpscope --help' for the options." << std::endl;
     return 2;
   }
 
@@ -205,7 +205,8 @@ int runCommandLine(int argc, char** argv) {
     if (!window.empty()) parseWindow("--window", window, gui.width, gui.height);
     return runGui(gui);
   } catch (const InputError& e) {
-    std::cerr << "warpscope: " << e.what() << std::endl;
+    std::cerr << "warpscope: " << json_input::brief(e.what(), json_input::kLongestMessage)
+              << std::endl;
     return 2;
   } catch (const std::bad_alloc&) {
     std::cerr << "warpscope: out of memory: the run asked for more memory than this machine has "
@@ -216,7 +217,8 @@ int runCommandLine(int argc, char** argv) {
     std::cerr << "warpscope: " << json_input::brief(std::string_view(e.what()), 200) << std::endl;
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "warpscope: " << e.what() << std::endl;
+    std::cerr << "warpscope: " << json_input::brief(e.what(), json_input::kLongestMessage)
+              << std::endl;
     return 1;
   }
 }

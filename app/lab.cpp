@@ -151,6 +151,9 @@ bool Lab::attempt(const std::function<void()>& action) {
     else
       errorMessage = e.what();
   }
+  // Whatever the input, a message stays a few lines (every message quotes values briefly; this
+  // holds where one was missed).
+  errorMessage = json_input::brief(errorMessage, json_input::kLongestMessage);
   running = false;
   return false;
 }

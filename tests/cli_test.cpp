@@ -283,6 +283,14 @@ TEST(Writing, FilesThatNeverEndAndSizesThatDoNotFitAreRefusedFirst) {
                    "of memory");
 }
 
+// Whatever the input, a message stays a few lines.
+TEST(Writing, MessagesStayShortWhateverTheInput) {
+  const auto result = warpscope("--backend cpu --headless --steps 1 --window 64x64 --variant " +
+                                std::string(5000, 'v'));
+  EXPECT_EQ(result.exitCode, 2) << result.output.substr(0, 300);
+  EXPECT_LT(result.output.size(), 700u) << result.output.substr(0, 300);
+}
+
 // A flow that diverges is reported once, and the run stops there, saying where.
 TEST(Writing, ADivergedFlowIsReportedOnceAndTheRunSaysWhereItStopped) {
   const auto result = warpscope(

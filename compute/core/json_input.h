@@ -29,6 +29,9 @@ std::string placeOfKey(std::string_view text, const std::string& key);
 // "line L, column C" of a byte offset in `text`.
 std::string position(std::string_view text, std::size_t byte);
 
+// The longest message the program shows or prints, in bytes.
+constexpr std::size_t kLongestMessage = 600;
+
 // For a message: the start of `value` as JSON (at most `limit` characters, "..." after).
 std::string briefJson(const nlohmann::json& value, std::size_t limit = 40);
 // For a message: the start of `text`.
