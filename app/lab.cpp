@@ -333,8 +333,14 @@ LabSnapshot Lab::snapshot() {
   return {snapshotMeta(), module_->saveState()};
 }
 
-void Lab::restore(const LabSnapshot& snapshot, std::optional<Backend> backend) {
-  json_input::guard("the saved state", [&] { restoreChecked(snapshot, backend); });
+void Lab::restore(const LabSnapshot& snapshot, std::optional<Backend> backend,
+                  const std::string& source) {
+  try {
+    json_input::guard("the saved state", [&] { restoreChecked(snapshot, backend); });
+  } catch (const InputError& e) {
+    if (source.empty()) throw;
+    throw InputError(source + ": " + e.what());
+  }
 }
 
 void Lab::restoreChecked(const LabSnapshot& snapshot, std::optional<Backend> backend) {

@@ -86,7 +86,9 @@ class Lab {
   // `backend` replaces the snapshot's (a session recorded on CUDA replayed on the CPU).
   LabSnapshot snapshot();
   nlohmann::json snapshotMeta() const;  // the snapshot without the module's state
-  void restore(const LabSnapshot& snapshot, std::optional<Backend> backend = std::nullopt);
+  // `source` ("checkpoint 'a.wsckpt'") starts what a refusal says, where there is a file to name.
+  void restore(const LabSnapshot& snapshot, std::optional<Backend> backend = std::nullopt,
+               const std::string& source = "");
 
   // Session recording (app/session/recorder.h): from the current state (written beside the
   // session as a checkpoint) or from a reset; stopRecording() writes the session file and says

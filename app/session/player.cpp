@@ -30,13 +30,8 @@ SessionPlayer::SessionPlayer(Session session, std::optional<Backend> backend)
 }
 
 void SessionPlayer::begin(Lab& lab) {
-  try {
-    lab.restore(start_, backend_);
-  } catch (const InputError& e) {
-    const std::string checkpoint = session_.checkpointPath();
-    if (checkpoint.empty()) throw;
-    throw InputError("checkpoint '" + checkpoint + "': " + e.what());
-  }
+  const std::string checkpoint = session_.checkpointPath();
+  lab.restore(start_, backend_, checkpoint.empty() ? "" : "checkpoint '" + checkpoint + "'");
   frame_ = 0;
   nextEvent_ = 0;
   checkpoints_.clear();

@@ -9,7 +9,6 @@
 #include "app/session/session.h"
 #include "app/session/snapshot.h"
 #include "app/ui/ui.h"
-#include "compute/core/errors.h"
 
 namespace ws::app::ui {
 
@@ -92,12 +91,8 @@ void drawCheckpointControls(Lab& lab, Demo& demo) {
   ImGui::SameLine();
   if (tracked::Button("Load checkpoint"))
     lab.later([&lab, &demo] {
-      const LabSnapshot snapshot = readCheckpoint(demo.checkpointPath);
-      try {
-        lab.restore(snapshot);
-      } catch (const InputError& e) {  // the state it holds: said with the file's name
-        throw InputError("checkpoint '" + demo.checkpointPath + "': " + e.what());
-      }
+      lab.restore(readCheckpoint(demo.checkpointPath), std::nullopt,
+                  "checkpoint '" + demo.checkpointPath + "'");
       demo.message = "resumed from " + demo.checkpointPath;
     });
 }
