@@ -119,7 +119,7 @@ void Lab::pickFirstTool() {
 }
 
 void Lab::advance() {
-  attempt([&] {
+  const bool stepped = attempt([&] {
     if (recorder_) recorder_->frame(*this, pendingSteps_);
     const int steps = (running ? stepsPerFrame : 0) + pendingSteps_;
     pendingSteps_ = 0;
@@ -132,29 +132,36 @@ void Lab::advance() {
     metrics_ = module_->metrics();
     for (const auto& metric : metrics_) addToHistory(metric.name, metric.value);
   });
+  // A simulation that failed pauses, so that its message is read once, not met every frame.
+  if (!stepped) running = false;
 }
 
 bool Lab::attempt(const std::function<void()>& action) {
   try {
     action();
     return true;
+  } catch (const InputError& e) {
+    // Refused (a bad value or file, too little memory): the lab stays as it was, running or not.
+    errorMessage = e.what();
   } catch (const CudaError& e) {
     if (e.contextLost())
       fallBackToCpu(e.what());
     else
       errorMessage = e.what();
+    running = false;
   } catch (const std::bad_alloc&) {
     errorMessage = "out of memory: the change asked for more memory than this machine has free";
+    running = false;
   } catch (const std::exception& e) {
     if (module_->backend() == Backend::Cuda && cudaContextLost())
       fallBackToCpu(e.what());
     else
       errorMessage = e.what();
+    running = false;
   }
   // Whatever the input, a message stays a few lines (every message quotes values briefly; this
   // holds where one was missed).
   errorMessage = json_input::brief(errorMessage, json_input::kLongestMessage);
-  running = false;
   return false;
 }
 

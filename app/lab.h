@@ -52,6 +52,7 @@ class Lab {
   void advance();
 
   // Actions that may fail: errors become errorMessage (and, for a lost GPU, a switch to the CPU).
+  // A refusal (InputError) leaves the playback as it was; another failure pauses it.
   bool attempt(const std::function<void()>& action);
 
   // What the panels ask for while they draw. Many actions replace what the frame is still drawing

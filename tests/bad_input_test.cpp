@@ -3,6 +3,7 @@
 // a short message that names the file and the place, and changes nothing.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -11,9 +12,12 @@
 #include "app/lab.h"
 #include "app/session/session.h"
 #include "app/session/snapshot.h"
+#include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
 #include "compute/core/json_input.h"
 #include "compute/core/module.h"
+#include "compute/graph/graph_io.h"
+#include "compute/mesh/mesh_io.h"
 #include "test_support.h"
 
 namespace ws {
@@ -61,6 +65,77 @@ TEST(JsonInput, MessagesStayShortWhateverTheInput) {
   EXPECT_FALSE(message.empty());
   EXPECT_LT(message.size(), 300u) << message.substr(0, 400);
   EXPECT_EQ(json_input::briefJson(nlohmann::json(std::string(1000, 'y'))).size(), 43u);
+}
+
+// A refused file is a message; the simulation goes on as it was, running or paused.
+TEST(BadPreset, ARefusalLeavesThePlaybackAsItWas) {
+  app::LabOptions options;
+  options.module = "life";
+  options.backend = Backend::Cpu;
+  options.size = "64x64";
+  app::Lab lab(options);
+  for (const bool running : {true, false}) {
+    lab.running = running;
+    lab.loadPreset(writeFile("refused.json", R"({"module": "life", "params": {"width": -3}})"));
+    EXPECT_NE(lab.errorMessage.find("refused.json"), std::string::npos);
+    lab.errorMessage.clear();
+    EXPECT_EQ(lab.running, running);
+  }
+}
+
+// A mouse edit with an end far off the grid (a damaged session's, or a drag that left the
+// window) paints the part of the stroke on the grid, in the time a stroke across it takes.
+TEST(BadEdit, AStrokeFromFarAwayIsClippedToTheGrid) {
+  app::LabOptions options;
+  options.module = "life";
+  options.backend = Backend::Cpu;
+  options.size = "64x64";
+  options.sets = {"life.density=0"};
+  app::Lab lab(options);
+  PointerEdit edit;
+  edit.tool = "draw";
+  edit.fromX = 3.5, edit.fromY = 2147483648.0;  // past where any world lies: refused
+  edit.x = 3.5, edit.y = 4.5;
+  lab.edit(edit);
+  EXPECT_NE(lab.errorMessage.find("\"from_y\" of a 'edit' action is out of range"),
+            std::string::npos)
+      << lab.errorMessage;
+  lab.errorMessage.clear();
+  const auto population = [&] {
+    for (const Metric& m : lab.module().metrics())
+      if (m.name == "population") return m.value;
+    return -1.0;
+  };
+  EXPECT_EQ(population(), 0);
+  edit.fromY = 9e8;  // straight down the column x = 3, from far above
+  const auto start = std::chrono::steady_clock::now();
+  lab.edit(edit);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  EXPECT_TRUE(lab.errorMessage.empty()) << lab.errorMessage;
+  EXPECT_EQ(population(), 60);  // rows 4 to 63 of column 3
+  // Nothing of a stroke that misses the grid, however long.
+  edit.fromX = -1e9, edit.fromY = -5;
+  edit.x = 1e9, edit.y = -5;
+  lab.edit(edit);
+  EXPECT_EQ(population(), 60);
+}
+
+// What a header declares costs memory or time before any data is read: refused or bounded.
+TEST(BadHeader, AGraphOrMeshHeaderCannotAskForBillions) {
+  std::istringstream rows(
+      "%%MatrixMarket matrix coordinate pattern symmetric\n2147483647 2147483647 1\n2 1\n");
+  limitHostMemory(256.0 * 1024 * 1024);
+  const std::string message = refusal([&] { graph::readMatrixMarket(rows, "rows.mtx"); });
+  limitHostMemory(0);
+  EXPECT_NE(message.find("the graph's 2147483647 vertices needs"), std::string::npos) << message;
+  // An element of two billion items with nothing in them is read in no time.
+  std::istringstream empty(
+      "ply\nformat ascii 1.0\nelement nothing 2147483648\nelement vertex 3\nproperty float x\n"
+      "property float y\nproperty float z\nelement face 1\nproperty list uchar int "
+      "vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n");
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(mesh::readPly(empty, "empty.ply").triangles.size(), 1u);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
 }
 
 TEST(BadPreset, AWrongValueIsQuotedAsGivenAndNamedWithItsFile) {

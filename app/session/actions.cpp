@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "compute/core/errors.h"
+#include "compute/core/json_input.h"
 
 namespace ws::app {
 
@@ -94,7 +95,7 @@ void validateAction(const nlohmann::json& action) {
   if (found == schema().end()) {
     std::string known;
     for (const auto& [name, fields] : schema()) known += " " + name;
-    throw InputError("unknown action type '" + type + "' (known:" + known + ")");
+    throw InputError("unknown action type '" + json_input::brief(type) + "' (known:" + known + ")");
   }
   for (const auto& [name, kind] : found->second) {
     if (!action.contains(name)) throw InputError("a '" + type + "' action needs \"" + name + "\"");
@@ -127,9 +128,11 @@ void validateAction(const nlohmann::json& action) {
       (action["count"].get<long long>() < 1 || action["count"].get<long long>() > kMostStepsAtOnce))
     throw InputError("\"count\" of a 'steps' action must be from 1 to " +
                      std::to_string(kMostStepsAtOnce));
-  // Numbers a float holds (JSON's may not: 1e300), for positions and the camera.
+  // Numbers a float holds (JSON's may not: 1e300), for positions and the camera; a pointer's
+  // place within a billion units of the origin, where every world lies.
   for (const auto& [name, kind] : found->second)
-    if (kind == Kind::Number && !std::isfinite(action[name].get<float>()))
+    if (kind == Kind::Number && (!std::isfinite(action[name].get<float>()) ||
+                                 (type == "edit" && std::abs(action[name].get<double>()) > 1e9)))
       throw InputError("\"" + std::string(name) + "\" of a '" + type + "' action is out of range");
   if (type == "steps_per_frame" &&
       (action["value"].get<long long>() < 1 || action["value"].get<long long>() > 1 << 20))

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -46,17 +47,27 @@ double availableHostBytes() {
   return -1;
 }
 
+std::atomic<double> setLimit{0};
+
 }  // namespace
+
+void limitHostMemory(double bytes) {
+  setLimit = bytes;
+}
 
 void requireHostMemory(double bytes, const std::string& what) {
   const double half = 0.5 * double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
   const double available = availableHostBytes();
   const bool lessIsFree = available >= 0 && available < half;
-  const double limit = lessIsFree ? available : half;
+  double limit = lessIsFree ? available : half;
+  const char* why = lessIsFree ? " is available now" : " is the limit (half of this machine's)";
+  if (setLimit > 0 && setLimit < limit) {
+    limit = setLimit;
+    why = " is the limit set for this run";
+  }
   if (bytes > limit)
-    throw OutOfMemoryError(
-        what + " needs " + formatBytes(bytes) + " of memory; " + formatBytes(limit) +
-        (lessIsFree ? " is available now" : " is the limit (half of this machine's)"));
+    throw OutOfMemoryError(what + " needs " + formatBytes(bytes) + " of memory; " +
+                           formatBytes(limit) + why);
 }
 
 }  // namespace ws

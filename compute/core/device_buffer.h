@@ -20,8 +20,12 @@ std::string formatBytes(double bytes);
 void requireDeviceMemory(double bytes, double releasedBytes, const std::string& what);
 
 // Throws OutOfMemoryError when `bytes` of host memory for `what` ("a 4096x4096 grid") would take
-// more than half of this machine's memory (the CPU backend's limit).
+// more than half of this machine's memory (the CPU backend's limit), more than is available now,
+// or more than a limit set with limitHostMemory().
 void requireHostMemory(double bytes, const std::string& what);
+// A lower bound for requireHostMemory() than the machine's (the fuzz targets run every input
+// within one); 0 lifts it.
+void limitHostMemory(double bytes);
 
 template <typename T>
 class DeviceBuffer {

@@ -10,12 +10,15 @@
 #include <string>
 
 #include "compute/core/errors.h"
+#include "compute/core/json_input.h"
 
 namespace ws {
 
 struct Token {
   std::string text;
   int line = 0, column = 0;
+  // The text as a message quotes it: briefly, however long the token (a file without spaces).
+  std::string shown() const { return json_input::brief(text); }
 };
 
 // Whitespace-separated tokens of a text file, with their positions; a `comment` character starts
@@ -66,21 +69,21 @@ class TextTokens {
     char* end = nullptr;
     const float v = std::strtof(t.text.c_str(), &end);
     if (end == t.text.c_str() || *end != '\0')
-      fail(t, std::string(what) + ": '" + t.text + "' is not a number");
-    if (!std::isfinite(v)) fail(t, std::string(what) + ": '" + t.text + "' is not finite");
+      fail(t, std::string(what) + ": '" + t.shown() + "' is not a number");
+    if (!std::isfinite(v)) fail(t, std::string(what) + ": '" + t.shown() + "' is not finite");
     return v;
   }
   long long integer(const Token& t, const char* what) const {
     char* end = nullptr;
     const long long v = std::strtoll(t.text.c_str(), &end, 10);
     if (end == t.text.c_str() || *end != '\0')
-      fail(t, std::string(what) + ": '" + t.text + "' is not a whole number");
+      fail(t, std::string(what) + ": '" + t.shown() + "' is not a whole number");
     return v;
   }
   long long count(const Token& t, const char* what) const {
     const long long v = integer(t, what);
     if (v < 0 || v > (long long)std::numeric_limits<std::uint32_t>::max())
-      fail(t, std::string(what) + ": " + t.text + " is out of range");
+      fail(t, std::string(what) + ": " + t.shown() + " is out of range");
     return v;
   }
   std::istream& stream() { return in_; }

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "compute/core/assets.h"
+#include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
 #include "compute/core/input_file.h"
 #include "compute/core/text_tokens.h"
@@ -18,7 +19,7 @@ constexpr const char* kExtensions[] = {".txt", ".edges", ".mtx"};
 
 std::uint64_t vertexId(const TextTokens& t, const Token& token) {
   const long long id = t.integer(token, "vertex id");
-  if (id < 0) t.fail(token, "vertex id " + token.text + " is negative");
+  if (id < 0) t.fail(token, "vertex id " + token.shown() + " is negative");
   return std::uint64_t(id);
 }
 
@@ -60,7 +61,7 @@ Graph readEdgeList(std::istream& in, const std::string& source, GraphReport* rep
       weighted = true;
     }
     if (t.onLine(extra))
-      t.fail(extra, "an edge is two vertex ids and an optional weight; '" + extra.text +
+      t.fail(extra, "an edge is two vertex ids and an optional weight; '" + extra.shown() +
                         "' is one field too many");
   }
   GraphReport counted;
@@ -79,7 +80,8 @@ Graph readMatrixMarket(std::istream& in, const std::string& source, GraphReport*
                  [](unsigned char c) { return char(std::tolower(c)); });
   if (lower.rfind("%%matrixmarket matrix coordinate", 0) != 0)
     t.fail(1, 1,
-           "expected the header '%%MatrixMarket matrix coordinate ...', found '" + header + "'");
+           "expected the header '%%MatrixMarket matrix coordinate ...', found '" +
+               json_input::brief(header) + "'");
   const bool pattern = lower.find(" pattern") != std::string::npos;
   if (lower.find(" complex") != std::string::npos)
     t.fail(1, 1, "complex matrices are not graphs this program reads");
@@ -90,6 +92,11 @@ Graph readMatrixMarket(std::istream& in, const std::string& source, GraphReport*
   if (rows != cols)
     t.fail(rowsToken, "the matrix is " + std::to_string(rows) + " x " + std::to_string(cols) +
                           ": an adjacency matrix must be square");
+  // Every row is a vertex, with or without edges: the header alone can ask for billions.
+  if (rows >= std::numeric_limits<std::uint32_t>::max())
+    t.fail(rowsToken, "a graph of " + std::to_string(rows) + " vertices: at most 2^32 - 2");
+  requireHostMemory(double(rows) * sizeof(std::uint32_t) * 2,
+                    "the graph's " + std::to_string(rows) + " vertices");
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
   pairs.reserve(std::size_t(std::min<long long>(entries, 1 << 22)));
   for (long long k = 0; k < entries; ++k) {
@@ -100,12 +107,12 @@ Graph readMatrixMarket(std::istream& in, const std::string& source, GraphReport*
       const long long i = t.integer(index, "row or column");
       if (i < 1 || i > rows)
         t.fail(index,
-               "row or column " + index.text + " is out of range 1 to " + std::to_string(rows));
+               "row or column " + index.shown() + " is out of range 1 to " + std::to_string(rows));
       end = std::uint32_t(i - 1);
     }
     if (!pattern) t.real(t.next("the value of " + what), "value");
     Token extra;
-    if (t.onLine(extra)) t.fail(extra, "'" + extra.text + "' is one field too many");
+    if (t.onLine(extra)) t.fail(extra, "'" + extra.shown() + "' is one field too many");
     pairs.emplace_back(ends[0], ends[1]);
   }
   Token extra;

@@ -388,23 +388,21 @@ void LbmModule::edit(const PointerEdit& e) {
   const Plane pl = plane();
   const Grid& g = spec_.grid;
   const int w = pl.width(g), h = pl.height(g);
-  auto toPlane = [&](double x, double y) {
-    return std::pair<int, int>{int(std::floor(x)), h - 1 - int(std::floor(y))};
-  };
-  const auto [a0, b0] = toPlane(e.fromX, e.fromY);
-  const auto [a1, b1] = toPlane(e.x, e.y);
   if (e.tool == "probe") {
-    const bool first = e.fromX == e.x && e.fromY == e.y;
-    if (first) setProbe(a1, b1, a1, b1);
-    probe_[2] = std::clamp(a1, 0, w - 1);
-    probe_[3] = std::clamp(b1, 0, h - 1);
+    // The cell under the pointer, held to the plane (the view's y is up, the plane's rows down).
+    const int a = int(std::clamp(std::floor(e.x), 0.0, double(w - 1)));
+    const int b = h - 1 - int(std::clamp(std::floor(e.y), 0.0, double(h - 1)));
+    if (e.fromX == e.x && e.fromY == e.y) setProbe(a, b, a, b);
+    probe_[2] = a;
+    probe_[3] = b;
     return;
   }
   if (e.tool != "draw" && e.tool != "erase") throw InputError("unknown tool '" + e.tool + "'");
   const int r = int(params().getInt("brush"));
   std::set<std::size_t> cells;
-  for (auto [a, b] : lineCells(a0, b0, a1, b1))
-    for (int db = -r; db <= r; ++db)
+  // The stroke in the view's coordinates (y up), each cell then flipped into the plane's rows.
+  for (auto [a, y] : lineCells(e.fromX, e.fromY, e.x, e.y, w, h, r))
+    for (int db = -r, b = h - 1 - y; db <= r; ++db)
       for (int da = -r; da <= r; ++da) {
         const int ca = a + da, cb = b + db;
         if (da * da + db * db > r * r || ca < 0 || cb < 0 || ca >= w || cb >= h) continue;

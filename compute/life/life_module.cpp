@@ -290,8 +290,7 @@ void LifeModule::edit(const PointerEdit& e) {
   }
   const bool alive = e.tool == "draw";
   if (!alive && e.tool != "erase") throw InputError("unknown tool '" + e.tool + "'");
-  for (auto [x, y] : lineCells(int(std::floor(e.fromX)), int(std::floor(e.fromY)),
-                               int(std::floor(e.x)), int(std::floor(e.y))))
+  for (auto [x, y] : lineCells(e.fromX, e.fromY, e.x, e.y, w, h))
     if (x >= 0 && y >= 0 && x < w && y < h) cells.push_back({x, y, alive});
   engine_->setCells(cells);
 }

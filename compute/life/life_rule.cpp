@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "compute/core/errors.h"
+#include "compute/core/json_input.h"
 
 namespace ws::life {
 
@@ -13,7 +14,7 @@ std::uint16_t digits(std::string_view text, std::string_view whole) {
   std::uint16_t bits = 0;
   for (char c : text) {
     if (c < '0' || c > '8')
-      throw InputError("rule '" + std::string(whole) + "': '" + std::string(1, c) +
+      throw InputError("rule '" + json_input::brief(whole) + "': '" + std::string(1, c) +
                        "' is not a neighbour count (0-8)");
     bits |= std::uint16_t(1u << (c - '0'));
   }
@@ -32,7 +33,7 @@ LifeRule LifeRule::parse(std::string_view text) {
   if (s[0] == 'B') {
     const auto sPos = s.find('S');
     if (sPos == std::string::npos)
-      throw InputError("rule '" + std::string(text) + "': missing 'S' part (e.g. B3/S23)");
+      throw InputError("rule '" + json_input::brief(text) + "': missing 'S' part (e.g. B3/S23)");
     std::string_view birth(s.data() + 1, sPos - 1);
     if (!birth.empty() && birth.back() == '/') birth.remove_suffix(1);
     rule.birth = digits(birth, text);
@@ -40,7 +41,8 @@ LifeRule LifeRule::parse(std::string_view text) {
   } else {
     const auto slash = s.find('/');
     if (slash == std::string::npos)
-      throw InputError("rule '" + std::string(text) + "': expected B/S notation such as B3/S23");
+      throw InputError("rule '" + json_input::brief(text) +
+                       "': expected B/S notation such as B3/S23");
     rule.survive = digits(std::string_view(s).substr(0, slash), text);
     rule.birth = digits(std::string_view(s).substr(slash + 1), text);
   }

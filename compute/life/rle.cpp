@@ -7,6 +7,7 @@
 
 #include "compute/core/errors.h"
 #include "compute/core/input_file.h"
+#include "compute/core/json_input.h"
 
 namespace ws::life {
 
@@ -89,7 +90,8 @@ class RleReader {
       line_ = headerLine;
       column_ = fieldColumn;
       fieldColumn += static_cast<int>(field.size()) + 1;
-      if (eq == std::string::npos) fail("header field '" + trim(field) + "' has no '='");
+      if (eq == std::string::npos)
+        fail("header field '" + json_input::brief(trim(field)) + "' has no '='");
       const std::string key = trim(field.substr(0, eq));
       const std::string value = trim(field.substr(eq + 1));
       if (key == "x" || key == "y") {
@@ -101,7 +103,7 @@ class RleReader {
           used = 0;
         }
         if (used == 0 || used != value.size() || v < 0)
-          fail("'" + key + " = " + value + "' is not a size");
+          fail("the header's " + key + ": '" + json_input::brief(value) + "' is not a size");
         if (v > kMaxPatternSide)
           fail("pattern " + key + " = " + value + " is larger than the limit of " +
                std::to_string(kMaxPatternSide));
@@ -114,7 +116,7 @@ class RleReader {
           fail(e.what());
         }
       } else {
-        fail("unknown header field '" + key + "'");
+        fail("unknown header field '" + json_input::brief(key) + "'");
       }
     }
     line_ = headerLine;

@@ -75,8 +75,8 @@ TriangleMesh readObjTokens(TextTokens& t) {
         const long long n = (long long)mesh.vertices.size();
         const long long at = i > 0 ? i - 1 : n + i;
         if (i == 0 || at < 0 || at >= n)
-          t.fail(c, "face vertex index " + index.text + " is out of range: " + std::to_string(n) +
-                        " vertices so far");
+          t.fail(c, "face vertex index " + index.shown() +
+                        " is out of range: " + std::to_string(n) + " vertices so far");
         corners.push_back(std::uint32_t(at));
         if (corners.size() > kMostFaceCorners)
           t.fail(c, "a face of more than " + std::to_string(kMostFaceCorners) + " vertices");
@@ -97,7 +97,7 @@ TriangleMesh readObjTokens(TextTokens& t) {
 TriangleMesh readOffTokens(TextTokens& t) {
   const Token magic = t.next("the OFF header");
   if (magic.text != "OFF" && magic.text != "COFF")
-    t.fail(magic, "expected the header OFF (or COFF), found '" + magic.text + "'");
+    t.fail(magic, "expected the header OFF (or COFF), found '" + magic.shown() + "'");
   const long long nv = t.count(t.next("the vertex count"), "vertex count");
   const long long nf = t.count(t.next("the face count"), "face count");
   t.count(t.next("the edge count"), "edge count");  // unused, but part of the header
@@ -118,7 +118,7 @@ TriangleMesh readOffTokens(TextTokens& t) {
   for (long long f = 0; f < nf; ++f) {
     const Token size = t.next("face " + std::to_string(f));
     const long long k = t.integer(size, "face size");
-    if (k < 3) t.fail(size, "a face needs at least three vertices, this one has " + size.text);
+    if (k < 3) t.fail(size, "a face needs at least three vertices, this one has " + size.shown());
     if (std::size_t(k) > kMostFaceCorners)
       t.fail(size, "a face of more than " + std::to_string(kMostFaceCorners) + " vertices");
     corners.clear();
@@ -126,7 +126,7 @@ TriangleMesh readOffTokens(TextTokens& t) {
       const Token index = t.next("a vertex index of face " + std::to_string(f));
       const long long i = t.integer(index, "face vertex index");
       if (i < 0 || i >= nv)
-        t.fail(index, "face vertex index " + index.text +
+        t.fail(index, "face vertex index " + index.shown() +
                           " is out of range: " + std::to_string(nv) + " vertices");
       corners.push_back(std::uint32_t(i));
     }
@@ -200,7 +200,7 @@ class PlyValues {
         char* end = nullptr;
         const double v = std::strtod(t.text.c_str(), &end);
         if (end == t.text.c_str() || *end != '\0')
-          text_.fail(t, what + ": '" + t.text + "' is not a number");
+          text_.fail(t, what + ": '" + t.shown() + "' is not a number");
         return v;
       }
       return double(text_.integer(t, what.c_str()));
@@ -272,11 +272,11 @@ TriangleMesh readPlyTokens(TextTokens& t, std::istream& in, const std::string& s
       else if (f.text == "binary_big_endian")
         binary = true, bigEndian = true;
       else
-        t.fail(f,
-               "unknown format '" + f.text + "' (ascii, binary_little_endian, binary_big_endian)");
+        t.fail(f, "unknown format '" + f.shown() +
+                      "' (ascii, binary_little_endian, binary_big_endian)");
       const Token version = t.next("the format's version");
       if (version.text != "1.0")
-        t.fail(version, "PLY version '" + version.text + "': this program reads 1.0");
+        t.fail(version, "PLY version '" + version.shown() + "': this program reads 1.0");
       haveFormat = true;
       t.rest();
     } else if (keyword.text == "element") {
@@ -299,12 +299,12 @@ TriangleMesh readPlyTokens(TextTokens& t, std::istream& in, const std::string& s
         if (!t.onLine(type)) t.fail(keyword, "a list property needs an item type");
         p.list = true;
       }
-      if (!plyType(type.text, p.type)) t.fail(type, "unknown property type '" + type.text + "'");
+      if (!plyType(type.text, p.type)) t.fail(type, "unknown property type '" + type.shown() + "'");
       if (!t.onLine(name)) t.fail(keyword, "a property needs a name");
       p.name = name.text;
       elements.back().properties.push_back(p);
     } else {
-      t.fail(keyword, "unknown header line '" + keyword.text + "'");
+      t.fail(keyword, "unknown header line '" + keyword.shown() + "'");
     }
   }
   if (!haveFormat) t.fail(t.line(), 1, "the header has no format line");
@@ -332,8 +332,9 @@ TriangleMesh readPlyTokens(TextTokens& t, std::istream& in, const std::string& s
     }
     if (isFace && indices < 0) values.fail("the face element has no vertex_indices list");
     if (isFace && !haveVertices) values.fail("faces come before the vertices");
+    if (e.properties.empty()) continue;  // its items hold nothing to read, however many
     for (long long item = 0; item < e.count; ++item) {
-      const std::string what = e.name + " " + std::to_string(item);
+      const std::string what = json_input::brief(e.name) + " " + std::to_string(item);
       std::array<float, 3> v{};
       for (std::size_t i = 0; i < e.properties.size(); ++i) {
         const PlyProperty& p = e.properties[i];
@@ -372,9 +373,10 @@ TriangleMesh readPlyTokens(TextTokens& t, std::istream& in, const std::string& s
     }
   }
   if (!haveVertices) values.fail("the file has no vertex element");
-  std::string declared;
+  std::string declared;  // for messages, briefly: a header may declare any number of elements
   for (const PlyElement& e : elements)
     declared += (declared.empty() ? "" : ", ") + std::to_string(e.count) + " " + e.name;
+  declared = json_input::brief(declared, 200);
   if (binary) {
     if (in.peek() != std::char_traits<char>::eof())
       values.fail("data after the " + declared + " the header declared");
