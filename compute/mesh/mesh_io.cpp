@@ -4,6 +4,7 @@
 #include <bit>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -250,6 +251,13 @@ class PlyValues {
   std::streamoff offset_ = 0;
 };
 
+// A number read from a binary file, for a message: any double (a huge one cannot become an integer).
+std::string shownNumber(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.15g", value);
+  return text;
+}
+
 TriangleMesh readPlyTokens(TextTokens& t, std::istream& in, const std::string& source) {
   Token token;
   if (!t.nextLine() || !t.onLine(token) || token.text != "ply")
@@ -363,8 +371,8 @@ TriangleMesh readPlyTokens(TextTokens& t, std::istream& in, const std::string& s
           const double index = values.read(p.type, what + "'s vertex index");
           if (!faceList) continue;
           if (!(index >= 0 && index < double(mesh.vertices.size())) || index != std::floor(index))
-            values.fail(what + ": vertex index " + std::to_string((long long)index) +
-                        " is out of range: " + std::to_string(mesh.vertices.size()) + " vertices");
+            values.fail(what + ": vertex index " + shownNumber(index) + " is out of range: " +
+                        std::to_string(mesh.vertices.size()) + " vertices");
           corners.push_back(std::uint32_t(index));
         }
         if (faceList) addFace(mesh, corners);
