@@ -61,6 +61,28 @@ sanitize() {
   # with no frame LeakSanitizer can name or suppress.
   ASAN_OPTIONS="$asan:detect_leaks=0" WARPSCOPE_MONKEY_EVENTS=100 ctest --output-on-failure -j"$(nproc)" --timeout 2400 \
     -R "$gui" -E 'EveryWidget.*/(lbm|voxhash|mesh|graph|reduce) '
+  ASAN_OPTIONS="$asan:detect_leaks=1" fuzz
+}
+
+# Every reader of a user's file fuzzed for a fixed time, from its corpus in tests/fuzz/ and a new
+# seed (printed: the same seed mutates the same way), a target a core at a time. An input that
+# crashes, trips a sanitizer, runs past 60 s or takes over 2 GB fails the stage; it is saved in
+# build-sanitize/fuzz-findings/ and quoted in the log (tests/fuzz/README.md).
+fuzz() {
+  local seconds=${WARPSCOPE_FUZZ_SECONDS:-45} seed=${WARPSCOPE_FUZZ_SEED:-$(date +%s)}
+  local corpus=../tests/fuzz
+  echo "warpscope: fuzzing each reader for ${seconds} s, seed $seed"
+  mkdir -p fuzz-findings
+  export seconds seed corpus
+  printf '%s\n' rle obj ply off edgelist mtx preset session checkpoint settings |
+    xargs -P "$(nproc)" -I{} sh -c 'tests/fuzz/ws_fuzz --target={} -max_total_time=$seconds \
+      -seed=$seed -timeout=60 -rss_limit_mb=2048 -dict=$corpus/dict/{}.dict \
+      -artifact_prefix=fuzz-findings/{}- $corpus/corpus/{} > fuzz-findings/{}.log 2>&1;
+      rc=$?; echo "{}: $(tail -n 1 fuzz-findings/{}.log)"; exit $((rc != 0))' || {
+    echo "warpscope: fuzzing found a problem; the inputs are in build-sanitize/fuzz-findings/" >&2
+    grep -h "ws_fuzz" fuzz-findings/*.log | head -n 40 >&2
+    return 1
+  }
 }
 
 if [ "$mode" = sanitize ]; then sanitize; exit; fi
