@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "app/interrupt.h"
+#include "app/long_work.h"
 #include "app/scene.h"
 #include "app/session/session.h"
 #include "app/ui/fonts.h"
@@ -23,6 +24,8 @@
 #include "app/ui/ui.h"
 #include "app/ui/ui_driver.h"
 #include "compute/core/errors.h"
+#include "compute/core/progress.h"
+#include "render/colormap.h"
 #include "render/gl/gl.h"
 #include "render/gl/offscreen_target.h"
 
@@ -236,6 +239,46 @@ ui::Settings startingSettings(const GuiOptions& options, LabOptions& lab) {
   return settings;
 }
 
+// A frame drawn while the lab's work takes long (a large graph's set-up, a fine voxel grid's
+// frame on the CPU), in place of the panels and the view, which it is changing: what the work is
+// doing, how far it is, and Cancel (Escape and closing the window cancel too).
+void drawWorkingFrame(GLFWwindow* window, std::vector<KeyPress>& keyPresses, Progress& progress) {
+  glfwPollEvents();
+  for (const KeyPress& press : keyPresses)
+    if (press.key == GLFW_KEY_ESCAPE) progress.cancel();
+  keyPresses.clear();  // pressed for this window, not for the panels'
+  if (glfwWindowShouldClose(window) || interrupted()) progress.cancel();
+  int width = 0, height = 0;
+  glfwGetFramebufferSize(window, &width, &height);
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  const ImGuiViewport* screen = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(screen->GetCenter(), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 24, 0));
+  ImGui::Begin("Working", nullptr,
+               ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove);
+  const Progress::Now now = progress.now();
+  ImGui::TextUnformatted(progress.cancelled() ? "cancelling..."
+                         : now.what.empty()   ? "working..."
+                                              : now.what.c_str());
+  // Unknown progress: a bar that sweeps.
+  const float done = now.done >= 0 ? float(now.done) : -float(ImGui::GetTime());
+  ImGui::ProgressBar(done >= 0 ? done : std::fmod(-done, 1.0f), ImVec2(-1, 0),
+                     now.done >= 0 ? nullptr : "");
+  ImGui::BeginDisabled(progress.cancelled());
+  if (ImGui::Button("Cancel (Esc)")) progress.cancel();
+  ImGui::EndDisabled();
+  ImGui::End();
+  ImGui::Render();
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glViewport(0, 0, width, height);
+  glClearColor(render::kBackground[0], render::kBackground[1], render::kBackground[2], 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ui::renderDrawLists([](std::string_view) { return true; });
+  glfwSwapBuffers(window);
+}
+
 void rememberSettings(GLFWwindow* window, Lab& lab, const ui::UiContext& context) {
   ui::Settings settings;
   int x = 0, y = 0;
@@ -259,7 +302,14 @@ int runGui(const GuiOptions& options) {
   // Bad options or a bad script end the run before any window opens.
   LabOptions labOptions = options.lab;
   const ui::Settings settings = startingSettings(options, labOptions);
-  Lab lab(labOptions);
+  // The lab's changes and frames run on a worker: one that takes long shows its progress (on
+  // stderr while no window is open yet) and can be cancelled.
+  LongWork work;
+  const InterruptsEndTheLoop interrupts;
+  std::unique_ptr<Lab> made;
+  ProgressOnStderr say;
+  work.run([&] { made = std::make_unique<Lab>(labOptions); }, std::ref(say));
+  Lab& lab = *made;
   std::unique_ptr<ui::UiDriver> driver;
   if (!options.uiScript.empty()) driver = std::make_unique<ui::UiDriver>(options.uiScript);
 
@@ -329,7 +379,9 @@ int runGui(const GuiOptions& options) {
     long frames = 0;
     auto lastTitle = std::chrono::steady_clock::now();
 
-    const InterruptsEndTheLoop interrupts;
+    const auto working = [&](Progress& progress) {
+      drawWorkingFrame(window, keyPresses, progress);
+    };
     while (!glfwWindowShouldClose(window) && !quit && !interrupted()) {
       const auto frameStart = std::chrono::steady_clock::now();
       glfwPollEvents();
@@ -343,8 +395,21 @@ int runGui(const GuiOptions& options) {
       context.pixelScale = winWidth > 0 ? float(fbWidth) / winWidth : 1.0f;
       context.classroom.displayScale = std::max(0.5f, contentScale / context.pixelScale);
 
-      // Between frames: what the panels asked for last frame, while nothing points into the lab.
-      lab.applyQueued();
+      // Between frames, while nothing points into the lab: what the panels asked for last frame,
+      // then the simulation's frame (on the worker, with a progress window when they take long).
+      work.run([&] { lab.applyQueued(); }, working);
+      const std::uint64_t stepBefore = lab.module().stepCount();
+      work.run(
+          [&] {
+            if (demo.replay) {
+              demo.replay->tick(lab);
+            } else {
+              ui::advanceAutoCycle(lab, context.classroom, glfwGetTime());
+              lab.advance();
+            }
+          },
+          working);
+      if (glfwWindowShouldClose(window) || interrupted()) lab.errorMessage.clear();  // "cancelled"
       if (ui::updateLayout(context)) lab.fitPending = true;  // the view's area changed: refit
       const ViewArea view = ui::pixelArea(context.layout.view, context.pixelScale);
       ui::fonts().use(context.classroom.effective(), context.pixelScale);
@@ -371,13 +436,6 @@ int runGui(const GuiOptions& options) {
         demo.videoSettings.path = options.recordVideo;
         lab.attempt([&] { demo.video.start(demo.videoSettings, fbWidth, fbHeight); });
         videoPending = false;
-      }
-      const std::uint64_t stepBefore = lab.module().stepCount();
-      if (demo.replay) {
-        demo.replay->tick(lab);
-      } else {
-        ui::advanceAutoCycle(lab, context.classroom, glfwGetTime());
-        lab.advance();
       }
       demo.video.beginFrame(lab.module().stepCount() != stepBefore, fbWidth, fbHeight);
       drawScene(lab, renderers, fbWidth, fbHeight, view);

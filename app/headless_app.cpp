@@ -8,11 +8,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <thread>
 
 #include "app/interrupt.h"
+#include "app/long_work.h"
 #include "app/scene.h"
 #include "app/session/player.h"
 #include "app/ui/fonts.h"
@@ -23,6 +25,7 @@
 #include "compute/core/errors.h"
 #include "compute/core/launch_readout.h"
 #include "compute/core/output_file.h"
+#include "compute/core/progress.h"
 #include "render/gl/egl_context.h"
 #include "render/gl/frame_grabber.h"
 #include "render/gl/gl.h"
@@ -97,8 +100,24 @@ int runHeadless(const HeadlessOptions& options) {
   LabOptions labOptions = options.lab;
   std::unique_ptr<SessionPlayer> player;
   if (!options.replay.empty()) player = openReplay(options, labOptions);
-  Lab lab(labOptions);
-  if (player) player->begin(lab);
+  // The set-up and every frame's simulation run on a worker: one that takes long says how far it
+  // is, and Ctrl+C or SIGTERM cancels it.
+  LongWork work;
+  ProgressOnStderr say;
+  std::optional<InterruptsEndTheLoop> interrupts(std::in_place);
+  std::unique_ptr<Lab> made;
+  try {
+    work.run(
+        [&] {
+          made = std::make_unique<Lab>(labOptions);
+          if (player) player->begin(*made);
+        },
+        std::ref(say));
+  } catch (const Cancelled& e) {
+    std::printf("headless: interrupted during the set-up: %s\n", e.what());
+    return 130;
+  }
+  Lab& lab = *made;
   const std::vector<std::string> offered = lab.module().actions();
   for (const std::string& action : options.actions)
     if (std::find(offered.begin(), offered.end(), action) == offered.end()) {
@@ -160,17 +179,21 @@ int runHeadless(const HeadlessOptions& options) {
   int frame = 0, failingFrames = 0;
   bool stopped = false;  // by a module that failed two frames running
   const auto more = [&] { return player ? !player->atEnd() : done < options.steps; };
-  std::optional<InterruptsEndTheLoop> interrupts(std::in_place);
   for (; frame == 0 || (more() && !interrupted()); ++frame) {
     const auto start = std::chrono::steady_clock::now();
-    if (player) {
-      player->advance(lab);
-    } else {
-      const long steps = std::min<long>(perFrame, options.steps - done);
-      lab.requestSteps(int(steps));
-      done += steps;
-      lab.advance();
-    }
+    work.run(
+        [&] {
+          if (player) {
+            player->advance(lab);
+          } else {
+            const long steps = std::min<long>(perFrame, options.steps - done);
+            lab.requestSteps(int(steps));
+            done += steps;
+            lab.advance();
+          }
+        },
+        std::ref(say));
+    if (interrupted()) lab.errorMessage.clear();  // a frame cut short: "cancelled"
     target.bind();
     lab.applyQueued();
     if (ui::updateLayout(ui)) lab.fitPending = true;

@@ -58,7 +58,9 @@ class Lab {
   // What the panels ask for while they draw. Many actions replace what the frame is still drawing
   // from (a module switch or a checkpoint replaces the module, a backend or parameter change its
   // engine, A/B its comparison), so a panel never calls them directly: it queues them here, and
-  // the frame loop applies them between frames, when no reference into the lab is held.
+  // the frame loop applies them between frames, when no reference into the lab is held. It does
+  // so on its worker thread (app/long_work.h), as it does advance(): a queued change must not
+  // touch ImGui or OpenGL.
   void later(std::function<void()> change) { queued_.push_back(std::move(change)); }
   // Applies what was queued, in order (each through attempt()).
   void applyQueued();

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 #include <stb_image.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "tests/xvfb.h"
@@ -180,6 +182,34 @@ TEST(Gui, TheABViewRunsInTheWindow) {
   EXPECT_NE(result.output.find("gui: 30 frames"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("gui: A/B: agree bit for bit"), std::string::npos) << result.output;
   EXPECT_TRUE(std::filesystem::exists(shot));
+}
+
+// A change whose set-up takes long (a graph of two million vertices, minutes on the CPU) runs
+// aside while the window shows what it is doing, with Cancel; Escape (a real key press) cancels
+// it, and the module is as it was: the same graph, the parameter back, a message that says so.
+TEST(Gui, ALongSetUpShowsItsProgressAndEscapeCancelsIt) {
+  if (!test::hasXvfb() || test::runProcess("command -v xdotool").exitCode != 0)
+    GTEST_SKIP() << "Xvfb or xdotool is not installed (apt-get install xvfb xdotool)";
+  const std::string dir = ::testing::TempDir() + "/gui-cancel";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/cancel.ui") << "close Lesson\nclose Playback\nclose Tools\n"
+                                       "set vertices 2000000\n"
+                                       "frames 2\n"
+                                       "expect-error \"cancelled while\"\n"
+                                       "expect-value vertices 300\n"
+                                       "expect-value edges 1443\n"
+                                       "quit\n";
+  const std::string script = std::string(WARPSCOPE_BIN) +
+                             " --module graph --backend cpu --window 1260x880 --ui-script " + dir +
+                             "/cancel.ui & pid=$!; "
+                             "xdotool search --sync --name warpscope > /dev/null; sleep 4; "
+                             "xdotool mousemove 630 440 sleep 0.3 key Escape; wait $pid";
+  const auto start = std::chrono::steady_clock::now();
+  const auto result = runUnderXvfb(script);
+  EXPECT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("ui-test: 9 commands passed"), std::string::npos) << result.output;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(120));
 }
 
 }  // namespace

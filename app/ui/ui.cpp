@@ -28,7 +28,9 @@ void drawUi(Lab& lab, UiContext& context) {
     ImGui::TextUnformatted(lab.errorMessage.c_str());
     ImGui::PopTextWrapPos();
     ImGui::Separator();
-    ImGui::TextDisabled("The simulation is paused and unchanged.");
+    // A refusal leaves the playback as it was; a failure of the simulation pauses it.
+    ImGui::TextDisabled(lab.running ? "The simulation is unchanged and still running."
+                                    : "The simulation is paused and unchanged.");
     if (tracked::Button("OK", ImVec2(120, 0)) ||
         ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)) ||
         ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter))) {

@@ -1,8 +1,13 @@
 #include "compute/graph/centrality.h"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 #include <random>
+
+#include "compute/core/progress.h"
 
 namespace ws::graph {
 
@@ -33,6 +38,16 @@ Centrality centralityOnCpu(const Graph& g, const std::vector<std::uint32_t>& sou
   c.graph.assign(n, 0);
   auto present = [&](std::uint32_t arc) { return removed.empty() || !removed[g.arcEdge[arc]]; };
   std::uint64_t arcs = 0;
+  // Progress is reported by the calling thread (the team's first); a cancel stops every thread
+  // taking new sources, and is raised once the region is left.
+  std::atomic<std::size_t> swept{0};
+  std::atomic<bool> stop{false};
+  const char* const what = "measuring centrality";
+  const auto stopping = [&] {
+    if (omp_get_thread_num() == 0 && progress::stopRequested(what, swept, sources.size()))
+      stop = true;
+    return stop.load(std::memory_order_relaxed);
+  };
 #pragma omp parallel reduction(+ : arcs)
   {
     Sweep s;
@@ -44,6 +59,8 @@ Centrality centralityOnCpu(const Graph& g, const std::vector<std::uint32_t>& sou
     std::vector<double> betweenness(n, 0), stress(n, 0), edges(g.edges(), 0);
 #pragma omp for schedule(dynamic, 1)
     for (std::size_t k = 0; k < sources.size(); ++k) {
+      if (stopping()) continue;
+      ++swept;
       const std::uint32_t source = sources[k];
       std::fill(s.distance.begin(), s.distance.end(), -1);
       std::fill(s.paths.begin(), s.paths.end(), 0.0);
@@ -54,7 +71,9 @@ Centrality centralityOnCpu(const Graph& g, const std::vector<std::uint32_t>& sou
       s.paths[source] = 1;
       s.order.push_back(source);
       // Forward: breadth first, counting the shortest paths to each vertex.
+      bool abandoned = false;  // a sweep of a large graph takes seconds: a cancel ends it
       for (std::size_t head = 0; head < s.order.size(); ++head) {
+        if (head % 65536 == 65535 && (abandoned = stopping())) break;
         const std::uint32_t v = s.order[head];
         for (std::uint32_t a = g.offset[v]; a < g.offset[v + 1]; ++a) {
           ++arcs;
@@ -67,6 +86,7 @@ Centrality centralityOnCpu(const Graph& g, const std::vector<std::uint32_t>& sou
           if (s.distance[w] == s.distance[v] + 1) s.paths[w] += s.paths[v];
         }
       }
+      if (abandoned) continue;
       double total = 0;
       for (const std::uint32_t v : s.order) total += s.distance[v];
       c.closeness[source] = total > 0 ? 1 / total : 0;
@@ -99,6 +119,7 @@ Centrality centralityOnCpu(const Graph& g, const std::vector<std::uint32_t>& sou
       for (std::size_t e = 0; e < g.edges(); ++e) c.edgeBetweenness[e] += edges[e];
     }
   }
+  progress::report(what, swept, sources.size());  // throws when cancelled
   c.scalePairSums(pairScale(n, sources.size(), extrapolate));
   c.arcsTraversed = arcs;
   return c;

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "compute/core/errors.h"
+#include "compute/core/progress.h"
 
 namespace ws::graph {
 
@@ -100,6 +101,8 @@ Graph wattsStrogatz(std::uint32_t n, std::uint32_t k, double beta, std::uint64_t
     for (std::uint32_t d = 1; d <= k / 2; ++d) edges.insert(key(v, (v + d) % n));
   for (std::uint32_t d = 1; d <= k / 2; ++d)
     for (std::uint32_t v = 0; v < n; ++v) {
+      if (v % 65536 == 0)
+        progress::report("rewiring the graph", double(d - 1) * n + v, k / 2 * double(n));
       if (uniform(rng) >= beta) continue;
       const auto old = key(v, (v + d) % n);
       if (!edges.count(old)) continue;  // already rewired away
@@ -130,6 +133,7 @@ Graph barabasiAlbert(std::uint32_t n, std::uint32_t m, std::uint64_t seed) {
     }
   std::vector<std::uint32_t> chosen;
   for (std::uint32_t v = m + 1; v < n; ++v) {
+    if (v % 65536 == 0) progress::report("generating the graph", v, n);
     chosen.clear();
     std::uniform_int_distribution<std::size_t> anyEnd(0, ends.size() - 1);
     while (chosen.size() < m) {
@@ -154,11 +158,21 @@ Graph plantedPartition(std::uint32_t groups, std::uint32_t size, double pIn, dou
   const std::uint32_t n = groups * size;
   std::mt19937_64 rng(seed);
   Pairs pairs;
-  for (std::uint32_t g = 0; g < groups; ++g)
+  for (std::uint32_t g = 0; g < groups; ++g) {
+    progress::report("generating the graph's groups", g, groups);
     forRandomPairs(size, pIn, rng, [&](std::uint32_t i, std::uint32_t j) {
       pairs.emplace_back(g * size + i, g * size + j);
     });
+  }
+  // Row i of the pairs has n - i - 1 of them: the share done once rows 0 to i are is
+  // 1 - ((n - i) / n)^2.
+  std::uint32_t reported = 0;
   forRandomPairs(n, pOut, rng, [&](std::uint32_t i, std::uint32_t j) {
+    if (i >= reported + 65536) {
+      reported = i;
+      progress::report("joining the graph's groups", double(n) * n - double(n - i) * (n - i),
+                       double(n) * n);
+    }
     if (i / size != j / size) pairs.emplace_back(i, j);
   });
   if (community) {

@@ -9,6 +9,7 @@
 
 #include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
+#include "compute/core/progress.h"
 #include "compute/core/saved_state.h"
 #include "compute/graph/centrality_cuda.h"
 #include "compute/graph/components_cuda.h"
@@ -241,8 +242,11 @@ std::string GraphModule::configuration() const {
 }
 
 std::vector<std::uint32_t> GraphModule::sources() const {
+  return sourcesOf(graph_->vertices);
+}
+
+std::vector<std::uint32_t> GraphModule::sourcesOf(std::uint32_t n) const {
   const auto wanted = std::uint32_t(params().getInt("sources"));
-  const std::uint32_t n = graph_->vertices;
   if (wanted == 0 && n <= kAllSourcesUpTo) return {};
   return sampleSources(n, wanted ? wanted : kDefaultSample, std::uint64_t(params().getInt("seed")));
 }
@@ -310,7 +314,15 @@ void GraphModule::rebuild(const ParamSet& p) {
     device = std::make_unique<GraphGpu>(*g, start, seed);  // throws OutOfMemoryError
   else
     layout = std::make_unique<Layout>(*g, seed);
-  // Everything new is made: now the module changes.
+  // The new graph's centrality and communities, the long part for a large one.
+  CpuStopwatch clock;
+  Centrality centrality = centralityOf(*g, device.get());
+  const double centralityMs = clock.elapsedMs();
+  clock = CpuStopwatch();
+  LouvainResult louvain = louvainOf(*g, device.get());
+  const double louvainMs = clock.elapsedMs();
+  // Everything new is made: now the module changes, to the end (a cancel waits).
+  const CannotCancel committing;
   device_.reset();
   cpuLayout_.reset();
   gn_.reset();
@@ -327,8 +339,12 @@ void GraphModule::rebuild(const ParamSet& p) {
   picked_ = dragged_ = -1;
   temperature_ = 1;
   clearTimings();
-  computeCentrality();
-  startClustering();
+  centrality_ = std::move(centrality);
+  centralityMs_ = centralityMs;
+  centralitySources_ = sourceCount(graph_->vertices);
+  louvain_ = std::move(louvain);
+  louvainMs_ = louvainMs;
+  restartGirvanNewman();
   setStepCount(0);
 }
 
@@ -336,32 +352,46 @@ void GraphModule::reset() {
   rebuild(params());
 }
 
+Centrality GraphModule::centralityOf(const Graph& g, GraphGpu* device) const {
+  const std::vector<std::uint32_t> from = sourcesOf(g.vertices);
+  // The stress doubles the backward sweep's atomics: summed only when it is shown.
+  if (device) return device->centrality.run(from, mappingOf(variant_), {}, true, stressShown());
+  return centralityOnCpu(g, from);
+}
+
+std::uint32_t GraphModule::sourceCount(std::uint32_t n) const {
+  const std::vector<std::uint32_t> from = sourcesOf(n);
+  return from.empty() ? n : std::uint32_t(from.size());
+}
+
+LouvainResult GraphModule::louvainOf(const Graph& g, GraphGpu* device) const {
+  return device ? device->louvain.run(g) : louvainOnCpu(g);
+}
+
 void GraphModule::computeCentrality() {
-  const std::vector<std::uint32_t> from = sources();
   CpuStopwatch clock;
-  if (backend_ == Backend::Cuda) {
-    // The stress doubles the backward sweep's atomics: summed only when it is shown.
-    centrality_ = device_->centrality.run(from, mappingOf(variant_), {}, true, stressShown());
-  } else {
-    centrality_ = centralityOnCpu(*graph_, from);
-  }
+  centrality_ = centralityOf(*graph_, device_.get());
   centralityMs_ = clock.elapsedMs();
-  centralitySources_ = from.empty() ? graph_->vertices : std::uint32_t(from.size());
+  centralitySources_ = sourceCount(graph_->vertices);
 }
 
 void GraphModule::runLouvain() {
   CpuStopwatch clock;
-  louvain_ = backend_ == Backend::Cuda ? device_->louvain.run(*graph_) : louvainOnCpu(*graph_);
+  louvain_ = louvainOf(*graph_, device_.get());
   louvainMs_ = clock.elapsedMs();
 }
 
 void GraphModule::startClustering() {
+  runLouvain();
+  restartGirvanNewman();
+}
+
+void GraphModule::restartGirvanNewman() {
   removedAt_.assign(graph_->edges(), ~0u);
   lastRemoval_.reset();
   dendrogram_.reset();  // of the run before
   modularityCurve_.values.clear();
   componentsCurve_.values.clear();
-  runLouvain();
   gnMs_ = 0;
   gn_.reset();
   if (graph_->edges() <= kGirvanNewmanEdges) {

@@ -94,9 +94,14 @@ class GraphModule final : public Module {
     TimingScope *girvanNewman, *louvain, *centrality, *layout;
   };
   void rebuild(const ParamSet& p);  // a new graph from the parameters; throws changing nothing
-  void startClustering();
+  void startClustering();           // Louvain, then Girvan-Newman from the whole graph
+  void restartGirvanNewman();       // every edge back, the divisive run from its start
   void computeCentrality();
   void runLouvain();
+  // The passes of a graph that may not be the module's yet (a rebuild makes them aside).
+  Centrality centralityOf(const Graph& g, GraphGpu* device) const;
+  LouvainResult louvainOf(const Graph& g, GraphGpu* device) const;
+  std::uint32_t sourceCount(std::uint32_t vertices) const;  // the sweeps' sources (all: vertices)
   void layoutSteps();
   void restyle();  // node sizes and colours, edge values, after what they show changed
   bool quotientView() const;
@@ -116,6 +121,7 @@ class GraphModule final : public Module {
   std::vector<double> nodeMeasure() const;
   EdgeBetweenness betweennessFunction();
   std::vector<std::uint32_t> sources() const;
+  std::vector<std::uint32_t> sourcesOf(std::uint32_t vertices) const;
 
   Timings cpuTimes_, gpuTimes_;
   const Timings& times() const { return backend_ == Backend::Cuda ? gpuTimes_ : cpuTimes_; }

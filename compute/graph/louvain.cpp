@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "compute/core/errors.h"
+#include "compute/core/progress.h"
 #include "compute/graph/clustering.h"
 #include "compute/graph/louvain_rule.h"
 
@@ -82,6 +83,7 @@ bool moveNodes(const Integral& w, std::vector<std::uint32_t>& community) {
   for (bool moved = true; moved;) {
     moved = false;
     for (std::uint32_t i = 0; i < w.n; ++i) {
+      if (i % 65536 == 0) progress::report("finding communities (Louvain)", i, w.n);
       const std::uint32_t own = community[i];
       // The weight from i to each neighbouring community.
       seen.clear();

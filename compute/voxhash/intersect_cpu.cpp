@@ -2,6 +2,7 @@
 #include <deque>
 #include <numeric>
 
+#include "compute/core/progress.h"
 #include "compute/voxhash/cuckoo_cpu.h"
 #include "compute/voxhash/intersect.h"
 
@@ -38,7 +39,8 @@ std::vector<std::uint8_t> outsideOf(const std::vector<std::uint32_t>& shell,
       reach(a, 0, b), reach(a, n - 1, b);
       reach(a, b, 0), reach(a, b, n - 1);
     }
-  while (!queue.empty()) {
+  for (std::size_t filled = 0; !queue.empty(); ++filled) {
+    if (filled % (1 << 20) == 0) progress::report("filling the outside", filled, grid.cells());
     const std::size_t c = queue.front();
     queue.pop_front();
     const int x = int(c % n), y = int(c / n % n), z = int(c / n / n);

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "compute/core/errors.h"
+#include "compute/core/progress.h"
 #include "compute/core/saved_state.h"
 
 namespace ws::voxhash {
@@ -497,6 +498,7 @@ void VoxhashModule::applyParams(const std::vector<std::string>& changed) {
   } catch (...) {
     // Refused (no memory, or no table in all attempts): the parameters go back, and so does the
     // state the user was looking at.
+    const CannotCancel puttingBack;
     variant_ = variant;
     if (anyOf(changed, {"block"})) buildImplementations();
     rebuild(applied_, stepCount());
