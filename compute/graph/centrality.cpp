@@ -94,6 +94,7 @@ Centrality centralityOnCpu(const Graph& g, const std::vector<std::uint32_t>& sou
       // Backward: each vertex's dependency from its successors, deepest first (the source's
       // own only for its edges: a pair's endpoints are not between them).
       for (std::size_t i = s.order.size(); i-- > 0;) {
+        if (i % 65536 == 0 && stopping()) break;  // what the sweep summed is dropped then
         const std::uint32_t v = s.order[i];
         for (std::uint32_t a = g.offset[v]; a < g.offset[v + 1]; ++a) {
           ++arcs;
@@ -111,7 +112,7 @@ Centrality centralityOnCpu(const Graph& g, const std::vector<std::uint32_t>& sou
       }
     }
 #pragma omp critical
-    {
+    if (!stop) {
       for (std::uint32_t v = 0; v < n; ++v) {
         c.betweenness[v] += betweenness[v];
         c.stress[v] += stress[v];
