@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <random>
+#include <tuple>
 
 #include "app/lab.h"
 #include "app/session/session.h"
@@ -118,6 +119,28 @@ TEST(BadEdit, AStrokeFromFarAwayIsClippedToTheGrid) {
   edit.x = 1e9, edit.y = -5;
   lab.edit(edit);
   EXPECT_EQ(population(), 60);
+}
+
+// A name longer than the file system takes (a pattern, mesh or graph named in a preset) is no
+// file: a refusal with the name quoted briefly, not a raw file-system error.
+TEST(BadName, ANameTooLongForTheFileSystemIsRefusedBriefly) {
+  const std::string name(300, 'a');
+  for (const auto& [module, key, value] :
+       {std::tuple{"life", "pattern", name}, std::tuple{"mesh", "mesh", name + ".obj"},
+        std::tuple{"graph", "graph", name + ".txt"}}) {
+    app::LabOptions options;
+    options.module = module;
+    options.backend = Backend::Cpu;
+    app::Lab lab(options);
+    const nlohmann::json before = lab.module().params().toJson();
+    lab.running = true;
+    lab.setParam(key, std::string(value));
+    EXPECT_NE(lab.errorMessage.find("'aaaaaaaaaa"), std::string::npos) << lab.errorMessage;
+    EXPECT_EQ(lab.errorMessage.find("filesystem"), std::string::npos) << lab.errorMessage;
+    EXPECT_LT(lab.errorMessage.size(), 400u) << lab.errorMessage;
+    EXPECT_EQ(lab.module().params().toJson(), before) << module;
+    EXPECT_TRUE(lab.running) << module;
+  }
 }
 
 // What a header declares costs memory or time before any data is read: refused or bounded.

@@ -92,7 +92,7 @@ void validate(Session& session, const std::string& where) {
     }
   }
   for (const FileUse& use : fileUses(session))
-    require(std::filesystem::is_regular_file(use.path),
+    require(isRegularFile(use.path),
             where + " refers to '" + use.path + "' (" + use.where + "), which is missing");
 }
 
@@ -149,7 +149,7 @@ void writeSession(const std::string& path, const Session& session) {
 std::vector<std::string> changedFiles(const Session& session) {
   std::vector<std::string> changed;
   for (const FileUse& use : fileUses(session)) {
-    if (!std::filesystem::is_regular_file(use.path))
+    if (!isRegularFile(use.path))
       changed.push_back("'" + use.path + "' (" + use.where + ") is gone");
     else if (!use.hash.empty() && fileHash(use.path) != use.hash)
       changed.push_back("'" + use.path + "' (" + use.where + ") has changed since recording");

@@ -5,17 +5,18 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "compute/core/input_file.h"
+
 namespace ws::app::ui {
 
 namespace {
 
 std::string findFont() {
-  if (const char* path = std::getenv("WARPSCOPE_FONT"); path && std::filesystem::exists(path))
-    return path;
+  if (const char* path = std::getenv("WARPSCOPE_FONT"); path && pathExists(path)) return path;
   for (const char* path :
        {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf",
         "/usr/share/fonts/dejavu/DejaVuSans.ttf"})
-    if (std::filesystem::exists(path)) return path;
+    if (pathExists(path)) return path;
   return "";
 }
 

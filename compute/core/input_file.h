@@ -12,6 +12,11 @@ namespace ws {
 // regular file, or is larger than `most` bytes.
 std::ifstream openInputFile(const std::string& path, const std::string& what, std::uintmax_t most);
 
+// Whether something (a regular file, for the second) is at `path`. Never throws: a name too long
+// for the file system, or a path through a file, is simply not there.
+bool pathExists(const std::string& path);
+bool isRegularFile(const std::string& path);
+
 constexpr std::uintmax_t kMiB = std::uintmax_t(1) << 20;
 
 }  // namespace ws

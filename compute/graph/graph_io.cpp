@@ -144,7 +144,7 @@ std::vector<std::string> shippedGraphs() {
 std::string graphPathOf(const std::string& name) {
   for (const char* extension : kExtensions) {
     const std::string shipped = assetDirectory() + "/graphs/" + name + extension;
-    if (std::filesystem::exists(shipped)) return shipped;
+    if (pathExists(shipped)) return shipped;
   }
   return name;
 }

@@ -9,6 +9,7 @@
 
 #include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
+#include "compute/core/json_input.h"
 #include "compute/core/progress.h"
 #include "compute/core/saved_state.h"
 #include "compute/graph/centrality_cuda.h"
@@ -67,7 +68,7 @@ std::string checkGraphName(const std::string& name) {
   std::string choices;
   for (const std::string& g : kGenerators) choices += g + ", ";
   for (const std::string& g : shippedGraphs()) choices += g + ", ";
-  return "no graph called '" + name + "': a generator or shipped graph (" +
+  return "no graph called '" + json_input::brief(name) + "': a generator or shipped graph (" +
          choices.substr(0, choices.size() - 2) + ") or the path of an edge list or .mtx file";
 }
 

@@ -7,6 +7,8 @@
 
 #include "compute/core/assets.h"
 #include "compute/core/errors.h"
+#include "compute/core/input_file.h"
+#include "compute/core/json_input.h"
 #include "compute/core/line.h"
 #include "compute/core/saved_state.h"
 #include "compute/life/life_cuda.h"
@@ -116,10 +118,11 @@ std::string validateRule(const std::string& text) {
 }
 
 std::string findPatternPath(const std::string& nameOrPath) {
-  if (std::filesystem::exists(nameOrPath)) return nameOrPath;
+  if (pathExists(nameOrPath)) return nameOrPath;
   const std::string shipped = assetDirectory() + "/patterns/" + nameOrPath + ".rle";
-  if (std::filesystem::exists(shipped)) return shipped;
-  throw InputError("no pattern '" + nameOrPath + "' (not a file, nor one of the shipped patterns)");
+  if (pathExists(shipped)) return shipped;
+  throw InputError("no pattern '" + json_input::brief(nameOrPath) +
+                   "' (not a file, nor one of the shipped patterns)");
 }
 
 }  // namespace

@@ -251,7 +251,8 @@ class PlyValues {
   std::streamoff offset_ = 0;
 };
 
-// A number read from a binary file, for a message: any double (a huge one cannot become an integer).
+// A number read from a binary file, for a message: any double (a huge one cannot become an
+// integer).
 std::string shownNumber(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.15g", value);
@@ -371,8 +372,8 @@ TriangleMesh readPlyTokens(TextTokens& t, std::istream& in, const std::string& s
           const double index = values.read(p.type, what + "'s vertex index");
           if (!faceList) continue;
           if (!(index >= 0 && index < double(mesh.vertices.size())) || index != std::floor(index))
-            values.fail(what + ": vertex index " + shownNumber(index) + " is out of range: " +
-                        std::to_string(mesh.vertices.size()) + " vertices");
+            values.fail(what + ": vertex index " + shownNumber(index) +
+                        " is out of range: " + std::to_string(mesh.vertices.size()) + " vertices");
           corners.push_back(std::uint32_t(index));
         }
         if (faceList) addFace(mesh, corners);
@@ -407,7 +408,8 @@ MeshFormat meshFormatOf(const std::string& path) {
   if (ext == "obj") return MeshFormat::Obj;
   if (ext == "ply") return MeshFormat::Ply;
   if (ext == "off") return MeshFormat::Off;
-  throw InputError("'" + path + "': not a mesh file this program reads (.obj, .ply or .off)");
+  throw InputError("'" + json_input::brief(path) +
+                   "': not a mesh file this program reads (.obj, .ply or .off)");
 }
 
 TriangleMesh readObj(std::istream& in, const std::string& source) {
@@ -517,7 +519,7 @@ std::vector<std::string> shippedMeshes() {
 std::string meshPathOf(const std::string& model) {
   for (const char* extension : {".obj", ".ply", ".off"}) {
     const std::string shipped = assetDirectory() + "/meshes/" + model + extension;
-    if (std::filesystem::exists(shipped)) return shipped;
+    if (pathExists(shipped)) return shipped;
   }
   return model;
 }
@@ -526,7 +528,7 @@ std::string checkMeshName(const std::string& name, const std::vector<std::string
                           const std::string& what) {
   if (std::find(shapes.begin(), shapes.end(), name) != shapes.end()) return "";
   const std::string path = meshPathOf(name);
-  if (std::filesystem::exists(path)) {
+  if (pathExists(path)) {
     try {
       meshFormatOf(path);
       return "";
@@ -537,7 +539,7 @@ std::string checkMeshName(const std::string& name, const std::vector<std::string
   std::string known;
   for (const std::string& shape : shapes) known += (known.empty() ? "" : ", ") + shape;
   for (const std::string& mesh : shippedMeshes()) known += ", " + mesh;
-  return "no " + what + " '" + name + "': a shape (" + known +
+  return "no " + what + " '" + json_input::brief(name) + "': a shape (" + known +
          ") or the path of an .obj, .ply or .off file";
 }
 
