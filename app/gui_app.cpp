@@ -308,7 +308,12 @@ int runGui(const GuiOptions& options) {
   const InterruptsEndTheLoop interrupts;
   std::unique_ptr<Lab> made;
   ProgressOnStderr say;
-  work.run([&] { made = std::make_unique<Lab>(labOptions); }, std::ref(say));
+  try {
+    work.run([&] { made = std::make_unique<Lab>(labOptions); }, std::ref(say));
+  } catch (const Cancelled& e) {
+    std::cout << "gui: interrupted during the set-up: " << e.what() << std::endl;
+    return 130;  // as a shell says of a run Ctrl+C ended
+  }
   Lab& lab = *made;
   std::unique_ptr<ui::UiDriver> driver;
   if (!options.uiScript.empty()) driver = std::make_unique<ui::UiDriver>(options.uiScript);

@@ -2,8 +2,10 @@
 // problem; --help documents the modules' parameters; headless runs and the benchmark work.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <nlohmann/json.hpp>
 
 #include "compute/core/backend.h"
@@ -341,6 +343,24 @@ TEST(Writing, AnInterruptedRecordingKeepsWhatWasRecorded) {
   const auto again = warpscope("replay " + dir + "/stopped.json --size 64x64");
   EXPECT_NE(again.output.find("the replayed state equals the recorded one"), std::string::npos)
       << again.output;
+}
+
+// A set-up that takes minutes (a graph of two million vertices on the CPU) says how far it is,
+// once a second on stderr, and Ctrl+C cancels it within moments: exit 130, saying what it was
+// doing.
+TEST(Interrupt, CtrlCCancelsALongSetUpAndSaysWhere) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto run = test::runProcess(std::string(WARPSCOPE_BIN) +
+                                    " --headless --module graph --backend cpu --set "
+                                    "graph.vertices=2000000 --steps 1 --window 64x48 "
+                                    "2>&1 & p=$!; sleep 6; kill -INT $p; wait $p; echo status $?");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
+  EXPECT_NE(run.output.find("headless: interrupted during the set-up: cancelled while "),
+            std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("status 130"), std::string::npos) << run.output;
+  EXPECT_TRUE(std::regex_search(run.output, std::regex("warpscope: [a-z' ()]+: [0-9]+%\n")))
+      << run.output;
 }
 
 }  // namespace
