@@ -58,7 +58,17 @@ void LongWork::run(const std::function<void()>& work, const std::function<void(P
     if (std::chrono::steady_clock::now() - start < patience || progress.now().what.empty())
       continue;
     lock.unlock();
-    waiting(progress);
+    try {
+      waiting(progress);
+    } catch (...) {
+      // The work refers to what the caller holds: it ends before the caller does.
+      progress.cancel();
+      lock.lock();
+      changed_.wait(lock, [&] { return done_; });
+      work_ = nullptr;
+      progress_ = nullptr;
+      throw;
+    }
     lock.lock();
   }
   work_ = nullptr;

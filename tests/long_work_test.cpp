@@ -51,6 +51,29 @@ TEST(LongWork, RunsOnItsWorkerAndRethrowsWhatTheWorkThrew) {
   EXPECT_EQ(runs, 1);
 }
 
+// A waiting side that fails (the window's frame, say) cancels the work and waits for its end
+// before the failure goes on: the work refers to what the caller holds.
+TEST(LongWork, AFailedWaitEndsTheWorkBeforeItGoesOn) {
+  app::LongWork work;
+  std::atomic<bool> ended{false};
+  const auto spin = [&] {
+    try {
+      for (int i = 0;; ++i) {
+        progress::report("spinning", i, 0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    } catch (const Cancelled&) {
+      ended = true;
+      throw;
+    }
+  };
+  EXPECT_THROW(work.run(
+                   spin, [](Progress&) { throw std::runtime_error("no frame"); },
+                   std::chrono::milliseconds(0)),
+               std::runtime_error);
+  EXPECT_TRUE(ended);
+}
+
 // Cancels the work as soon as it has said what it does.
 void cancelOnceStarted(Progress& progress) {
   if (!progress.now().what.empty()) progress.cancel();
