@@ -372,13 +372,8 @@ int runGui(const GuiOptions& options) {
       lab.startRecording(options.recordSession, false);
     }
     if (!options.replaySession.empty()) {
-      lab.attempt([&] {
-        demo.replay = std::make_unique<SessionPlayer>(readSession(options.replaySession));
-        demo.replay->begin(lab);
-        demo.sessionPath = options.replaySession;
-        for (const std::string& change : demo.replay->changedFiles())
-          demo.message += (demo.message.empty() ? "" : "; ") + change;
-      });
+      demo.sessionPath = options.replaySession;
+      ui::startReplay(lab, demo);
     }
     bool videoPending = !options.recordVideo.empty();
     long frames = 0;

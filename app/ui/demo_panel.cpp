@@ -27,17 +27,6 @@ std::string clock(double seconds) {
   return text;
 }
 
-void startReplay(Lab& lab, Demo& demo) {
-  if (lab.recording()) demo.message = lab.stopRecording();
-  lab.attempt([&] {
-    auto player = std::make_unique<SessionPlayer>(readSession(demo.sessionPath));
-    player->begin(lab);
-    demo.replay = std::move(player);
-    demo.message = "replaying " + demo.sessionPath;
-    for (const std::string& change : demo.replay->changedFiles()) demo.message += "; " + change;
-  });
-}
-
 // Recording from a reset, replaying and loading a checkpoint change or replace the module this
 // frame draws from: each waits for the frame's end (Lab::later).
 void drawSessionControls(Lab& lab, Demo& demo) {
@@ -98,6 +87,17 @@ void drawCheckpointControls(Lab& lab, Demo& demo) {
 }
 
 }  // namespace
+
+void startReplay(Lab& lab, Demo& demo) {
+  if (lab.recording()) demo.message = lab.stopRecording();
+  lab.attempt([&] {
+    auto player = std::make_unique<SessionPlayer>(readSession(demo.sessionPath));
+    player->begin(lab);
+    demo.replay = std::move(player);
+    demo.message = "replaying " + demo.sessionPath;
+    for (const std::string& change : demo.replay->changedFiles()) demo.message += "; " + change;
+  });
+}
 
 void drawDemoPanel(Lab& lab, Demo& demo, int width, int height) {
   if (demo.replay) ImGui::BeginDisabled();

@@ -26,6 +26,10 @@ struct Demo {
   std::string message;  // what the last recording or replay said
 };
 
+// Replays the session at demo.sessionPath (a recording under way stops first); what failed, or
+// the files it uses that have changed since it was recorded, become messages.
+void startReplay(Lab& lab, Demo& demo);
+
 // Settings for a class: the UI's scale (for a projector), a high-contrast theme, the key figure
 // in large type, and a demo that moves through the shipped presets by itself.
 struct Classroom {
