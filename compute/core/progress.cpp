@@ -13,7 +13,6 @@ std::string cancelledWhile(const std::string& what, double done) {
   return text;
 }
 
-
 thread_local Progress* watched = nullptr;
 thread_local bool cancellable = true;
 
