@@ -6,6 +6,7 @@
 #include <cstring>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 #include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
@@ -317,7 +318,7 @@ void GraphModule::rebuild(const ParamSet& p) {
     layout = std::make_unique<Layout>(*g, seed);
   // The new graph's centrality and communities, the long part for a large one.
   CpuStopwatch clock;
-  Centrality centrality = centralityOf(*g, device.get());
+  auto [centrality, centralitySources] = centralityOf(*g, device.get());
   const double centralityMs = clock.elapsedMs();
   clock = CpuStopwatch();
   LouvainResult louvain = louvainOf(*g, device.get());
@@ -342,7 +343,7 @@ void GraphModule::rebuild(const ParamSet& p) {
   clearTimings();
   centrality_ = std::move(centrality);
   centralityMs_ = centralityMs;
-  centralitySources_ = sourceCount(graph_->vertices);
+  centralitySources_ = centralitySources;
   louvain_ = std::move(louvain);
   louvainMs_ = louvainMs;
   restartGirvanNewman();
@@ -353,16 +354,14 @@ void GraphModule::reset() {
   rebuild(params());
 }
 
-Centrality GraphModule::centralityOf(const Graph& g, GraphGpu* device) const {
+std::pair<Centrality, std::uint32_t> GraphModule::centralityOf(const Graph& g,
+                                                               GraphGpu* device) const {
   const std::vector<std::uint32_t> from = sourcesOf(g.vertices);
+  const auto count = from.empty() ? g.vertices : std::uint32_t(from.size());
   // The stress doubles the backward sweep's atomics: summed only when it is shown.
-  if (device) return device->centrality.run(from, mappingOf(variant_), {}, true, stressShown());
-  return centralityOnCpu(g, from);
-}
-
-std::uint32_t GraphModule::sourceCount(std::uint32_t n) const {
-  const std::vector<std::uint32_t> from = sourcesOf(n);
-  return from.empty() ? n : std::uint32_t(from.size());
+  if (device)
+    return {device->centrality.run(from, mappingOf(variant_), {}, true, stressShown()), count};
+  return {centralityOnCpu(g, from), count};
 }
 
 LouvainResult GraphModule::louvainOf(const Graph& g, GraphGpu* device) const {
@@ -371,9 +370,8 @@ LouvainResult GraphModule::louvainOf(const Graph& g, GraphGpu* device) const {
 
 void GraphModule::computeCentrality() {
   CpuStopwatch clock;
-  centrality_ = centralityOf(*graph_, device_.get());
+  std::tie(centrality_, centralitySources_) = centralityOf(*graph_, device_.get());
   centralityMs_ = clock.elapsedMs();
-  centralitySources_ = sourceCount(graph_->vertices);
 }
 
 void GraphModule::runLouvain() {

@@ -7,6 +7,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "compute/core/module.h"
 #include "compute/graph/centrality.h"
@@ -98,10 +99,10 @@ class GraphModule final : public Module {
   void restartGirvanNewman();       // every edge back, the divisive run from its start
   void computeCentrality();
   void runLouvain();
-  // The passes of a graph that may not be the module's yet (a rebuild makes them aside).
-  Centrality centralityOf(const Graph& g, GraphGpu* device) const;
+  // The passes of a graph that may not be the module's yet (a rebuild makes them aside); the
+  // centrality with the number of its sources (all the vertices when every one is).
+  std::pair<Centrality, std::uint32_t> centralityOf(const Graph& g, GraphGpu* device) const;
   LouvainResult louvainOf(const Graph& g, GraphGpu* device) const;
-  std::uint32_t sourceCount(std::uint32_t vertices) const;  // the sweeps' sources (all: vertices)
   void layoutSteps();
   void restyle();  // node sizes and colours, edge values, after what they show changed
   bool quotientView() const;
