@@ -58,6 +58,14 @@ class TextTokens {
     return r;
   }
 
+  // Fails with `problem` at the first token left in the file (the rest of this line, then every
+  // line after it): where a header said how much data there is, comments alone may follow.
+  void requireEnd(const std::string& problem) {
+    Token extra;
+    for (bool more = true; more; more = nextLine())
+      if (onLine(extra)) fail(extra, problem);
+  }
+
   [[noreturn]] void fail(int line, int column, const std::string& problem) const {
     throw ParseError(source_, line, column, problem);
   }

@@ -115,10 +115,7 @@ Graph readMatrixMarket(std::istream& in, const std::string& source, GraphReport*
     if (t.onLine(extra)) t.fail(extra, "'" + extra.shown() + "' is one field too many");
     pairs.emplace_back(ends[0], ends[1]);
   }
-  Token extra;
-  for (bool more = true; more; more = t.nextLine())
-    if (t.onLine(extra))
-      t.fail(extra, "more entries than the " + std::to_string(entries) + " the header declares");
+  t.requireEnd("more entries than the " + std::to_string(entries) + " the header declares");
   GraphReport counted;
   Graph g = buildGraph(std::uint32_t(rows), std::move(pairs), &counted);
   counted.weighted = !pattern;

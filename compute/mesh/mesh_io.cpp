@@ -31,10 +31,7 @@ constexpr std::size_t kMostFaceCorners = 1024;
 
 // Nothing but blank lines and comments may follow the elements a header declared.
 void requireEnd(TextTokens& t, const std::string& declared) {
-  Token extra;
-  if (t.onLine(extra)) t.fail(extra, "data after the " + declared + " the header declared");
-  while (t.nextLine())
-    if (t.onLine(extra)) t.fail(extra, "data after the " + declared + " the header declared");
+  t.requireEnd("data after the " + declared + " the header declared");
 }
 constexpr std::size_t kMaxVertices = std::numeric_limits<std::uint32_t>::max();
 
