@@ -262,10 +262,10 @@ void drawWorkingFrame(GLFWwindow* window, std::vector<KeyPress>& keyPresses, Pro
   ImGui::TextUnformatted(progress.cancelled() ? "cancelling..."
                          : now.what.empty()   ? "working..."
                                               : now.what.c_str());
-  // Unknown progress: a bar that sweeps.
-  const float done = now.done >= 0 ? float(now.done) : -float(ImGui::GetTime());
-  ImGui::ProgressBar(done >= 0 ? done : std::fmod(-done, 1.0f), ImVec2(-1, 0),
-                     now.done >= 0 ? nullptr : "");
+  // Unknown progress: a bar that sweeps, without a percentage.
+  const bool known = now.done >= 0;
+  ImGui::ProgressBar(known ? float(now.done) : std::fmod(float(ImGui::GetTime()), 1.0f),
+                     ImVec2(-1, 0), known ? nullptr : "");
   ImGui::BeginDisabled(progress.cancelled());
   if (ImGui::Button("Cancel (Esc)")) progress.cancel();
   ImGui::EndDisabled();

@@ -137,28 +137,28 @@ void Lab::advance() {
 }
 
 bool Lab::attempt(const std::function<void()>& action) {
+  bool refused = false;
   try {
     action();
     return true;
   } catch (const InputError& e) {
     // Refused (a bad value or file, too little memory): the lab stays as it was, running or not.
     errorMessage = e.what();
+    refused = true;
   } catch (const CudaError& e) {
     if (e.contextLost())
       fallBackToCpu(e.what());
     else
       errorMessage = e.what();
-    running = false;
   } catch (const std::bad_alloc&) {
     errorMessage = "out of memory: the change asked for more memory than this machine has free";
-    running = false;
   } catch (const std::exception& e) {
     if (module_->backend() == Backend::Cuda && cudaContextLost())
       fallBackToCpu(e.what());
     else
       errorMessage = e.what();
-    running = false;
   }
+  if (!refused) running = false;  // a failure pauses the simulation
   // Whatever the input, a message stays a few lines (every message quotes values briefly; this
   // holds where one was missed).
   errorMessage = json_input::brief(errorMessage, json_input::kLongestMessage);
