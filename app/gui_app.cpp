@@ -195,7 +195,8 @@ void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses
       default: break;
     }
     // clang-format on
-    const auto views = lab.module().fieldViews();
+    const FieldSource* field = lab.module().view<FieldSource>();
+    const auto views = field ? field->fieldViews() : std::vector<FieldView>{};
     const std::size_t view = static_cast<std::size_t>(key - GLFW_KEY_1);
     if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9 && view < views.size() &&
         lab.module().params().has("view"))

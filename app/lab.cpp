@@ -7,6 +7,7 @@
 
 #include "app/session/actions.h"
 #include "app/session/recorder.h"
+#include "app/shown_view.h"
 #include "compute/core/cuda_check.h"
 #include "compute/core/errors.h"
 #include "compute/core/json_input.h"
@@ -417,7 +418,8 @@ void Lab::recordFrameTime(double ms) {
 
 std::string Lab::colormapForView() {
   if (!colormap.empty()) return colormap;
-  return module_->fieldViews()[module_->currentFieldView()].colormap;
+  const std::optional<FieldView> shown = shownValue(*module_);
+  return shown ? shown->colormap : "viridis";
 }
 
 }  // namespace ws::app

@@ -1,72 +1,144 @@
 #include "app/scene.h"
 
-#include "compute/core/cuda_check.h"
+#include "compute/views/field.h"
+#include "compute/views/graph.h"
+#include "compute/views/mesh.h"
+#include "compute/views/points.h"
+#include "compute/views/voxels.h"
 #include "render/colormap.h"
+#include "render/field_renderer.h"
 #include "render/gl/gl.h"
+#include "render/graph_renderer.h"
+#include "render/mesh_renderer.h"
+#include "render/point_renderer.h"
+#include "render/voxel_renderer.h"
 
 namespace ws::app {
 
 namespace {
 
-// Draws through `draw`; when that fails on the CUDA backend with interop on, interop itself may be
-// what failed, so the renderer carries on through host memory and draws again.
-template <typename Renderer, typename Draw>
-void drawFallingBack(Lab& lab, Module& module, Renderer& renderer, Draw&& draw) {
-  if (!lab.attempt(draw) && module.backend() == Backend::Cuda && renderer.interopAvailable()) {
-    renderer.disableInterop("interop failed: " + lab.errorMessage);
-    lab.attempt(draw);
-  }
-}
+// A view drawn by one renderer of type R, made on first use with the scene's interop link.
+template <typename R>
+class ViewWithRenderer : public SceneView {
+ public:
+  explicit ViewWithRenderer(std::shared_ptr<render::InteropLink> link) : link_(std::move(link)) {}
 
-// One module's view into the current GL viewport (`width` x `height`).
+ protected:
+  R& renderer() {
+    if (!renderer_) renderer_ = std::make_unique<R>(link_);
+    return *renderer_;
+  }
+  std::shared_ptr<render::InteropLink> link_;
+
+ private:
+  std::unique_ptr<R> renderer_;
+};
+
+class MeshView final : public ViewWithRenderer<render::MeshRenderer> {
+ public:
+  using ViewWithRenderer::ViewWithRenderer;
+  bool shows(Module& module) const override {
+    const MeshSource* source = module.view<MeshSource>();
+    return source && source->meshScene();
+  }
+  void draw(Lab& lab, Module& module, int width, int height) override {
+    MeshSource& source = *module.view<MeshSource>();
+    const MeshScene scene = *source.meshScene();
+    if (lab.fitPending) {
+      lab.orbit.fit({scene.centre[0], scene.centre[1], scene.centre[2]}, scene.extent);
+      lab.fitPending = false;
+    }
+    renderer().draw(source, module.backend(), scene, lab.orbit, width, height,
+                    lab.colormapForView());
+  }
+};
+
+class VoxelView final : public ViewWithRenderer<render::VoxelRenderer> {
+ public:
+  using ViewWithRenderer::ViewWithRenderer;
+  bool shows(Module& module) const override {
+    const VoxelSource* source = module.view<VoxelSource>();
+    return source && source->voxelScene();
+  }
+  void draw(Lab& lab, Module& module, int width, int height) override {
+    VoxelSource& source = *module.view<VoxelSource>();
+    const VoxelScene scene = *source.voxelScene();
+    if (lab.fitPending) {
+      lab.orbit.fit({0, 0, 0}, scene.extent * 0.8f);
+      lab.fitPending = false;
+    }
+    renderer().draw(source, module.backend(), scene, lab.orbit, width, height);
+  }
+};
+
+class GraphView final : public ViewWithRenderer<render::GraphRenderer> {
+ public:
+  using ViewWithRenderer::ViewWithRenderer;
+  bool shows(Module& module) const override {
+    const GraphSource* source = module.view<GraphSource>();
+    return source && source->graphScene();
+  }
+  void draw(Lab& lab, Module& module, int width, int height) override {
+    GraphSource& source = *module.view<GraphSource>();
+    const GraphScene scene = *source.graphScene();
+    if (lab.fitPending || lab.followGraph) {  // the camera follows the layout until moved
+      lab.camera.fit(module.world(), width, height);
+      lab.fitPending = false;
+    }
+    renderer().draw(source, module.backend(), scene, lab.camera, width, height,
+                    lab.colormapForView());
+  }
+};
+
+// A field, with the module's points over it where it offers them.
+class FieldView2d final : public ViewWithRenderer<render::FieldRenderer> {
+ public:
+  using ViewWithRenderer::ViewWithRenderer;
+  bool shows(Module& module) const override { return module.view<FieldSource>(); }
+  void draw(Lab& lab, Module& module, int width, int height) override {
+    if (lab.fitPending) {
+      lab.camera.fit(module.world(), width, height);
+      lab.fitPending = false;
+    }
+    renderer().draw(*module.view<FieldSource>(), module.backend(), lab.camera, width, height,
+                    lab.colormapForView(), lab.gridLines);
+    if (PointSource* points = module.view<PointSource>()) {
+      if (!points_) points_ = std::make_unique<render::PointRenderer>(link_);
+      points_->draw(*points, module.backend(), lab.camera.request(width, height));
+    }
+  }
+
+ private:
+  std::unique_ptr<render::PointRenderer> points_;
+};
+
+// One module's view into the current GL viewport (`width` x `height`). When drawing fails on the
+// CUDA backend with interop on, interop itself may be what failed: the views carry on through
+// host memory, and it is drawn again.
 void drawModule(Lab& lab, Module& module, SceneRenderers& renderers, int width, int height) {
-  const std::optional<VoxelScene> scene = module.voxelScene();
-  const std::optional<MeshScene> mesh = module.meshScene();
-  if (mesh) {
-    if (lab.fitPending) {
-      lab.orbit.fit({mesh->centre[0], mesh->centre[1], mesh->centre[2]}, mesh->extent);
-      lab.fitPending = false;
+  renderers.link->want(lab.interop);
+  for (const std::unique_ptr<SceneView>& view : renderers.views) {
+    if (!view->shows(module)) continue;
+    const auto draw = [&] { view->draw(lab, module, width, height); };
+    if (!lab.attempt(draw) && module.backend() == Backend::Cuda && renderers.link->on()) {
+      renderers.link->fail("interop failed: " + lab.errorMessage);
+      lab.attempt(draw);
     }
-    drawFallingBack(lab, module, renderers.mesh, [&] {
-      renderers.mesh.draw(module, *mesh, lab.orbit, width, height, lab.colormapForView());
-    });
-    renderers.transferMode = renderers.mesh.transferMode();
-    return;
+    break;
   }
-  if (scene) {
-    if (lab.fitPending) {
-      lab.orbit.fit({0, 0, 0}, scene->extent * 0.8f);
-      lab.fitPending = false;
-    }
-    drawFallingBack(lab, module, renderers.voxels,
-                    [&] { renderers.voxels.draw(module, *scene, lab.orbit, width, height); });
-    renderers.transferMode = renderers.voxels.transferMode();
-    return;
-  }
-  const std::optional<GraphScene> graph = module.graphScene();
-  if (lab.fitPending || (graph && lab.followGraph)) {
-    lab.camera.fit(module.world(), width, height);
-    lab.fitPending = false;
-  }
-  if (graph) {
-    drawFallingBack(lab, module, renderers.graph, [&] {
-      renderers.graph.draw(module, *graph, lab.camera, width, height, lab.colormapForView());
-    });
-    renderers.transferMode = renderers.graph.transferMode();
-    return;
-  }
-  renderers.field.useInterop(lab.interop);
-  drawFallingBack(lab, module, renderers.field, [&] {
-    renderers.field.draw(module, lab.camera, width, height, lab.colormapForView(), lab.gridLines);
-  });
-  renderers.transferMode = renderers.field.transferMode();
+  renderers.transferMode = renderers.link->transferMode(module.backend());
 }
 
 }  // namespace
 
-bool shows3d(Module& module) {
-  return module.voxelScene() || module.meshScene();
+SceneRenderers::SceneRenderers() : link(std::make_shared<render::InteropLink>()) {
+  views.push_back(std::make_unique<MeshView>(link));
+  views.push_back(std::make_unique<VoxelView>(link));
+  views.push_back(std::make_unique<GraphView>(link));
+  views.push_back(std::make_unique<FieldView2d>(link));
 }
+
+SceneRenderers::~SceneRenderers() = default;
 
 std::vector<ViewColumn> viewColumns(Lab& lab, const ViewArea& view) {
   if (!lab.comparison()) return {{view.x, view.width}};

@@ -1,24 +1,33 @@
 #pragma once
-// Drawing one frame's simulation view, shared by the GUI and the headless runner: a module's 2-D
-// field, its 2-D graph, or its 3-D voxel or mesh scene where it has one.
-#include <array>
+// Drawing one frame's simulation view, shared by the GUI and the headless runner: of the views a
+// module offers (compute/views/), the first in the scene's order that it shows now, each drawn by
+// its own renderer through the lab's camera.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "app/lab.h"
-#include "render/field_renderer.h"
-#include "render/graph_renderer.h"
-#include "render/mesh_renderer.h"
-#include "render/voxel_renderer.h"
+#include "app/shown_view.h"
+#include "render/shared_buffer.h"
 
 namespace ws::app {
 
+// One kind of view the scene can draw: whether a module shows it now, and drawing it.
+class SceneView {
+ public:
+  virtual ~SceneView() = default;
+  virtual bool shows(Module& module) const = 0;
+  // Into the current GL viewport (`width` x `height`), fitting the camera first where it is due.
+  virtual void draw(Lab& lab, Module& module, int width, int height) = 0;
+};
+
+// The scene's views in order of precedence (the first a module shows is drawn), their renderers
+// made when first drawn, and the interop link their buffers share.
 struct SceneRenderers {
-  render::FieldRenderer field;
-  render::VoxelRenderer voxels;
-  render::MeshRenderer mesh;
-  render::GraphRenderer graph;
+  SceneRenderers();  // needs a current GL context
+  ~SceneRenderers();
+  std::shared_ptr<render::InteropLink> link;
+  std::vector<std::unique_ptr<SceneView>> views;
   // How the last frame's view reached GL, for the status bar.
   std::string transferMode;
   // The A/B view's right half (the compared module's own buffers), made on first use.
@@ -38,9 +47,6 @@ struct ViewColumn {
 };
 // The simulation's columns: the whole view, or in the A/B view its two halves.
 std::vector<ViewColumn> viewColumns(Lab& lab, const ViewArea& view);
-
-// Whether the module shows a 3-D scene now (the orbit camera drives the view).
-bool shows3d(Module& module);
 
 // Clears the bound framebuffer (`width` x `height` pixels) and draws the module's current view
 // into `view` alone, through the lab's camera; in the A/B view, A on the left half of it and B on

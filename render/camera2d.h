@@ -1,8 +1,8 @@
 #pragma once
 // A 2-D camera over a module's world: a centre and a zoom (pixels per world unit). Screen pixel
 // (0, 0) is the viewport's top-left corner; world y grows downwards, like the grid's rows.
-#include "compute/core/field.h"
 #include "compute/core/module.h"
+#include "compute/views/field.h"
 
 namespace ws::render {
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "compute/core/backend.h"
 #include "render/colormap.h"
 #include "render/gl/gl_check.h"
 #include "render/shaders.h"
@@ -23,76 +22,40 @@ void allocate(GLuint buffer, std::size_t bytes, const void* data, GLenum usage) 
 
 }  // namespace
 
-GraphRenderer::GraphRenderer()
+GraphRenderer::GraphRenderer(std::shared_ptr<InteropLink> link)
     : nodeProgram_(gl::compileProgram("graph nodes", shaderSource("graph_nodes.vert"),
                                       shaderSource("graph_nodes.frag"))),
       edgeProgram_(gl::compileProgram("graph edges", shaderSource("graph_edges.vert"),
                                       shaderSource("graph_edges.frag"))),
       vertexArray_(gl::makeVertexArray()),
       ends_(gl::makeBuffer()),
-      nodes_(gl::makeBuffer()),
-      edges_(gl::makeBuffer()),
+      nodes_(link, GL_SHADER_STORAGE_BUFFER),
+      edges_(link, GL_SHADER_STORAGE_BUFFER),
       colormap_(gl::makeTexture()),
-      edgeColormap_(gl::makeTexture()) {
-  interopDevice_ = cudaDeviceForCurrentContext(interopProblem_);
-}
+      edgeColormap_(gl::makeTexture()) {}
 
 GraphRenderer::~GraphRenderer() = default;
 
-void GraphRenderer::disableInterop(const std::string& why) {
-  nodesInterop_.reset();
-  edgesInterop_.reset();
-  interopDevice_ = -1;
-  interopProblem_ = why;
-}
-
-void GraphRenderer::reserve(std::size_t nodes, std::size_t edges) {
-  const bool wantInterop = interopDevice_ >= 0;
-  if (nodes <= nodeCapacity_ && edges <= edgeCapacity_ && bool(nodesInterop_) == wantInterop)
-    return;
-  nodesInterop_.reset();
-  edgesInterop_.reset();
-  nodeCapacity_ = std::max(nodes, nodeCapacity_);
-  edgeCapacity_ = std::max(edges, edgeCapacity_);
-  allocate(nodes_.get(), 4 * nodeCapacity_ * sizeof(float), nullptr, GL_STREAM_DRAW);
-  allocate(edges_.get(), 2 * edgeCapacity_ * sizeof(float), nullptr, GL_STREAM_DRAW);
-  nodesInterop_ = tryRegisterWithCuda(nodes_.get(), interopDevice_, interopProblem_);
-  if (interopDevice_ >= 0)
-    edgesInterop_ = tryRegisterWithCuda(edges_.get(), interopDevice_, interopProblem_);
-  if (interopDevice_ < 0) nodesInterop_.reset();  // both or neither
-}
-
-void GraphRenderer::draw(Module& module, const GraphScene& scene, const Camera2D& camera,
-                         int viewportWidth, int viewportHeight, const std::string& colormap) {
+void GraphRenderer::draw(GraphSource& source, Backend writer, const GraphScene& scene,
+                         const Camera2D& camera, int viewportWidth, int viewportHeight,
+                         const std::string& colormap) {
   if (viewportWidth <= 0 || viewportHeight <= 0 || scene.nodes == 0) return;
   if (scene.revision != revision_) {  // revisions are unique across modules
     std::vector<std::uint32_t> ends;
-    module.graphTopology(ends);
+    source.graphTopology(ends);
     allocate(ends_.get(), ends.size() * sizeof(std::uint32_t), ends.data(), GL_STATIC_DRAW);
     revision_ = scene.revision;
   }
-  reserve(scene.nodes, scene.edges);
-  if (module.backend() == Backend::Cuda && nodesInterop_ && edgesInterop_) {
-    CudaGlBuffer::Mapping nodes(*nodesInterop_), edges(*edgesInterop_);
-    GraphImage image{static_cast<float*>(nodes.device()), static_cast<float*>(edges.device()),
-                     scene.nodes, scene.edges, true};
-    module.renderGraph(image);
-    transferMode_ = "CUDA-GL interop";
-  } else {
-    hostNodes_.resize(4 * scene.nodes);
-    hostEdges_.resize(2 * scene.edges);
-    GraphImage image{hostNodes_.data(), hostEdges_.data(), scene.nodes, scene.edges, false};
-    module.renderGraph(image);
-    for (auto [buffer, data] :
-         {std::pair{nodes_.get(), &hostNodes_}, std::pair{edges_.get(), &hostEdges_}}) {
-      WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer));
-      WS_GL_CHECK(glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0,
-                                  GLsizeiptr(data->size() * sizeof(float)), data->data()));
-    }
-    WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0));
-    transferMode_ =
-        module.backend() == Backend::Cuda ? "host copy (" + interopProblem_ + ")" : "CPU upload";
-  }
+  // Both reserved before either is written: a failed registration sends both through the host.
+  nodes_.reserve(4 * scene.nodes * sizeof(float));
+  edges_.reserve(2 * scene.edges * sizeof(float));
+  SharedBuffer::Writing nodes = nodes_.write(4 * scene.nodes * sizeof(float), writer);
+  SharedBuffer::Writing edges = edges_.write(2 * scene.edges * sizeof(float), writer);
+  GraphImage image{nodes.as<float>(), edges.as<float>(), scene.nodes, scene.edges,
+                   nodes.onDevice()};
+  source.renderGraph(image);
+  nodes.finish();
+  edges.finish();
   if (colormap != colormapName_) {
     fillColormapTexture(colormap_.get(), colormap);
     fillColormapTexture(edgeColormap_.get(), scene.edgeValue.colormap);

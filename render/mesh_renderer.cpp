@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <glm/gtc/type_ptr.hpp>
 
-#include "compute/core/backend.h"
 #include "render/colormap.h"
 #include "render/gl/gl_check.h"
 #include "render/shaders.h"
@@ -26,7 +25,7 @@ void fill(GLuint buffer, const std::vector<T>& data) {
 
 }  // namespace
 
-MeshRenderer::MeshRenderer()
+MeshRenderer::MeshRenderer(std::shared_ptr<InteropLink> link)
     : program_(gl::compileProgram("mesh", shaderSource("mesh.vert"), shaderSource("mesh.frag"))),
       pathProgram_(
           gl::compileProgram("paths", shaderSource("paths.vert"), shaderSource("paths.frag"))),
@@ -35,52 +34,21 @@ MeshRenderer::MeshRenderer()
       vertexArray_(gl::makeVertexArray()),
       corners_(gl::makeBuffer()),
       start_(gl::makeBuffer()),
-      positions_(gl::makeBuffer()),
-      values_(gl::makeBuffer()),
       linePoints_(gl::makeBuffer()),
-      colormap_(gl::makeTexture()) {
-  interopDevice_ = cudaDeviceForCurrentContext(interopProblem_);
-}
+      positions_(link, GL_SHADER_STORAGE_BUFFER),
+      values_(link, GL_SHADER_STORAGE_BUFFER),
+      colormap_(gl::makeTexture()) {}
 
 MeshRenderer::~MeshRenderer() = default;
 
-void MeshRenderer::disableInterop(const std::string& why) {
-  positionsInterop_.reset();
-  valuesInterop_.reset();
-  interopDevice_ = -1;
-  interopProblem_ = why;
-}
-
-void MeshRenderer::upload(Module& module, const MeshScene& scene) {
+void MeshRenderer::upload(MeshSource& source, const MeshScene& scene) {
   if (scene.revision == revision_) return;  // revisions are unique across modules
   std::vector<std::uint32_t> corners;
   std::vector<float> start;
-  module.meshTopology(corners, start);
+  source.meshTopology(corners, start);
   fill(corners_.get(), corners);
   fill(start_.get(), start);
   revision_ = scene.revision;
-}
-
-void MeshRenderer::reserve(std::size_t vertices, std::size_t values) {
-  const bool wantInterop = interopDevice_ >= 0;
-  if (vertices <= vertexCapacity_ && values <= valueCapacity_ &&
-      bool(positionsInterop_) == wantInterop)
-    return;
-  positionsInterop_.reset();
-  valuesInterop_.reset();
-  vertexCapacity_ = std::max(vertices, vertexCapacity_);
-  valueCapacity_ = std::max(values, valueCapacity_);
-  for (auto [buffer, bytes] : {std::pair{positions_.get(), 3 * vertexCapacity_ * sizeof(float)},
-                               std::pair{values_.get(), valueCapacity_ * sizeof(float)}}) {
-    WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer));
-    WS_GL_CHECK(glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(std::max<std::size_t>(bytes, 4)),
-                             nullptr, GL_STREAM_DRAW));
-  }
-  WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0));
-  positionsInterop_ = tryRegisterWithCuda(positions_.get(), interopDevice_, interopProblem_);
-  if (interopDevice_ >= 0)
-    valuesInterop_ = tryRegisterWithCuda(values_.get(), interopDevice_, interopProblem_);
-  if (interopDevice_ < 0) positionsInterop_.reset();  // both or neither
 }
 
 void MeshRenderer::uploadColormap(const std::string& name) {
@@ -89,34 +57,23 @@ void MeshRenderer::uploadColormap(const std::string& name) {
   colormapName_ = name;
 }
 
-void MeshRenderer::draw(Module& module, const MeshScene& scene, const OrbitCamera& camera,
-                        int viewportWidth, int viewportHeight, const std::string& colormap) {
+void MeshRenderer::draw(MeshSource& source, Backend writer, const MeshScene& scene,
+                        const OrbitCamera& camera, int viewportWidth, int viewportHeight,
+                        const std::string& colormap) {
   if (viewportWidth <= 0 || viewportHeight <= 0 || scene.triangles == 0) return;
-  upload(module, scene);
+  upload(source, scene);
   const bool perTriangle = scene.values == MeshScene::Values::PerTriangle;
   const std::size_t valueCount = perTriangle ? scene.triangles : scene.vertices;
-  reserve(scene.vertices, valueCount);
-  if (module.backend() == Backend::Cuda && positionsInterop_ && valuesInterop_) {
-    CudaGlBuffer::Mapping positions(*positionsInterop_), values(*valuesInterop_);
-    MeshImage image{static_cast<float*>(positions.device()), static_cast<float*>(values.device()),
-                    scene.vertices, valueCount, true};
-    module.renderMesh(image);
-    transferMode_ = "CUDA-GL interop";
-  } else {
-    hostPositions_.resize(3 * scene.vertices);
-    hostValues_.resize(valueCount);
-    MeshImage image{hostPositions_.data(), hostValues_.data(), scene.vertices, valueCount, false};
-    module.renderMesh(image);
-    for (auto [buffer, data] :
-         {std::pair{positions_.get(), &hostPositions_}, std::pair{values_.get(), &hostValues_}}) {
-      WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer));
-      WS_GL_CHECK(glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0,
-                                  GLsizeiptr(data->size() * sizeof(float)), data->data()));
-    }
-    WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0));
-    transferMode_ =
-        module.backend() == Backend::Cuda ? "host copy (" + interopProblem_ + ")" : "CPU upload";
-  }
+  // Both reserved before either is written: a failed registration sends both through the host.
+  positions_.reserve(3 * scene.vertices * sizeof(float));
+  values_.reserve(valueCount * sizeof(float));
+  SharedBuffer::Writing positions = positions_.write(3 * scene.vertices * sizeof(float), writer);
+  SharedBuffer::Writing values = values_.write(valueCount * sizeof(float), writer);
+  MeshImage image{positions.as<float>(), values.as<float>(), scene.vertices, valueCount,
+                  positions.onDevice()};
+  source.renderMesh(image);
+  positions.finish();
+  values.finish();
 
   const glm::mat4 viewProjection = camera.viewProjection(viewportWidth, viewportHeight);
   const glm::vec3 light = glm::normalize(camera.eye() - camera.centre + glm::vec3(-1, 2, 0));

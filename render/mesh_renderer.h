@@ -1,7 +1,7 @@
 #pragma once
-// Draws a module's mesh scene in 3-D: the corners and start positions go to GL once per revision;
-// every frame the module writes positions and values straight into interop-mapped GL buffers on
-// the CUDA backend, into host memory otherwise. One draw without vertex attributes (the shader
+// Draws a mesh scene in 3-D: the corners and start positions go to GL once per revision; every
+// frame the source writes positions and values into shared buffers (straight into GL's memory
+// through interop on the CUDA backend). One draw without vertex attributes (the shader
 // reads the storage buffers by gl_VertexID), shaded, coloured, with its wireframe; then each
 // vertex's path as a line when asked, and the scene's own lines over it all.
 #include <cstdint>
@@ -9,43 +9,35 @@
 #include <string>
 #include <vector>
 
-#include "compute/core/module.h"
+#include "compute/core/backend.h"
+#include "compute/views/mesh.h"
 #include "render/gl/objects.h"
-#include "render/interop.h"
 #include "render/orbit_camera.h"
+#include "render/shared_buffer.h"
 
 namespace ws::render {
 
 class MeshRenderer {
  public:
-  MeshRenderer();  // needs a current GL 4.3 context
+  explicit MeshRenderer(std::shared_ptr<InteropLink> link);  // needs a current GL 4.3 context
   ~MeshRenderer();
 
   // `colormap` colours the values (a category scene uses its own palette).
-  void draw(Module& module, const MeshScene& scene, const OrbitCamera& camera, int viewportWidth,
-            int viewportHeight, const std::string& colormap);
-
-  const std::string& transferMode() const { return transferMode_; }
-  bool interopAvailable() const { return interopDevice_ >= 0; }
-  void disableInterop(const std::string& why);
+  void draw(MeshSource& source, Backend writer, const MeshScene& scene, const OrbitCamera& camera,
+            int viewportWidth, int viewportHeight, const std::string& colormap);
 
  private:
-  void upload(Module& module, const MeshScene& scene);
-  void reserve(std::size_t vertices, std::size_t values);
+  void upload(MeshSource& source, const MeshScene& scene);
   void uploadColormap(const std::string& name);
   void drawLines(const std::vector<SceneLines>& lines, const glm::mat4& viewProjection);
 
   gl::Program program_, pathProgram_, lineProgram_;
   gl::VertexArray vertexArray_;
-  gl::Buffer corners_, start_, positions_, values_, linePoints_;
+  gl::Buffer corners_, start_, linePoints_;
+  SharedBuffer positions_, values_;
   gl::Texture colormap_;
-  std::unique_ptr<CudaGlBuffer> positionsInterop_, valuesInterop_;
-  std::size_t vertexCapacity_ = 0, valueCapacity_ = 0;
   std::uint64_t revision_ = 0;
   std::string colormapName_;
-  std::vector<float> hostPositions_, hostValues_;
-  int interopDevice_ = -1;
-  std::string interopProblem_, transferMode_;
 };
 
 }  // namespace ws::render

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <glm/gtc/type_ptr.hpp>
 
-#include "compute/core/backend.h"
-#include "compute/core/cuda_check.h"
 #include "render/gl/gl_check.h"
 #include "render/shaders.h"
 
@@ -15,60 +13,32 @@ constexpr int kStripVertices = 14;  // a cube as one triangle strip
 constexpr int kMaxClasses = 8;      // the shader's colour table
 }  // namespace
 
-VoxelRenderer::VoxelRenderer()
+VoxelRenderer::VoxelRenderer(std::shared_ptr<InteropLink> link)
     : program_(
           gl::compileProgram("voxels", shaderSource("voxels.vert"), shaderSource("voxels.frag"))),
       vertexArray_(gl::makeVertexArray()),
-      buffer_(gl::makeBuffer()) {
-  interopDevice_ = cudaDeviceForCurrentContext(interopProblem_);
-}
-
-VoxelRenderer::~VoxelRenderer() = default;
-
-void VoxelRenderer::disableInterop(const std::string& why) {
-  interop_.reset();
-  interopDevice_ = -1;
-  interopProblem_ = why;
-}
-
-void VoxelRenderer::reserve(std::size_t voxels) {
-  const bool wantInterop = interopDevice_ >= 0;
-  if (voxels <= capacity_ && bool(interop_) == wantInterop) return;
-  interop_.reset();
-  capacity_ = std::max(voxels, capacity_ + capacity_ / 2);  // room to grow as the models move
-  WS_GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, buffer_.get()));
-  WS_GL_CHECK(glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(capacity_ * 2 * sizeof(unsigned)), nullptr,
-                           GL_STREAM_DRAW));
+      voxels_(std::move(link), GL_ARRAY_BUFFER) {
   WS_GL_CHECK(glBindVertexArray(vertexArray_.get()));
+  WS_GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, voxels_.get()));
   WS_GL_CHECK(glEnableVertexAttribArray(0));
   WS_GL_CHECK(glVertexAttribIPointer(0, 2, GL_UNSIGNED_INT, 2 * sizeof(unsigned), nullptr));
   WS_GL_CHECK(glVertexAttribDivisor(0, 1));
   WS_GL_CHECK(glBindVertexArray(0));
   WS_GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, 0));
-  interop_ = tryRegisterWithCuda(buffer_.get(), interopDevice_, interopProblem_);
 }
 
-void VoxelRenderer::draw(Module& module, const VoxelScene& scene, const OrbitCamera& camera,
-                         int viewportWidth, int viewportHeight) {
-  const std::size_t count = module.voxelCount();
+VoxelRenderer::~VoxelRenderer() = default;
+
+void VoxelRenderer::draw(VoxelSource& source, Backend writer, const VoxelScene& scene,
+                         const OrbitCamera& camera, int viewportWidth, int viewportHeight) {
+  const std::size_t count = source.voxelCount();
   if (viewportWidth <= 0 || viewportHeight <= 0 || count == 0) return;
-  reserve(count);
-  if (module.backend() == Backend::Cuda && interop_) {
-    CudaGlBuffer::Mapping mapping(*interop_);  // unmapped before GL draws
-    VoxelImage voxels{static_cast<unsigned*>(mapping.device()), count, true};
-    module.renderVoxels(voxels);
-    transferMode_ = "CUDA-GL interop";
-  } else {
-    host_.resize(2 * count);
-    VoxelImage voxels{host_.data(), count, false};
-    module.renderVoxels(voxels);
-    WS_GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, buffer_.get()));
-    WS_GL_CHECK(glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(host_.size() * sizeof(unsigned)),
-                                host_.data()));
-    WS_GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, 0));
-    transferMode_ =
-        module.backend() == Backend::Cuda ? "host copy (" + interopProblem_ + ")" : "CPU upload";
-  }
+  const std::size_t bytes = count * 2 * sizeof(unsigned);
+  voxels_.reserve(bytes, bytes / 2);  // room to grow as the models move
+  SharedBuffer::Writing voxels = voxels_.write(bytes, writer);
+  VoxelImage image{voxels.as<unsigned>(), count, voxels.onDevice()};
+  source.renderVoxels(image);
+  voxels.finish();
 
   float colours[3 * kMaxClasses] = {};
   for (std::size_t c = 0; c < std::min<std::size_t>(scene.classColours.size(), kMaxClasses); ++c)

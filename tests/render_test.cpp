@@ -16,6 +16,7 @@
 #include "render/gl/offscreen_target.h"
 #include "render/graph_renderer.h"
 #include "render/mesh_renderer.h"
+#include "render/point_renderer.h"
 #include "render/voxel_renderer.h"
 #include "tests/test_support.h"
 
@@ -61,6 +62,13 @@ Rgb colormapEnd(const std::string& name, int entry) {
   return {table[entry * 4], table[entry * 4 + 1], table[entry * 4 + 2]};
 }
 
+// The interop link renderers share; with `interop` false, through host memory as after a failure.
+std::shared_ptr<render::InteropLink> linkFor(bool interop) {
+  auto link = std::make_shared<render::InteropLink>();
+  if (!interop) link->fail("the test asks for the host copy");
+  return link;
+}
+
 struct Frame {
   std::vector<std::uint8_t> rgba;  // top row first
   std::string transferMode;
@@ -72,15 +80,18 @@ Frame drawFrame(Module& module, int width, int height, int zoom, bool interop,
                 const std::string& colormap) {
   gl::OffscreenTarget target(width, height);
   target.bind();
-  render::FieldRenderer renderer;
-  if (!interop) renderer.disableInterop("the test asks for the host copy");
+  const auto link = linkFor(interop);
+  render::FieldRenderer renderer(link);
   render::Camera2D camera;
   camera.zoom = zoom;
   camera.centerX = width / (2.0 * zoom);
   camera.centerY = height / (2.0 * zoom);
-  renderer.draw(module, camera, width, height, colormap, false);
+  renderer.draw(*module.view<FieldSource>(), module.backend(), camera, width, height, colormap,
+                false);
+  if (PointSource* points = module.view<PointSource>())
+    render::PointRenderer(link).draw(*points, module.backend(), camera.request(width, height));
   glFinish();
-  return {gl::readPixels(width, height), renderer.transferMode(), renderer.interopAvailable()};
+  return {gl::readPixels(width, height), link->transferMode(module.backend()), link->available()};
 }
 
 void renderPatternAndCheck(Backend backend, bool interop) {
@@ -223,12 +234,11 @@ void renderVoxelsAndCheck(Backend backend, bool interop) {
     target.bind();
     glClearColor(0, 0, 0, 1);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    render::VoxelRenderer renderer;
-    if (!interop) renderer.disableInterop("the test asks for the host copy");
+    render::VoxelRenderer renderer(linkFor(interop));
     render::OrbitCamera camera;
     camera.fit({0, 0, 0}, voxhash::kSceneExtent);
     const VoxelScene view = *scene.voxelScene();
-    renderer.draw(scene, view, camera, kWidth, kHeight);
+    renderer.draw(scene, backend, view, camera, kWidth, kHeight);
     glFinish();
     const auto rgba = gl::readPixels(kWidth, kHeight);
     const auto& c = view.classColours[cls];
@@ -257,8 +267,8 @@ void renderMeshAndCheck(Backend backend, bool interop) {
   sphere.setParams({{"vertices", std::int64_t(2562)},
                     {"wireframe", false},
                     {"colour_by", std::string("colour class")}});
-  render::MeshRenderer renderer;  // one renderer, as in the GUI: the corners go up once
-  if (!interop) renderer.disableInterop("the test asks for the host copy");
+  const auto link = linkFor(interop);
+  render::MeshRenderer renderer(link);  // one renderer, as in the GUI: the corners go up once
   // The whole sphere, or the part of it within `radius` of `focus`.
   auto draw = [&](const std::string& colormap = "viridis", const mesh::Vec3* focus = nullptr,
                   float radius = 0) {
@@ -270,7 +280,7 @@ void renderMeshAndCheck(Backend backend, bool interop) {
     render::OrbitCamera camera;
     camera.fit({scene.centre[0], scene.centre[1], scene.centre[2]}, scene.extent);
     if (focus) camera.fit({focus->x, focus->y, focus->z}, radius);
-    renderer.draw(sphere, scene, camera, kWidth, kHeight, colormap);
+    renderer.draw(sphere, backend, scene, camera, kWidth, kHeight, colormap);
     glFinish();
     return gl::readPixels(kWidth, kHeight);
   };
@@ -328,11 +338,10 @@ void renderMeshAndCheck(Backend backend, bool interop) {
   EXPECT_EQ(exactly(draw("viridis", &in.centre, 3 * in.radius), mesh::kDiskColour), 0);
   EXPECT_GT(exactly(inspected, mesh::kDiskColour), 10) << "the inspected vertex's disk";
   EXPECT_GT(exactly(inspected, mesh::kSearchColour), 3) << "its search";
-  if (backend == Backend::Cpu) EXPECT_EQ(renderer.transferMode(), "CPU upload");
-  if (backend == Backend::Cuda && interop && renderer.interopAvailable())
-    EXPECT_EQ(renderer.transferMode(), "CUDA-GL interop");
-  if (backend == Backend::Cuda && !interop)
-    EXPECT_EQ(renderer.transferMode().rfind("host copy", 0), 0u) << renderer.transferMode();
+  const std::string mode = link->transferMode(backend);
+  if (backend == Backend::Cpu) EXPECT_EQ(mode, "CPU upload");
+  if (backend == Backend::Cuda && interop && link->available()) EXPECT_EQ(mode, "CUDA-GL interop");
+  if (backend == Backend::Cuda && !interop) EXPECT_EQ(mode.rfind("host copy", 0), 0u) << mode;
 }
 
 TEST_P(RenderPaths, MeshShowsItsClassesAndItsAnglesImprove) {
@@ -349,8 +358,8 @@ void renderGraphAndCheck(Backend backend, bool interop) {
   graph::GraphModule module(backend);
   module.setParams({{"graph", std::string("karate")}, {"layout_steps", std::int64_t(20)}});
   module.step(60);  // the layout settles; 60 of 78 edges are removed
-  render::GraphRenderer renderer;
-  if (!interop) renderer.disableInterop("the test asks for the host copy");
+  const auto link = linkFor(interop);
+  render::GraphRenderer renderer(link);
   auto draw = [&] {
     gl::OffscreenTarget target(kWidth, kHeight);
     target.bind();
@@ -358,7 +367,7 @@ void renderGraphAndCheck(Backend backend, bool interop) {
     glClear(GL_COLOR_BUFFER_BIT);
     render::Camera2D camera;
     camera.fit(module.world(), kWidth, kHeight);
-    renderer.draw(module, *module.graphScene(), camera, kWidth, kHeight, "viridis");
+    renderer.draw(module, backend, *module.graphScene(), camera, kWidth, kHeight, "viridis");
     glFinish();
     return gl::readPixels(kWidth, kHeight);
   };
@@ -403,8 +412,8 @@ void renderGraphAndCheck(Backend backend, bool interop) {
   const auto communities = draw();
   for (int k = 0; k < std::min(scene.categories, 12); ++k)
     EXPECT_GT(count(communities, render::kCategoryColours[k]), 10) << "community " << k;
-  if (backend == Backend::Cuda && interop && renderer.interopAvailable())
-    EXPECT_EQ(renderer.transferMode(), "CUDA-GL interop");
+  if (backend == Backend::Cuda && interop && link->available())
+    EXPECT_EQ(link->transferMode(backend), "CUDA-GL interop");
 }
 
 TEST_P(RenderPaths, GraphShowsItsCommunitiesEdgesAndPick) {

@@ -11,6 +11,7 @@
 #include "app/session/player.h"
 #include "app/session/session.h"
 #include "app/session/snapshot.h"
+#include "app/shown_view.h"
 #include "compute/core/errors.h"
 #include "test_support.h"
 
@@ -60,7 +61,7 @@ void editEverywhere(Lab& lab, int round) {
     edit.item = items.empty() ? "" : items.front();
     edit.x = edit.fromX = box.minX + (box.maxX - box.minX) * (0.3 + 0.1 * round);
     edit.y = edit.fromY = box.minY + (box.maxY - box.minY) * 0.5;
-    if (lab.module().meshScene()) {
+    if (app::shows3d(lab.module())) {
       edit.hasRay = true;
       edit.origin[2] = 10;
       edit.direction[2] = -1;

@@ -5,8 +5,13 @@
 
 #include <cstdio>
 
+#include "app/shown_view.h"
 #include "app/ui/ui.h"
 #include "compute/core/bandwidth.h"
+#include "compute/views/graph.h"
+#include "compute/views/mesh.h"
+#include "compute/views/plots.h"
+#include "compute/views/voxels.h"
 #include "render/colormap.h"
 
 namespace ws::app::ui {
@@ -103,27 +108,29 @@ void drawCategories(const std::string& label, int categories) {
 void drawColourScale(const FieldView& view, const std::string& colormap);
 
 void drawColourBar(Lab& lab) {
-  if (const std::optional<VoxelScene> scene = lab.module().voxelScene()) {
+  Module& module = lab.module();
+  const VoxelSource* voxels = module.view<VoxelSource>();
+  if (const std::optional<VoxelScene> scene = voxels ? voxels->voxelScene() : std::nullopt) {
     drawLegend(*scene);
     return;
   }
-  const std::optional<MeshScene> mesh = lab.module().meshScene();
+  const MeshSource* meshSource = module.view<MeshSource>();
+  const std::optional<MeshScene> mesh = meshSource ? meshSource->meshScene() : std::nullopt;
   if (mesh && mesh->categories > 0) {
     drawCategories(mesh->value.label, mesh->categories);
     return;
   }
   // A graph: its nodes' communities (or their values through the colour map), and the edges'
   // colour map.
-  const std::optional<GraphScene> graph = lab.module().graphScene();
+  const GraphSource* graphSource = module.view<GraphSource>();
+  const std::optional<GraphScene> graph = graphSource ? graphSource->graphScene() : std::nullopt;
   if (graph && graph->categories > 0) {
     drawCategories(graph->nodeValue.label + " (colours repeat every 12)", graph->categories);
     drawColourScale(graph->edgeValue, graph->edgeValue.colormap);
     return;
   }
-  const FieldView view = mesh    ? mesh->value
-                         : graph ? graph->nodeValue
-                                 : lab.module().fieldViews()[lab.module().currentFieldView()];
-  drawColourScale(view, lab.colormapForView());
+  if (const std::optional<FieldView> shown = shownValue(module))
+    drawColourScale(*shown, lab.colormapForView());
 }
 
 // A dendrogram's segments, scaled into a box the panel's width; the marked level as a line.
@@ -235,11 +242,13 @@ void drawTimingOverlay(Lab& lab, UiContext& context) {
     if (history.empty()) continue;
     plot((scope->name() + " ms").c_str(), std::deque<float>(history.begin(), history.end()), 40);
   }
-  for (const Histogram& h : module.histograms()) drawHistogram(h);
-  for (const Curve& c : module.curves())
-    plot((c.name + " per " + c.x + " (" + std::to_string(c.values.size()) + ")").c_str(), c.values,
-         50);
-  if (const std::optional<Dendrogram> tree = module.dendrogram()) drawDendrogram(*tree);
+  if (const PlotSource* plots = module.view<PlotSource>()) {
+    for (const Histogram& h : plots->histograms()) drawHistogram(h);
+    for (const Curve& c : plots->curves())
+      plot((c.name + " per " + c.x + " (" + std::to_string(c.values.size()) + ")").c_str(),
+           c.values, 50);
+    if (const std::optional<Dendrogram> tree = plots->dendrogram()) drawDendrogram(*tree);
+  }
   for (const auto& [name, series] : lab.metricHistory()) plot(name.c_str(), series, 50);
   // The metrics' values as text, for checks (a UI script's expect-value population 0).
   for (const Metric& metric : lab.lastMetrics()) {

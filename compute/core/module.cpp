@@ -28,10 +28,13 @@ void Module::setParams(const std::vector<std::pair<std::string, ParamValue>>& va
     changed.push_back(key);
   }
   if (changed.empty()) return;
+  const std::string variantBefore = variant();
+  if (!offers(backend_, variantBefore)) variant_ = defaultVariant(backend_);
   try {
     applyParams(changed);
   } catch (...) {
     params_ = before;
+    variant_ = variantBefore;
     throw;
   }
 }
@@ -55,14 +58,9 @@ void Module::loadPreset(const nlohmann::json& preset) {
   // refused, and the parameters go back.
   if (!preset.contains("variant")) return;
   const std::string variant = preset["variant"];
-  const auto has = [&](Backend backend) {
-    const auto offered = variants(backend);
-    return std::any_of(offered.begin(), offered.end(),
-                       [&](const auto& v) { return v.name == variant; });
-  };
-  if (has(backend_)) {
+  if (offers(backend_, variant)) {
     select(backend_, variant);
-  } else if (!has(Backend::Cpu) && !has(Backend::Cuda)) {
+  } else if (!offers(Backend::Cpu, variant) && !offers(Backend::Cuda, variant)) {
     setParams(params_.checkJson(before));
     throw InputError("the preset names variant '" + json_input::brief(variant) + "', which " +
                      std::string(name()) + " does not have");
@@ -75,30 +73,50 @@ std::string Module::sizeText() const {
          std::to_string(long(box.maxY - box.minY));
 }
 
+const std::string& Module::variant() const {
+  if (variant_.empty()) variant_ = defaultVariant(backend_);
+  return variant_;
+}
+
+std::string Module::defaultVariant(Backend backend) const {
+  const auto list = variants(backend);
+  const auto marked =
+      std::find_if(list.begin(), list.end(), [](const KernelVariant& v) { return v.isDefault; });
+  return marked != list.end() ? marked->name : list.front().name;
+}
+
+bool Module::offers(Backend backend, const std::string& variant) const {
+  const auto list = variants(backend);
+  return std::any_of(list.begin(), list.end(),
+                     [&](const KernelVariant& v) { return v.name == variant; });
+}
+
 KernelVariant Module::currentVariant() const {
   const auto list = variants(backend_);
   for (const auto& v : list)
-    if (v.name == variant_) return v;
+    if (v.name == variant()) return v;
   return list.front();
 }
 
+void Module::step(int count) {
+  const RecordLaunches record(launches_);  // for the launch readouts
+  advance(count);
+  steps_ += static_cast<std::uint64_t>(count);
+}
+
 void Module::select(Backend backend, const std::string& variant) {
-  if (backend == backend_ && variant == variant_) return;
+  if (backend == backend_ && variant == this->variant()) return;
   if (backend == Backend::Cuda && !gpuInfo().available)
     throw InputError("the CUDA backend is not available: " + gpuInfo().reason);
-  const auto list = variants(backend);
-  auto offered = [&](const std::string& name) {
-    return std::any_of(list.begin(), list.end(), [&](const auto& v) { return v.name == name; });
-  };
   // No variant named: keep the current one where the other backend has it too, else the default.
   std::string chosen = variant;
-  if (chosen.empty()) chosen = offered(variant_) ? variant_ : defaultVariant(backend);
-  const bool known = offered(chosen);
-  std::string names;
-  for (const auto& v : list) names += " " + v.name;
-  if (!known)
+  if (chosen.empty()) chosen = offers(backend, variant_) ? variant_ : defaultVariant(backend);
+  if (!offers(backend, chosen)) {
+    std::string names;
+    for (const auto& v : variants(backend)) names += " " + v.name;
     throw InputError("unknown variant '" + chosen + "' for the " + std::string(toString(backend)) +
                      " backend (known:" + names + ")");
+  }
   StateBlob state = saveState();
   const Backend previousBackend = backend_;
   const std::string previousVariant = variant_;

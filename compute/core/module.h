@@ -2,10 +2,9 @@
 // The module contract. A module is one simulation (Life, LBM, voxel hashing, mesh optimisation,
 // graph clustering) behind one interface that the GUI, the headless runner, the benchmark and the
 // tests drive alike. It owns its state on one backend (CPU or CUDA) and never touches GL or ImGui:
-// it offers parameters, kernel variants, timings, and views the renderer draws.
-#include <array>
+// it offers parameters, kernel variants, timings, and views the renderer draws (by implementing
+// the small interfaces of compute/views/).
 #include <cstdint>
-#include <deque>
 #include <initializer_list>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -15,7 +14,6 @@
 #include <vector>
 
 #include "compute/core/backend.h"
-#include "compute/core/field.h"
 #include "compute/core/launch.h"
 #include "compute/core/params.h"
 #include "compute/core/roofline.h"
@@ -32,93 +30,13 @@ struct KernelVariant {
   // What the source measured for it, with the hardware and year ("Harris 2007, G80: 2.08 GB/s"),
   // shown beside the live figure; empty where the source gives none.
   std::string historical = {};
+  // The backend's default, where it is not the first in the list.
+  bool isDefault = false;
 };
 
 // An axis-aligned box in world coordinates (the camera frames it).
 struct WorldBox {
   double minX = 0, minY = 0, maxX = 1, maxY = 1;
-};
-
-// A scalar quantity the module can show as a 2-D image through a colour map.
-struct FieldView {
-  std::string name;   // "alive", "age", "vorticity"
-  std::string label;  // for the colour bar
-  float minValue = 0, maxValue = 1;
-  std::string colormap;  // default colour map
-};
-
-// A 3-D view of voxels on a grid (the voxel hash module's models), drawn as instanced boxes
-// coloured by class; a module that offers one is shown through it instead of its 2-D field.
-struct VoxelScene {
-  float origin[3] = {0, 0, 0};  // world position of the grid's corner cell's corner
-  float voxel = 1;              // a cell's edge length
-  float extent = 1;             // the scene's half-width around its centre, for the camera
-  std::vector<std::string> classNames;
-  std::vector<std::array<float, 3>> classColours;  // RGB in [0, 1], by class
-  unsigned visibleClasses = ~0u;                   // bit c set: class c is drawn
-};
-
-// A triangle mesh drawn in 3-D (the mesh module), shaded, coloured through a colour map by a value
-// per triangle or per vertex, with its wireframe and each vertex's path from where it started
-// when asked. The corners and the start positions change only with `revision`, which no other
-// mesh, of this module or another, ever has; the module writes the positions and values every
-// frame (renderMesh).
-// Lines drawn over a 3-D scene (the vertex inspector's disk and search), in one colour.
-struct SceneLines {
-  std::vector<float> points;  // x, y, z of each segment's two ends
-  float colour[3] = {1, 1, 1};
-};
-
-struct MeshScene {
-  std::size_t vertices = 0, triangles = 0;
-  std::uint64_t revision = 0;
-  float centre[3] = {0, 0, 0};
-  float extent = 1;  // the mesh's half-width around its centre, for the camera
-  FieldView value;   // what the colour shows, and its range
-  enum class Values { PerTriangle, PerVertex, PerVertexRegion } values = Values::PerTriangle;
-  bool wireframe = false, paths = false;
-  // When value.name is a category (colour classes): the number of categories.
-  int categories = 0;
-  std::vector<SceneLines> lines;  // drawn over the mesh, not hidden by it
-};
-
-// A graph drawn in 2-D through the field's camera (the graph module): nodes as discs, edges as
-// bands. The edges' ends change only with `revision`, unique across modules; the module writes
-// node positions, sizes and values and edge values every frame (renderGraph).
-struct GraphScene {
-  std::size_t nodes = 0, edges = 0;
-  std::uint64_t revision = 0;
-  FieldView nodeValue;  // what a node's colour shows, and its range
-  int categories = 0;   // when nodes show categories (communities): their number, else 0
-  FieldView edgeValue;  // what an edge's colour and width show (values 0 to 1)
-  long picked = -1;     // the node picked, drawn with a ring, or -1
-};
-
-// Counts in labelled bins (the cuckoo tables' eviction chain lengths), drawn as a bar chart; with
-// a reference (the same bins at the start), both on one scale.
-struct Histogram {
-  std::string name;
-  std::vector<std::string> labels;
-  std::vector<float> values;
-  std::string referenceName;
-  std::vector<float> reference;
-};
-
-// A series the module records itself, one value per step() call that ran (the mesh's smallest
-// angle per pass), where a per-frame plot would also count paused frames. `x` says what a point
-// is ("pass").
-struct Curve {
-  std::string name, x;
-  std::deque<float> values;
-};
-
-// A tree drawn as line segments in the unit square (Girvan-Newman's dendrogram: x across the
-// communities, y down the splits), with one level marked (the one shown).
-struct Dendrogram {
-  std::string name;
-  std::vector<float> segments;  // x0, y0, x1, y1 per segment, in [0, 1], y growing downwards
-  float marked = -1;            // y of the marked level, or -1
-  std::string caption;
 };
 
 // A scalar the module reports each frame (population, mass, restarts); plotted over time.
@@ -179,15 +97,16 @@ class Module {
   void loadPreset(const nlohmann::json& preset);
 
   Backend backend() const { return backend_; }
-  const std::string& variant() const { return variant_; }
+  // The current variant: the backend's default until one is selected.
+  const std::string& variant() const;
   virtual std::vector<KernelVariant> variants(Backend backend) const = 0;
-  virtual std::string defaultVariant(Backend backend) const = 0;
+  // The variant marked as the backend's default, else its first.
+  std::string defaultVariant(Backend backend) const;
   KernelVariant currentVariant() const;
   // How the current variant is launched, in words ("block 64x4, 2 cells/thread").
   virtual std::string configuration() const = 0;
-  // The kernels the last step launched, for the launch readouts (empty where the module does not
-  // record them, and on the CPU).
-  virtual std::vector<KernelLaunch> launches() const { return {}; }
+  // The kernels the last step launched, for the launch readouts (empty on the CPU).
+  const std::vector<KernelLaunch>& launches() const { return launches_; }
   // What the user should know about the current state, one item per line: derived quantities,
   // warnings (lines starting "warning:"), where the last export went. Empty for none.
   virtual std::string notes() const { return ""; }
@@ -197,7 +116,9 @@ class Module {
   void select(Backend backend, const std::string& variant);
 
   virtual void reset() = 0;  // the initial state that the parameters describe
-  virtual void step(int count) = 0;
+  // Advances `count` steps (the module's advance()), recording the kernels launched and counting
+  // the steps once advance() returns.
+  void step(int count);
   std::uint64_t stepCount() const { return steps_; }
   virtual void synchronize() {}
   virtual std::vector<Metric> metrics() = 0;
@@ -206,32 +127,16 @@ class Module {
   // The simulated world's size for tables and reports ("4096x4096", "256x256x256"); by default
   // the world box's.
   virtual std::string sizeText() const;
-  virtual std::vector<FieldView> fieldViews() const = 0;
-  virtual int currentFieldView() const = 0;
-  virtual void renderField(const FieldRequest& request, FieldImage& image) = 0;
-  // Points to draw over the field this frame (none by default), and writing them: exactly
-  // pointCount() of them into `points`.
-  virtual std::size_t pointCount() const { return 0; }
-  virtual void renderPoints(PointImage& points) { (void)points; }
-  // The 3-D voxel view, when the module shows one, and its voxels: exactly voxelCount() of them.
-  virtual std::optional<VoxelScene> voxelScene() const { return std::nullopt; }
-  virtual std::size_t voxelCount() const { return 0; }
-  virtual void renderVoxels(VoxelImage& voxels) { (void)voxels; }
-  // The 3-D mesh view, when the module shows one: its corners (three per triangle) and start
-  // positions (three floats per vertex) for the current revision, and each frame's image.
-  virtual std::optional<MeshScene> meshScene() const { return std::nullopt; }
-  virtual void meshTopology(std::vector<std::uint32_t>& corners, std::vector<float>& start) const {
-    (void)corners, (void)start;
+  // The views the module offers: the interfaces of compute/views/ it implements (FieldSource,
+  // MeshSource...), or null. The scene draws a module through what it offers.
+  template <class View>
+  View* view() {
+    return dynamic_cast<View*>(this);
   }
-  virtual void renderMesh(MeshImage& image) { (void)image; }
-  // The 2-D graph view, when the module shows one: each edge's two node numbers for the current
-  // revision, and each frame's image.
-  virtual std::optional<GraphScene> graphScene() const { return std::nullopt; }
-  virtual void graphTopology(std::vector<std::uint32_t>& ends) const { (void)ends; }
-  virtual void renderGraph(GraphImage& image) { (void)image; }
-  virtual std::vector<Histogram> histograms() const { return {}; }
-  virtual std::vector<Curve> curves() const { return {}; }
-  virtual std::optional<Dendrogram> dendrogram() const { return std::nullopt; }
+  template <class View>
+  const View* view() const {
+    return dynamic_cast<const View*>(this);
+  }
 
   virtual std::vector<std::string> tools() const = 0;
   // What a tool can place (Life: the shipped patterns); empty for tools that place nothing.
@@ -262,21 +167,27 @@ class Module {
  protected:
   explicit Module(Backend backend) : backend_(backend) {}
   ParamSet& declare() { return params_; }
+  // The work of step(): `count` steps from stepCount(); throw to stop (nothing is counted).
+  virtual void advance(int count) = 0;
   // Apply changed parameters to the state; throw to refuse (the old values are then restored).
+  // Where the change leaves the current variant unoffered (another operation), the backend's
+  // default is current when this runs.
   virtual void applyParams(const std::vector<std::string>& changedKeys) = 0;
-  // Rebuild the implementation for backend_/variant_, moving `state` into it; throw to refuse.
+  // Rebuild the implementation for backend()/variant(), moving `state` into it; throw to refuse.
   virtual void applySelection(Backend previous, const StateBlob& state) = 0;
 
   // `warmupSamples`: the first samples after a clear that are not counted (0 for work done once
   // per reset, such as a colouring).
   TimingScope& addTiming(std::string name, std::string rateUnit, bool onGpu, int warmupSamples = 2);
-  void countSteps(int count) { steps_ += static_cast<std::uint64_t>(count); }
   void setStepCount(std::uint64_t steps) { steps_ = steps; }
 
-  Backend backend_;
-  std::string variant_;
-
  private:
+  // Whether the backend offers a variant of this name.
+  bool offers(Backend backend, const std::string& variant) const;
+
+  Backend backend_;
+  mutable std::string variant_;  // empty: the default, chosen on first use
+  std::vector<KernelLaunch> launches_;
   ParamSet params_;
   std::vector<std::unique_ptr<TimingScope>> timings_;
   std::uint64_t steps_ = 0;

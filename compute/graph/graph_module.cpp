@@ -180,7 +180,6 @@ GraphModule::GraphModule(Backend backend) : Module(backend) {
                &addTiming("louvain (CUDA, host clock)", "edges/s", false),
                &addTiming("centrality (CUDA, host clock)", "edges/s", false),
                &addTiming("layout (CUDA, host clock)", "vertices/s", false)};
-  variant_ = defaultVariant(backend);
   rebuild(params());
 }
 
@@ -230,13 +229,9 @@ std::vector<KernelVariant> GraphModule::variants(Backend backend) const {
        "ch. 2 Table 2.4 (GTX 480, 2010): BFS of flickr 134.8 ms, 11x slower than edge-parallel"}};
 }
 
-std::string GraphModule::defaultVariant(Backend backend) const {
-  return backend == Backend::Cuda ? "edge" : "brandes";
-}
-
 std::string GraphModule::configuration() const {
   std::ostringstream out;
-  if (backend_ == Backend::Cuda)
+  if (backend() == Backend::Cuda)
     out << "block 256, " << device_->centrality.batch() << " sources a launch (grid rows)";
   else
     out << "OpenMP, a source a thread at a time";
@@ -260,9 +255,9 @@ static Parallelism mappingOf(const std::string& variant) {
 }
 
 EdgeBetweenness GraphModule::betweennessFunction() {
-  if (backend_ == Backend::Cpu) return edgeBetweennessOnCpu(*graph_);
+  if (backend() == Backend::Cpu) return edgeBetweennessOnCpu(*graph_);
   return [this](const std::vector<std::uint32_t>& s, const std::vector<std::uint8_t>& removed) {
-    return device_->centrality.run(s, mappingOf(variant_), removed, false, false).edgeBetweenness;
+    return device_->centrality.run(s, mappingOf(variant()), removed, false, false).edgeBetweenness;
   };
 }
 
@@ -308,11 +303,11 @@ void GraphModule::rebuild(const ParamSet& p) {
     source = name;
   }
   const double bytes = double(g->arcs()) * 16 + double(g->vertices) * 64;
-  if (backend_ == Backend::Cpu) requireHostMemory(bytes, source);
+  if (backend() == Backend::Cpu) requireHostMemory(bytes, source);
   std::vector<float> start = Layout(*g, seed).positions();
   std::unique_ptr<GraphGpu> device;
   std::unique_ptr<Layout> layout;
-  if (backend_ == Backend::Cuda)
+  if (backend() == Backend::Cuda)
     device = std::make_unique<GraphGpu>(*g, start, seed);  // throws OutOfMemoryError
   else
     layout = std::make_unique<Layout>(*g, seed);
@@ -360,7 +355,7 @@ std::pair<Centrality, std::uint32_t> GraphModule::centralityOf(const Graph& g,
   const auto count = from.empty() ? g.vertices : std::uint32_t(from.size());
   // The stress doubles the backward sweep's atomics: summed only when it is shown.
   if (device)
-    return {device->centrality.run(from, mappingOf(variant_), {}, true, stressShown()), count};
+    return {device->centrality.run(from, mappingOf(variant()), {}, true, stressShown()), count};
   return {centralityOnCpu(g, from), count};
 }
 
@@ -395,7 +390,7 @@ void GraphModule::restartGirvanNewman() {
   gn_.reset();
   if (graph_->edges() <= kGirvanNewmanEdges) {
     ComponentLabels labels;
-    if (backend_ == Backend::Cuda)
+    if (backend() == Backend::Cuda)
       labels = [this](const std::vector<std::uint8_t>& removed, std::uint32_t* count) {
         return device_->components.label(removed, count);
       };
@@ -406,7 +401,7 @@ void GraphModule::restartGirvanNewman() {
     modularityCurve_.values.push_back(float(gn_->levels().back().modularity));
     componentsCurve_.values.push_back(float(gn_->levels().back().components));
   }
-  restyle();
+  restyle(stepCount());
 }
 
 bool GraphModule::stressShown() const {
@@ -515,7 +510,7 @@ std::vector<double> GraphModule::nodeMeasure() const {
   return centrality_.betweenness;
 }
 
-void GraphModule::restyle() {
+void GraphModule::restyle(std::uint64_t step) {
   const std::uint32_t n = graph_->vertices;
   const std::size_t m = graph_->edges();
   const std::vector<float> measure = normalized(nodeMeasure());
@@ -542,7 +537,7 @@ void GraphModule::restyle() {
   }
   const std::vector<float> value =
       normalized(gn_ ? gn_->edgeBetweenness() : centrality_.edgeBetweenness);
-  const float now = float(stepCount());
+  const float now = float(step);
   edgeStyle_.resize(2 * m);
   for (std::size_t e = 0; e < m; ++e) {
     const bool removed = removedAt_[e] != ~0u;
@@ -564,24 +559,23 @@ void GraphModule::layoutSteps() {
   CpuStopwatch clock;
   for (int i = 0; i < iterations; ++i) {
     const LayoutParams lp{float(params().getFloat("spacing")), gravity, temperature_};
-    if (backend_ == Backend::Cuda)
+    if (backend() == Backend::Cuda)
       device_->layout.step(lp);
     else
       cpuLayout_->step(lp, gn_ ? gn_->removed() : std::vector<std::uint8_t>{});
     for (const auto& [v, at] : pinned_) {
-      if (backend_ == Backend::Cuda)
+      if (backend() == Backend::Cuda)
         device_->layout.place(v, at[0], at[1]);
       else
         cpuLayout_->place(v, at[0], at[1]);
     }
     temperature_ = std::max(0.05f, temperature_ * cooling);
   }
-  if (backend_ == Backend::Cuda) WS_CUDA_CHECK(cudaDeviceSynchronize());
+  if (backend() == Backend::Cuda) WS_CUDA_CHECK(cudaDeviceSynchronize());
   times().layout->record(clock.elapsedMs(), double(graph_->vertices) * iterations, 0);
 }
 
-void GraphModule::step(int count) {
-  const RecordLaunches record(launches_);  // for the launch readouts
+void GraphModule::advance(int count) {
   const std::string& kind = params().getText("step");
   const bool louvain = params().getText("method") == "louvain";
   // The step's own work, timed as one sample per call (the benchmark counts on it).
@@ -622,13 +616,13 @@ void GraphModule::step(int count) {
   }
   // Bytes only where the byte model holds: a centrality pass.
   if (scope) scope->record(ms, work, kind == "centrality" ? work * bytesPerWorkUnit() : 0);
-  if (gn_ && backend_ == Backend::Cuda && kind == "cluster" && !louvain)
+  if (gn_ && backend() == Backend::Cuda && kind == "cluster" && !louvain)
     device_->layout.setRemoved(gn_->removed());  // the layout lets go of them
   layoutSteps();
-  countSteps(count);
   // Restyled when something shown changed, or while removed edges fade.
-  if (changed || (lastRemoval_ && double(stepCount()) < double(*lastRemoval_) + kFadeSteps + 2))
-    restyle();
+  const std::uint64_t reached = stepCount() + std::uint64_t(count);
+  if (changed || (lastRemoval_ && double(reached) < double(*lastRemoval_) + kFadeSteps + 2))
+    restyle(reached);
 }
 
 std::vector<Metric> GraphModule::metrics() {
@@ -668,7 +662,7 @@ std::string GraphModule::notes() const {
         << " edges (it recomputes betweenness after every removal); Louvain is shown";
   }
   if (louvain_)
-    out << "\nLouvain (" << (backend_ == Backend::Cuda ? "synchronous, GPU" : "sequential, CPU")
+    out << "\nLouvain (" << (backend() == Backend::Cuda ? "synchronous, GPU" : "sequential, CPU")
         << "): Q " << louvain_->modularity << ", " << louvain_->communities << " communities, "
         << louvain_->levels << " levels, in " << louvainMs_ << " ms";
   if (!planted_.empty()) out << "\nagreement with the planted groups (NMI): " << plantedAgreement_;
@@ -679,7 +673,7 @@ std::string GraphModule::notes() const {
     out << "\nnode " << graph_->label(v) << ": degree " << graph_->degree(v) << ", betweenness "
         << centrality_.betweenness[v] << ", closeness " << centrality_.closeness[v] << ", graph "
         << centrality_.graph[v];
-    if (backend_ == Backend::Cpu || stressShown()) out << ", stress " << centrality_.stress[v];
+    if (backend() == Backend::Cpu || stressShown()) out << ", stress " << centrality_.stress[v];
     if (gn_) out << ", component " << gn_->communitiesNow()[v];
   }
   if (!pinned_.empty()) out << "\n" << pinned_.size() << " nodes pinned where dragged";
@@ -687,7 +681,7 @@ std::string GraphModule::notes() const {
 }
 
 std::vector<float> GraphModule::positions() const {
-  return backend_ == Backend::Cuda ? device_->layout.positionsOnHost() : cpuLayout_->positions();
+  return backend() == Backend::Cuda ? device_->layout.positionsOnHost() : cpuLayout_->positions();
 }
 
 WorldBox GraphModule::world() const {
@@ -707,14 +701,6 @@ WorldBox GraphModule::world() const {
 
 std::string GraphModule::sizeText() const {
   return std::to_string(graph_->vertices) + "v/" + std::to_string(graph_->edges()) + "e";
-}
-
-std::vector<FieldView> GraphModule::fieldViews() const {
-  return {{"graph", "shown as a graph", 0, 1, "viridis"}};
-}
-
-void GraphModule::renderField(const FieldRequest&, FieldImage&) {
-  throw InputError("the graph module is drawn through its graph scene");
 }
 
 std::optional<GraphScene> GraphModule::graphScene() const {
@@ -814,7 +800,7 @@ void GraphModule::renderGraph(GraphImage& image) {
     return;
   }
   const std::uint32_t n = graph_->vertices;
-  if (backend_ == Backend::Cuda) {
+  if (backend() == Backend::Cuda) {
     if (device_->styleRevision != styleRevision_) {
       WS_CUDA_CHECK(cudaMemcpy(device_->nodeStyle.data(), nodeStyle_.data(),
                                nodeStyle_.size() * sizeof(float), cudaMemcpyHostToDevice));
@@ -864,7 +850,7 @@ void GraphModule::edit(const PointerEdit& edit) {
       pinned_.emplace_back(v, at);
     else
       it->second = at;
-    if (backend_ == Backend::Cuda)
+    if (backend() == Backend::Cuda)
       device_->layout.place(v, at[0], at[1]);
     else
       cpuLayout_->place(v, at[0], at[1]);
@@ -884,7 +870,7 @@ void GraphModule::runAction(const std::string& action) {
   } else {
     throw InputError("the graph module has no action '" + action + "'");
   }
-  restyle();
+  restyle(stepCount());
 }
 
 StateBlob GraphModule::saveState() {
@@ -936,10 +922,10 @@ void GraphModule::restoreState(const StateBlob& state) {
   }
   if (gn_) {
     for (std::size_t r = 0; r < gn_->removals().size(); ++r) removedAt_[gn_->removals()[r]] = 0;
-    if (backend_ == Backend::Cuda) device_->layout.setRemoved(gn_->removed());
+    if (backend() == Backend::Cuda) device_->layout.setRemoved(gn_->removed());
   }
   if (!p.empty()) {
-    if (backend_ == Backend::Cuda)
+    if (backend() == Backend::Cuda)
       device_->layout.setPositions(p);
     else
       cpuLayout_->setPositions(p);
@@ -949,7 +935,7 @@ void GraphModule::restoreState(const StateBlob& state) {
   dragged_ = picked_ = dragged;
   setStepCount(steps);
   clearTimings();
-  restyle();
+  restyle(stepCount());
 }
 
 void GraphModule::applyParams(const std::vector<std::string>& changed) {
@@ -959,13 +945,13 @@ void GraphModule::applyParams(const std::vector<std::string>& changed) {
   }
   if (anyOf(changed, {"removals"})) startClustering();
   if (anyOf(changed, {"sources", "size_by"})) computeCentrality();
-  restyle();
+  restyle(stepCount());
 }
 
 void GraphModule::applySelection(Backend previous, const StateBlob& state) {
-  if (previous == backend_) {  // another mapping: same results, recomputed with it
+  if (previous == backend()) {  // another mapping: same results, recomputed with it
     computeCentrality();
-    restyle();
+    restyle(stepCount());
     return;
   }
   restoreState(state);

@@ -14,12 +14,14 @@
 #include "compute/graph/clustering.h"
 #include "compute/graph/layout.h"
 #include "compute/graph/louvain.h"
+#include "compute/views/graph.h"
+#include "compute/views/plots.h"
 
 namespace ws::graph {
 
 struct GraphGpu;  // the CUDA backend's objects
 
-class GraphModule final : public Module {
+class GraphModule final : public Module, public GraphSource, public PlotSource {
  public:
   explicit GraphModule(Backend backend);
   ~GraphModule() override;
@@ -28,20 +30,14 @@ class GraphModule final : public Module {
   std::string_view title() const override { return "Graph clustering"; }
   void setSize(const std::string& text) override;
   std::vector<KernelVariant> variants(Backend backend) const override;
-  std::string defaultVariant(Backend backend) const override;
   std::string configuration() const override;
-  std::vector<KernelLaunch> launches() const override { return launches_; }
   std::string notes() const override;
 
   void reset() override;
-  void step(int count) override;
   std::vector<Metric> metrics() override;
 
   WorldBox world() const override;
   std::string sizeText() const override;
-  std::vector<FieldView> fieldViews() const override;
-  int currentFieldView() const override { return 0; }
-  void renderField(const FieldRequest& request, FieldImage& image) override;
   std::optional<GraphScene> graphScene() const override;
   void graphTopology(std::vector<std::uint32_t>& ends) const override;
   void renderGraph(GraphImage& image) override;
@@ -86,11 +82,11 @@ class GraphModule final : public Module {
   long picked() const { return picked_; }
 
  protected:
+  void advance(int count) override;
   void applyParams(const std::vector<std::string>& changed) override;
   void applySelection(Backend previous, const StateBlob& state) override;
 
  private:
-  std::vector<KernelLaunch> launches_;  // what the last step launched
   struct Timings {
     TimingScope *girvanNewman, *louvain, *centrality, *layout;
   };
@@ -104,7 +100,9 @@ class GraphModule final : public Module {
   std::pair<Centrality, std::uint32_t> centralityOf(const Graph& g, GraphGpu* device) const;
   LouvainResult louvainOf(const Graph& g, GraphGpu* device) const;
   void layoutSteps();
-  void restyle();  // node sizes and colours, edge values, after what they show changed
+  // Node sizes and colours, edge values, after what they show changed; removed edges fade by
+  // their age at `step`.
+  void restyle(std::uint64_t step);
   bool quotientView() const;
   bool stressShown() const;
   // The communities view: a node per community, an edge per pair with edges between them
@@ -125,7 +123,7 @@ class GraphModule final : public Module {
   std::vector<std::uint32_t> sourcesOf(std::uint32_t vertices) const;
 
   Timings cpuTimes_, gpuTimes_;
-  const Timings& times() const { return backend_ == Backend::Cuda ? gpuTimes_ : cpuTimes_; }
+  const Timings& times() const { return backend() == Backend::Cuda ? gpuTimes_ : cpuTimes_; }
   std::unique_ptr<Graph> graph_;
   mutable std::optional<double> crossingShare_;  // levelCrossingShare, until the graph changes
   GraphReport report_;

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "compute/core/field.h"
 #include "compute/core/timing.h"
 #include "compute/lbm/lbm_cell.h"
 #include "compute/lbm/lbm_view.h"
+#include "compute/views/field.h"
 
 namespace ws::lbm {
 

@@ -69,7 +69,8 @@ std::vector<KernelVariant> storageVariants() {
                    title,
                    (isAA ? aa : ab) + (isSoA ? soa : aos) + (v.half ? fp16 : fp32),
                    {"block"},
-                   historical});
+                   historical,
+                   name == "ab-soa-fp32"});
   }
   return out;
 }
@@ -148,7 +149,6 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
                  &addTiming("view (CUDA)", "pixels/s", true)};
   cpuTracerTiming_ = &addTiming("tracers (CPU)", "tracers/s", false);
   gpuTracerTiming_ = &addTiming("tracers (CUDA)", "tracers/s", true);
-  variant_ = defaultVariant(backend);
   spec_ = specFromParams();
   flow_ = describeFlow(spec_);
   buildEngine();
@@ -197,7 +197,7 @@ std::vector<KernelVariant> LbmModule::variants(Backend) const {
 
 double LbmModule::bytesPerWorkUnit() const {
   Variant v;
-  Variant::parse(variant_, v);
+  Variant::parse(variant(), v);
   return bytesPerCellUpdate(spec_.lattice, v);
 }
 
@@ -215,14 +215,14 @@ std::vector<std::string> LbmModule::sweepSizes() const {
 
 void LbmModule::buildEngine() {
   Variant v;
-  if (!Variant::parse(variant_, v)) throw InputError("unknown LBM variant '" + variant_ + "'");
-  if (backend_ == Backend::Cuda)
+  if (!Variant::parse(variant(), v)) throw InputError("unknown LBM variant '" + variant() + "'");
+  if (backend() == Backend::Cuda)
     engine_ = makeCudaEngine(spec_.lattice, v, std::stoi(params().getText("block")), gpuTimings_);
   else
     engine_ = makeCpuEngine(spec_.lattice, v, cpuTimings_);
   engine_->setParams(flow_.params);
-  tracers_ = backend_ == Backend::Cuda ? makeCudaTracers(*gpuTracerTiming_)
-                                       : makeCpuTracers(*cpuTracerTiming_);
+  tracers_ = backend() == Backend::Cuda ? makeCudaTracers(*gpuTracerTiming_)
+                                        : makeCpuTracers(*cpuTracerTiming_);
 }
 
 void LbmModule::reset() {
@@ -281,18 +281,18 @@ void LbmModule::drainTimings() {
   tracers_->drainTimings();
 }
 
-void LbmModule::step(int count) {
-  const RecordLaunches record(launches_);  // for the launch readouts
+void LbmModule::advance(int count) {
   if (diverged_)
     throw InputError(
         "The flow diverged; use 'restore last good state' or reset before running "
         "on.");
+  keepSnapshot();  // the state it starts from is finite
   engine_->step(count);
-  countSteps(count);
   const std::uint32_t status = engine_->takeStatus();
   if (status & kStatusFast) sawFastFlow_ = true;
   if (status & kStatusNonFinite) {
     diverged_ = true;
+    setStepCount(stepCount() + std::uint64_t(count));  // they ran, though the run stops here
     throw InputError(
         "The flow diverged by step " + std::to_string(stepCount()) +
         " (density or velocity no longer finite), so the run is paused. Lower the Reynolds "
@@ -303,7 +303,6 @@ void LbmModule::step(int count) {
         " or reset.");
   }
   if (tracers_->count()) tracers_->advect(tracerField(), float(count));
-  keepSnapshot();
 }
 
 void LbmModule::keepSnapshot() {
@@ -557,7 +556,7 @@ void LbmModule::applyParams(const std::vector<std::string>& changed) {
   spec_ = spec;
   flow_ = flow;
   engine_->setParams(flow_.params);
-  if (anyOf(changed, {"block"}) && backend_ == Backend::Cuda) {
+  if (anyOf(changed, {"block"}) && backend() == Backend::Cuda) {
     const StateBlob state = saveState();
     buildEngine();
     restoreState(state);

@@ -7,10 +7,12 @@
 #include "compute/lbm/lbm_engine.h"
 #include "compute/lbm/lbm_scene.h"
 #include "compute/lbm/lbm_tracers.h"
+#include "compute/views/field.h"
+#include "compute/views/points.h"
 
 namespace ws::lbm {
 
-class LbmModule final : public Module {
+class LbmModule final : public Module, public FieldSource, public PointSource {
  public:
   explicit LbmModule(Backend backend);
 
@@ -18,13 +20,10 @@ class LbmModule final : public Module {
   std::string_view title() const override { return "Lattice Boltzmann flow"; }
   void setSize(const std::string& text) override;
   std::vector<KernelVariant> variants(Backend backend) const override;
-  std::string defaultVariant(Backend) const override { return "ab-soa-fp32"; }
   std::string configuration() const override { return engine_->configuration(); }
-  std::vector<KernelLaunch> launches() const override { return launches_; }
   std::string notes() const override;
 
   void reset() override;
-  void step(int count) override;
   void synchronize() override { engine_->synchronize(); }
   std::vector<Metric> metrics() override;
 
@@ -51,7 +50,7 @@ class LbmModule final : public Module {
   std::optional<OpModel> opsPerWorkUnit() const override;
   std::vector<std::string> sweepSizes() const override;
   const TimingScope& stepTiming() const override {
-    return *(backend_ == Backend::Cuda ? gpuTimings_ : cpuTimings_).step;
+    return *(backend() == Backend::Cuda ? gpuTimings_ : cpuTimings_).step;
   }
 
   // For the tests and exports.
@@ -68,11 +67,11 @@ class LbmModule final : public Module {
   void setProbe(double a0, double b0, double a1, double b1);
 
  protected:
+  void advance(int count) override;
   void applyParams(const std::vector<std::string>& changed) override;
   void applySelection(Backend previous, const StateBlob& state) override;
 
  private:
-  std::vector<KernelLaunch> launches_;  // what the last step launched
   FlowSpec specFromParams() const;
   void buildEngine();
   void keepSnapshot();

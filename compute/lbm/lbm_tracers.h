@@ -9,10 +9,11 @@
 #include <memory>
 #include <vector>
 
-#include "compute/core/field.h"
 #include "compute/core/hd.h"
 #include "compute/core/timing.h"
 #include "compute/lbm/lbm_view.h"
+#include "compute/views/field.h"
+#include "compute/views/points.h"
 
 namespace ws::lbm {
 

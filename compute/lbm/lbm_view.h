@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstddef>
 
-#include "compute/core/field.h"
 #include "compute/core/hd.h"
 #include "compute/lbm/lbm_cell.h"
+#include "compute/views/field.h"
 
 namespace ws::lbm {
 

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "compute/core/field.h"
 #include "compute/core/timing.h"
 #include "compute/life/life_grid.h"
 #include "compute/life/life_rule.h"
 #include "compute/life/life_view.h"
+#include "compute/views/field.h"
 
 namespace ws::life {
 

@@ -5,10 +5,10 @@
 // with a few dozen logic operations (life_bitops.h).
 #include <cstdint>
 
-#include "compute/core/field.h"
 #include "compute/life/life_bitops.h"
 #include "compute/life/life_soup.h"
 #include "compute/life/life_view.h"
+#include "compute/views/field.h"
 
 namespace ws::life {
 

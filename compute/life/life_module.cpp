@@ -78,7 +78,9 @@ std::vector<KernelVariant> cudaVariants() {
        "block, and applies the rule as a few dozen logic operations on 64 cells at once. Each "
        "row's sums serve three output rows. The fast path: limited by memory bandwidth at about "
        "0.25 bytes per cell update.",
-       {"rows_per_thread"}},
+       {"rows_per_thread"},
+       "",
+       true},
       {"temporal",
        "(7) bit-packed, several generations per pass",
        "Temporal blocking on top of (6): a warp keeps a tile of 32 word columns by 40 rows in "
@@ -104,7 +106,9 @@ std::vector<KernelVariant> cpuVariants() {
        "bit-packed (64 cells per word)",
        "The CUDA bit-packed kernel's arithmetic (the same source, life_bitops.h) on the CPU: "
        "64 cells per 64-bit word, bit-sliced adders, word columns shared among OpenMP threads.",
-       {}},
+       {},
+       "",
+       true},
   };
 }
 
@@ -185,7 +189,6 @@ LifeModule::LifeModule(Backend backend) : Module(backend) {
                  &addTiming("view (CPU)", "pixels/s", false)};
   gpuTimings_ = {&addTiming("step (CUDA)", "cell updates/s", true),
                  &addTiming("view (CUDA)", "pixels/s", true)};
-  variant_ = defaultVariant(backend);
   buildEngine();
   engine_->reshape(int(side), int(side));
   reset();
@@ -211,14 +214,14 @@ Boundary LifeModule::boundary() const {
 }
 
 void LifeModule::buildEngine() {
-  if (backend_ == Backend::Cpu) {
-    engine_ = makeCpuEngine(variant_, cpuTimings_);
+  if (backend() == Backend::Cpu) {
+    engine_ = makeCpuEngine(variant(), cpuTimings_);
   } else {
     CudaLifeConfig config;
     const std::string names[] = {"global",    "shared",    "aligned", "flat",
                                  "multicell", "bitpacked", "temporal"};
     config.kernel = static_cast<CudaLifeKernel>(
-        std::find(std::begin(names), std::end(names), variant_) - std::begin(names));
+        std::find(std::begin(names), std::end(names), variant()) - std::begin(names));
     parseTileShape(params().getText("block"), config.blockX, config.blockY);
     config.cellsPerThread = std::stoi(params().getText("cells_per_thread"));
     config.rowsPerThread = std::stoi(params().getText("rows_per_thread"));
@@ -256,10 +259,8 @@ void LifeModule::clear() {
   setStepCount(0);
 }
 
-void LifeModule::step(int count) {
-  const RecordLaunches record(launches_);  // for the launch readouts
+void LifeModule::advance(int count) {
   engine_->step(count, rule(), boundary());
-  countSteps(count);
 }
 
 std::vector<Metric> LifeModule::metrics() {
@@ -385,7 +386,7 @@ void LifeModule::applyParams(const std::vector<std::string>& changed) {
   // Kernel shape first, so that a preset changing both shape and size gets both.
   if (anyOf(changed, {"block", "cells_per_thread", "rows_per_thread", "generations_per_pass",
                       "mapping", "remove_barrier"}) &&
-      backend_ == Backend::Cuda) {
+      backend() == Backend::Cuda) {
     const StateBlob state = saveState();
     buildEngine();
     engine_->reshape(state.meta["width"], state.meta["height"]);
@@ -430,7 +431,7 @@ std::vector<std::string> LifeModule::sweepSizes() const {
 }
 
 std::string LifeModule::notes() const {
-  if (backend_ == Backend::Cuda && variant_ == "shared" && params().getBool("remove_barrier"))
+  if (backend() == Backend::Cuda && variant() == "shared" && params().getBool("remove_barrier"))
     return "warning: race demonstration: the tile kernel runs without its barrier, so cells near "
            "tile edges come out wrong; results are wrong on purpose\n";
   return "";

@@ -6,10 +6,11 @@
 #include "compute/core/module.h"
 #include "compute/life/life_engine.h"
 #include "compute/life/rle.h"
+#include "compute/views/field.h"
 
 namespace ws::life {
 
-class LifeModule final : public Module {
+class LifeModule final : public Module, public FieldSource {
  public:
   explicit LifeModule(Backend backend);
 
@@ -17,10 +18,8 @@ class LifeModule final : public Module {
   std::string_view title() const override { return "Game of Life"; }
   void setSize(const std::string& text) override;
   std::vector<KernelVariant> variants(Backend backend) const override;
-  std::string defaultVariant(Backend) const override { return "bitpacked"; }
 
   void reset() override;
-  void step(int count) override;
   void synchronize() override { engine_->synchronize(); }
   std::vector<Metric> metrics() override;
 
@@ -44,13 +43,12 @@ class LifeModule final : public Module {
   std::optional<OpModel> opsPerWorkUnit() const override;
   std::vector<std::string> sweepSizes() const override;
   const TimingScope& stepTiming() const override {
-    return *(backend_ == Backend::Cuda ? gpuTimings_ : cpuTimings_).step;
+    return *(backend() == Backend::Cuda ? gpuTimings_ : cpuTimings_).step;
   }
 
   // Life's own operations, for the UI and the tests.
   LifeGrid grid() { return engine_->save(); }
   std::string configuration() const override { return engine_->configuration(); }
-  std::vector<KernelLaunch> launches() const override { return launches_; }
   std::string notes() const override;
   void loadGrid(const LifeGrid& grid);  // same size as the current grid
   void clear();
@@ -62,11 +60,11 @@ class LifeModule final : public Module {
   static std::vector<std::string> shippedPatterns();
 
  protected:
+  void advance(int count) override;
   void applyParams(const std::vector<std::string>& changed) override;
   void applySelection(Backend previous, const StateBlob& state) override;
 
  private:
-  std::vector<KernelLaunch> launches_;  // what the last step launched
   void buildEngine();
   LifeRule rule() const;
   Boundary boundary() const;

@@ -4,8 +4,8 @@
 // inside one cell shows that cell.
 #include <cmath>
 
-#include "compute/core/field.h"
 #include "compute/core/hd.h"
+#include "compute/views/field.h"
 
 namespace ws::life {
 

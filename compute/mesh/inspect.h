@@ -11,6 +11,7 @@
 #include "compute/core/module.h"
 #include "compute/mesh/optimize.h"
 #include "compute/mesh/surface_grid.h"
+#include "compute/views/mesh.h"
 
 namespace ws::mesh {
 

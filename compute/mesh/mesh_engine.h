@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "compute/core/field.h"
 #include "compute/core/timing.h"
 #include "compute/mesh/surface.h"
+#include "compute/views/mesh.h"
 
 namespace ws::mesh {
 

@@ -163,16 +163,15 @@ MeshModule::MeshModule(Backend backend) : Module(backend) {
           &addTiming("colouring (CUDA, host clock)", "vertices/s", false, 0),
           &addTiming("angle statistics (CUDA)", "triangles/s", true),
           &addTiming("mesh view (CUDA)", "values/s", true)};
-  variant_ = defaultVariant(backend);
   makeEngine();
   rebuild(params());
 }
 
 void MeshModule::makeEngine() {
-  engine_ = backend_ == Backend::Cuda
+  engine_ = backend() == Backend::Cuda
                 ? makeCudaMeshEngine(gpu_, std::stoi(params().getText("block")))
                 : makeCpuMeshEngine(cpu_);
-  engineBackend_ = backend_;
+  engineBackend_ = backend();
 }
 
 void MeshModule::setSize(const std::string& text) {
@@ -220,9 +219,9 @@ std::string MeshModule::configuration() const {
 
 OptimizeParams MeshModule::optimizeParams() const {
   OptimizeParams o;
-  o.method = variant_ == "laplacian"    ? Method::Laplacian
-             : variant_ == "tangential" ? Method::Tangential
-                                        : Method::NelderMead;
+  o.method = variant() == "laplacian"    ? Method::Laplacian
+             : variant() == "tangential" ? Method::Tangential
+                                         : Method::NelderMead;
   o.alpha = float(params().getFloat("alpha"));
   o.search.iterations = int(params().getInt("iterations"));
   o.search.tolerance = float(params().getFloat("tolerance"));
@@ -321,8 +320,7 @@ void MeshModule::reset() {
   clearTimings();
 }
 
-void MeshModule::step(int count) {
-  const RecordLaunches record(launches_);  // for the launch readouts
+void MeshModule::advance(int count) {
   const OptimizeParams o = optimizeParams();
   const bool project = params().getBool("project");
   const auto colours = std::uint32_t(engine_->classStart().size() - 1);
@@ -339,7 +337,6 @@ void MeshModule::step(int count) {
                     : start_->positions.size();
   }
   engine_->run(passes, o, project);
-  countSteps(count);
   changed();
   for (auto [curve, value] : {std::pair{&minPerPass_, summary().minDegrees},
                               std::pair{&meanPerPass_, float(summary().meanDegrees)}}) {
@@ -396,7 +393,7 @@ std::string MeshModule::notes() const {
   if (const Inspection* in = inspection()) {
     text += '\n';
     text += describe(*in, optimizeParams());
-    if (backend_ == Backend::Cuda)
+    if (backend() == Backend::Cuda)
       text +=
           "\n(the inspector searches on the host; the GPU's search may round its way "
           "elsewhere)";
@@ -456,14 +453,6 @@ WorldBox MeshModule::world() const {
 
 std::string MeshModule::sizeText() const {
   return std::to_string(start_->positions.size()) + " vertices";
-}
-
-std::vector<FieldView> MeshModule::fieldViews() const {
-  return {meshScene()->value};
-}
-
-void MeshModule::renderField(const FieldRequest&, FieldImage&) {
-  throw InputError("the mesh is shown in 3-D, through its mesh scene");
 }
 
 std::optional<MeshScene> MeshModule::meshScene() const {
@@ -579,7 +568,7 @@ void MeshModule::applyParams(const std::vector<std::string>& changed) {
 }
 
 void MeshModule::applySelection(Backend, const StateBlob& state) {
-  if (engineBackend_ == backend_) return;  // another method: the state stays as it is
+  if (engineBackend_ == backend()) return;  // another method: the state stays as it is
   makeEngine();
   engine_->load(*start_, locked_, *original_);
   colour();
@@ -608,7 +597,7 @@ std::vector<std::string> MeshModule::sweepSizes() const {
 }
 
 const TimingScope& MeshModule::stepTiming() const {
-  return *(backend_ == Backend::Cuda ? gpu_.pass : cpu_.pass);
+  return *(backend() == Backend::Cuda ? gpu_.pass : cpu_.pass);
 }
 
 }  // namespace ws::mesh

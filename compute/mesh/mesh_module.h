@@ -8,10 +8,12 @@
 #include "compute/core/module.h"
 #include "compute/mesh/inspect.h"
 #include "compute/mesh/mesh_engine.h"
+#include "compute/views/mesh.h"
+#include "compute/views/plots.h"
 
 namespace ws::mesh {
 
-class MeshModule final : public Module {
+class MeshModule final : public Module, public MeshSource, public PlotSource {
  public:
   explicit MeshModule(Backend backend);
 
@@ -19,21 +21,15 @@ class MeshModule final : public Module {
   std::string_view title() const override { return "Surface mesh optimization"; }
   void setSize(const std::string& text) override;
   std::vector<KernelVariant> variants(Backend backend) const override;
-  std::string defaultVariant(Backend) const override { return "nelder-mead"; }
   std::string configuration() const override;
-  std::vector<KernelLaunch> launches() const override { return launches_; }
   std::string notes() const override;
 
   void reset() override;
-  void step(int count) override;
   void synchronize() override { engine_->synchronize(); }
   std::vector<Metric> metrics() override;
 
   WorldBox world() const override;
   std::string sizeText() const override;
-  std::vector<FieldView> fieldViews() const override;
-  int currentFieldView() const override { return 0; }
-  void renderField(const FieldRequest& request, FieldImage& image) override;
   std::optional<MeshScene> meshScene() const override;
   void meshTopology(std::vector<std::uint32_t>& corners, std::vector<float>& start) const override;
   void renderMesh(MeshImage& image) override;
@@ -71,11 +67,11 @@ class MeshModule final : public Module {
   const SurfaceMesh& startMesh() const { return *start_; }
 
  protected:
+  void advance(int count) override;
   void applyParams(const std::vector<std::string>& changed) override;
   void applySelection(Backend previous, const StateBlob& state) override;
 
  private:
-  std::vector<KernelLaunch> launches_;  // what the last step launched
   // The mesh the parameters `p` describe, loaded into the engine with its locks and colours.
   // Throws (InputError, OutOfMemoryError) leaving the module as it was.
   void rebuild(const ParamSet& p);

@@ -315,7 +315,6 @@ class CudaReduceEngine final : public ReduceEngine {
     const double n = double(n_) * count;
     ring_.start();
     for (int c = 0; c < count; ++c) {
-      launches_.clear();
       if (isScan(config_.operation))
         scan(input_.data(), output_.data(), n_, config_.operation == Operation::InclusiveScan, 0);
       else
@@ -377,7 +376,6 @@ class CudaReduceEngine final : public ReduceEngine {
         return text + ", 1 element per thread";
     }
   }
-  std::vector<KernelLaunch> launches() const override { return launches_; }
 
   void pollTimings() override {
     ring_.collect(*timings_.step);
@@ -414,28 +412,35 @@ class CudaReduceEngine final : public ReduceEngine {
     cubBytes_ = cubBytes;
   }
 
+  // Into the running step's launch log: the first launch of each kind (the first pass of a
+  // recursion), eight at most.
+  static void note(const KernelLaunch& record) {
+    std::vector<KernelLaunch>* log = launchLog();
+    if (!log || log->size() >= 8 ||
+        std::any_of(log->begin(), log->end(),
+                    [&](const KernelLaunch& l) { return l.name == record.name; }))
+      return;
+    log->push_back(record);
+  }
+
   template <typename F, typename... Args>
   void launch(const char* name, F kernel, unsigned grid, unsigned threads, std::size_t shared,
               Args... args) {
     kernel<<<grid, threads, shared>>>(args...);
-    if (launches_.size() < 8 &&
-        std::none_of(launches_.begin(), launches_.end(),
-                     [&](const KernelLaunch& l) { return l.name == name; })) {
-      KernelLaunch record;
-      record.name = name;
-      record.function = reinterpret_cast<const void*>(kernel);
-      record.grid[0] = grid;
-      record.block[0] = threads;
-      record.dynamicShared = shared;
-      launches_.push_back(record);
-    }
+    KernelLaunch record;
+    record.name = name;
+    record.function = reinterpret_cast<const void*>(kernel);
+    record.grid[0] = grid;
+    record.block[0] = threads;
+    record.dynamicShared = shared;
+    note(record);
   }
 
   void reduce() {
     const std::size_t words = sizeof(std::uint32_t);
     switch (config_.kernel) {
       case Kernel::CubReduce:
-        launches_.push_back({"cub::DeviceReduce::Sum"});
+        note({"cub::DeviceReduce::Sum"});
         WS_CUDA_CHECK(cub::DeviceReduce::Sum(cubScratch_.data(), cubBytes_, input_.data(),
                                              output_.data(), n_));
         return;
@@ -489,8 +494,7 @@ class CudaReduceEngine final : public ReduceEngine {
   void scan(const std::uint32_t* in, std::uint32_t* out, std::size_t n, bool inclusive,
             std::size_t levelOffset) {
     if (config_.kernel == Kernel::CubScan) {
-      launches_.push_back(
-          {inclusive ? "cub::DeviceScan::InclusiveSum" : "cub::DeviceScan::ExclusiveSum"});
+      note({inclusive ? "cub::DeviceScan::InclusiveSum" : "cub::DeviceScan::ExclusiveSum"});
       if (inclusive)
         WS_CUDA_CHECK(cub::DeviceScan::InclusiveSum(cubScratch_.data(), cubBytes_, in, out, n));
       else
@@ -537,7 +541,6 @@ class CudaReduceEngine final : public ReduceEngine {
   DeviceBuffer<unsigned long long> counter_{1};
   DeviceOutput<float> imageOut_;
   GpuTimerRing ring_, viewRing_;
-  std::vector<KernelLaunch> launches_;
 };
 
 }  // namespace

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "compute/core/field.h"
 #include "compute/core/hd.h"
 #include "compute/core/launch.h"
 #include "compute/core/timing.h"
+#include "compute/views/field.h"
 
 namespace ws::reduce {
 
@@ -94,8 +94,6 @@ class ReduceEngine {
   // view 0: the input, 1: the output (values over `scale`).
   virtual void render(int view, float scale, const FieldRequest& request, FieldImage& image) = 0;
   virtual std::string configuration() const = 0;
-  // The kernels the last run launched, one per kind (the first pass of a recursion).
-  virtual std::vector<KernelLaunch> launches() const { return {}; }
   virtual void pollTimings() {}
   virtual void drainTimings() { pollTimings(); }
   virtual void synchronize() {}

@@ -182,7 +182,6 @@ ReduceModule::ReduceModule(Backend backend) : Module(backend) {
                  &addTiming("view (CPU)", "pixels/s", false)};
   gpuTimings_ = {&addTiming("run (CUDA)", "elements/s", true),
                  &addTiming("view (CUDA)", "pixels/s", true)};
-  variant_ = defaultVariant(backend);
   rebuild();
 }
 
@@ -199,14 +198,10 @@ std::vector<KernelVariant> ReduceModule::variants(Backend backend) const {
   return out;
 }
 
-std::string ReduceModule::defaultVariant(Backend backend) const {
-  return listFor(backend, operation()).front().variant.name;
-}
-
 LabConfig ReduceModule::config() const {
   LabConfig c;
-  for (const auto& info : listFor(backend_, operation()))
-    if (info.variant.name == variant_) c.kernel = info.kernel;
+  for (const auto& info : listFor(backend(), operation()))
+    if (info.variant.name == variant()) c.kernel = info.kernel;
   c.operation = operation();
   c.block = int(std::stoi(params().getText("block")));
   c.padded = params().getBool("padding");
@@ -233,7 +228,7 @@ std::vector<std::string> ReduceModule::sweepSizes() const {
 void ReduceModule::rebuild() {
   const LabConfig c = config();
   std::unique_ptr<ReduceEngine> engine =
-      backend_ == Backend::Cuda ? makeCudaEngine(c, gpuTimings_) : makeCpuEngine(c, cpuTimings_);
+      backend() == Backend::Cuda ? makeCudaEngine(c, gpuTimings_) : makeCpuEngine(c, cpuTimings_);
   loadInput(*engine);  // throws (an array too large) before anything changes
   engine_ = std::move(engine);
   pattern_ = treePattern(treeKernel(), c.block, c.padded);
@@ -280,9 +275,8 @@ void ReduceModule::startOver() {
   clearTimings();
 }
 
-void ReduceModule::step(int count) {
+void ReduceModule::advance(int count) {
   engine_->run(count);
-  countSteps(count);
   mismatches_ = -1;
 }
 
@@ -300,7 +294,7 @@ std::vector<Metric> ReduceModule::metrics() {
 
 std::string ReduceModule::notes() const {
   std::string text;
-  if (params().getBool("remove_barrier") && variant_ == "sequential" && backend_ == Backend::Cuda)
+  if (params().getBool("remove_barrier") && variant() == "sequential" && backend() == Backend::Cuda)
     text += "warning: race demonstration: the barrier is removed, results are wrong on purpose\n";
   if (mismatches_ > 0)
     text += "warning: " + std::to_string(mismatches_) + " elements differ from the CPU reference\n";
@@ -393,18 +387,9 @@ void ReduceModule::applyParams(const std::vector<std::string>& changed) {
     pattern_ = treePattern(treeKernel(), config().block, config().padded);
     return;
   }
-  // Another operation offers other kernels: keep the variant when it is offered, else the first.
-  const std::string previous = variant_;
-  const auto offered = variants(backend_);
-  if (std::none_of(offered.begin(), offered.end(),
-                   [&](const KernelVariant& v) { return v.name == variant_; }))
-    variant_ = defaultVariant(backend_);
-  try {
-    rebuild();
-  } catch (...) {
-    variant_ = previous;  // setParams puts the parameters back; the engine was never replaced
-    throw;
-  }
+  // Another operation offers other kernels: the base has kept the variant where it is offered,
+  // else taken the first; a refusal puts it and the parameters back.
+  rebuild();
 }
 
 void ReduceModule::applySelection(Backend, const StateBlob& state) {

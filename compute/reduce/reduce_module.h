@@ -7,10 +7,11 @@
 #include "compute/core/module.h"
 #include "compute/reduce/reduce_lab.h"
 #include "compute/reduce/tree_pattern.h"
+#include "compute/views/field.h"
 
 namespace ws::reduce {
 
-class ReduceModule final : public Module {
+class ReduceModule final : public Module, public FieldSource {
  public:
   explicit ReduceModule(Backend backend);
 
@@ -18,12 +19,10 @@ class ReduceModule final : public Module {
   std::string_view title() const override { return "Reduction and scan lab"; }
   void setSize(const std::string& text) override;
   std::vector<KernelVariant> variants(Backend backend) const override;
-  std::string defaultVariant(Backend backend) const override;
   std::string configuration() const override { return engine_->configuration(); }
   std::string notes() const override;
 
   void reset() override;
-  void step(int count) override;
   void synchronize() override { engine_->synchronize(); }
   std::vector<Metric> metrics() override;
 
@@ -49,17 +48,17 @@ class ReduceModule final : public Module {
   std::optional<OpModel> opsPerWorkUnit() const override { return OpModel{1.0, OpKind::Int32}; }
   std::vector<std::string> sweepSizes() const override;
   const TimingScope& stepTiming() const override {
-    return *(backend_ == Backend::Cuda ? gpuTimings_ : cpuTimings_).step;
+    return *(backend() == Backend::Cuda ? gpuTimings_ : cpuTimings_).step;
   }
 
   // The lab's own, for the tests and the launch readouts.
   std::vector<std::uint32_t> input() { return engine_->input(); }
   std::vector<std::uint32_t> output() { return engine_->output(); }
   std::size_t mismatches();
-  std::vector<KernelLaunch> launches() const override { return engine_->launches(); }
   const TreePattern& pattern() const { return pattern_; }
 
  protected:
+  void advance(int count) override;
   void applyParams(const std::vector<std::string>& changed) override;
   void applySelection(Backend previous, const StateBlob& state) override;
 

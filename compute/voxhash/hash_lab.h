@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "compute/core/field.h"
 #include "compute/core/timing.h"
+#include "compute/views/field.h"
 #include "compute/voxhash/cuckoo.h"
 
 namespace ws::voxhash {

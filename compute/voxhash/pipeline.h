@@ -9,8 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "compute/core/field.h"
 #include "compute/core/timing.h"
+#include "compute/views/field.h"
+#include "compute/views/voxels.h"
 #include "compute/voxhash/cuckoo.h"
 #include "compute/voxhash/intersect.h"
 #include "compute/voxhash/scene.h"

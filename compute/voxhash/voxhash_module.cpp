@@ -164,7 +164,6 @@ VoxhashModule::VoxhashModule(Backend backend) : Module(backend) {
                &addTiming("fill x2 (CUDA)", "cells/s", true),
                &addTiming("classify (CUDA)", "voxels/s", true),
                &addTiming("voxel view (CUDA)", "voxels/s", true)};
-  variant_ = defaultVariant(backend);
   buildImplementations();
   reset();
 }
@@ -220,13 +219,13 @@ std::vector<KernelVariant> VoxhashModule::variants(Backend backend) const {
 std::string VoxhashModule::configuration() const {
   if (!intersecting()) return lab_->configuration();
   const int side = int(params().getInt("resolution"));
-  return variant_ + " lookups, " + std::to_string(side) + "^3 grid" +
-         (backend_ == Backend::Cuda ? ", blocks of " + params().getText("block") : "");
+  return variant() + " lookups, " + std::to_string(side) + "^3 grid" +
+         (backend() == Backend::Cuda ? ", blocks of " + params().getText("block") : "");
 }
 
 void VoxhashModule::buildImplementations() {
   const int block = std::stoi(params().getText("block"));
-  if (backend_ == Backend::Cuda) {
+  if (backend() == Backend::Cuda) {
     lab_ = makeCudaHashLab(labGpu_, block);
     pipeline_ = makeCudaPipeline(frameGpu_, block);
   } else {
@@ -235,7 +234,8 @@ void VoxhashModule::buildImplementations() {
   }
 }
 
-void VoxhashModule::runFrames(const ParamSet& p, std::uint64_t first, std::uint64_t last) {
+void VoxhashModule::runFrames(const ParamSet& p, const std::string& variant, std::uint64_t first,
+                              std::uint64_t last) {
   std::vector<FramePoses> frames;
   for (std::uint64_t step = first; step <= last; ++step) {
     const double time = double(step) * kSecondsPerStep * p.getFloat("speed");
@@ -244,11 +244,11 @@ void VoxhashModule::runFrames(const ParamSet& p, std::uint64_t first, std::uint6
                float(p.getFloat("size_b")), f.a, f.b);
     f.seed = std::uint64_t(p.getInt("seed")) + 2 * step;  // tables A and B: seed and seed + 1
   }
-  pipeline_->frames(frames, sceneGrid(int(p.getInt("resolution"))), parseLookupStructure(variant_),
+  pipeline_->frames(frames, sceneGrid(int(p.getInt("resolution"))), parseLookupStructure(variant),
                     cuckooParamsOf(p));
 }
 
-void VoxhashModule::rebuild(const ParamSet& p, std::uint64_t step) {
+void VoxhashModule::rebuild(const ParamSet& p, const std::string& variant, std::uint64_t step) {
   validate(cuckooParamsOf(p));
   const auto seed = std::uint32_t(p.getInt("seed"));
   if (intersectionOf(p)) {
@@ -258,7 +258,7 @@ void VoxhashModule::rebuild(const ParamSet& p, std::uint64_t step) {
     const float sizeB = float(p.getFloat("size_b"));
     pipeline_->setClouds(sampleModel(p.getText("model_a"), kSizeA, spacing),
                          sampleModel(p.getText("model_b"), kSizeA, spacing * kSizeA / sizeB));
-    runFrames(p, step, step);
+    runFrames(p, variant, step, step);
   } else {
     const std::size_t keys = std::size_t(p.getInt("keys"));
     tableSlots(cuckooParamsOf(p), keys);  // throws when too many
@@ -268,23 +268,21 @@ void VoxhashModule::rebuild(const ParamSet& p, std::uint64_t step) {
 }
 
 void VoxhashModule::reset() {
-  rebuild(params(), 0);
-  applied_ = params();
+  rebuild(params(), variant(), 0);
+  applied_ = {params(), variant()};
   setStepCount(0);
   clearTimings();
 }
 
-void VoxhashModule::step(int count) {
-  const RecordLaunches record(launches_);  // for the launch readouts
+void VoxhashModule::advance(int count) {
   if (count <= 0) return;
   if (intersecting()) {
-    runFrames(params(), stepCount() + 1, stepCount() + std::uint64_t(count));
+    runFrames(params(), variant(), stepCount() + 1, stepCount() + std::uint64_t(count));
   } else {
     // New hash constants every step, so that restarts show how often a build fails.
     lab_->step(cuckooParamsOf(params()), std::uint64_t(params().getInt("seed")) + stepCount() + 1,
                count);
   }
-  countSteps(count);
 }
 
 void VoxhashModule::synchronize() {
@@ -327,7 +325,7 @@ std::string VoxhashModule::notes() const {
     text = std::to_string(r.points[0]) + " + " + std::to_string(r.points[1]) + " points, " +
            std::to_string(r.voxels[0]) + " + " + std::to_string(r.voxels[1]) + " voxels";
     if (r.fillPasses) text += "; flood fill in " + std::to_string(r.fillPasses) + " passes";
-    if (variant_ != "cuckoo") return text;
+    if (variant() != "cuckoo") return text;
     text += "\ntable of A: ";
   }
   text += std::to_string(build.slots) + " slots for " + std::to_string(build.keys) +
@@ -340,7 +338,7 @@ std::string VoxhashModule::notes() const {
 }
 
 std::vector<Histogram> VoxhashModule::histograms() const {
-  if (intersecting() && variant_ != "cuckoo") return {};
+  if (intersecting() && variant() != "cuckoo") return {};
   const BuildReport build = chainReport();
   // Lengths 1 to 8 one by one, the rest together (the full histogram has kChainBins bins).
   constexpr int kShown = 8;
@@ -444,7 +442,7 @@ void VoxhashModule::drainTimings() {
 }
 
 const TimingScope& VoxhashModule::stepTiming() const {
-  const bool gpu = backend_ == Backend::Cuda;
+  const bool gpu = backend() == Backend::Cuda;
   if (intersecting()) return *(gpu ? frameGpu_ : frameCpu_).frame;
   return *(gpu ? labGpu_ : labCpu_).total;
 }
@@ -475,8 +473,8 @@ StateBlob VoxhashModule::saveState() {
 
 void VoxhashModule::restoreState(const StateBlob& state) {
   const std::uint64_t steps = SavedState(state, "voxel hash").steps();
-  rebuild(params(), steps);
-  applied_ = params();
+  rebuild(params(), variant(), steps);
+  applied_ = {params(), variant()};
   setStepCount(steps);
   clearTimings();
 }
@@ -488,20 +486,17 @@ void VoxhashModule::applyParams(const std::vector<std::string>& changed) {
                                         [&](const ClassLook& c) { return key == c.param; });
   });
   if (viewOnly) return;
-  const std::string variant = variant_;
-  if (!intersecting()) variant_ = "cuckoo";  // the lab's only structure
   if (anyOf(changed, {"block"})) buildImplementations();
   try {
-    rebuild(params(), stepCount());
-    applied_ = params();
+    rebuild(params(), variant(), stepCount());
+    applied_ = {params(), variant()};
     clearTimings();
   } catch (...) {
     // Refused (no memory, or no table in all attempts): the parameters go back, and so does the
     // state the user was looking at.
     const CannotCancel puttingBack;
-    variant_ = variant;
     if (anyOf(changed, {"block"})) buildImplementations();
-    rebuild(applied_, stepCount());
+    rebuild(applied_.params, applied_.variant, stepCount());
     throw;
   }
 }

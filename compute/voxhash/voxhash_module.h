@@ -7,12 +7,18 @@
 #include <memory>
 
 #include "compute/core/module.h"
+#include "compute/views/field.h"
+#include "compute/views/plots.h"
+#include "compute/views/voxels.h"
 #include "compute/voxhash/hash_lab.h"
 #include "compute/voxhash/pipeline.h"
 
 namespace ws::voxhash {
 
-class VoxhashModule final : public Module {
+class VoxhashModule final : public Module,
+                            public FieldSource,
+                            public VoxelSource,
+                            public PlotSource {
  public:
   explicit VoxhashModule(Backend backend);
 
@@ -20,13 +26,10 @@ class VoxhashModule final : public Module {
   std::string_view title() const override { return "Voxel hash intersection"; }
   void setSize(const std::string& text) override;
   std::vector<KernelVariant> variants(Backend backend) const override;
-  std::string defaultVariant(Backend) const override { return "cuckoo"; }
   std::string configuration() const override;
-  std::vector<KernelLaunch> launches() const override { return launches_; }
   std::string notes() const override;
 
   void reset() override;
-  void step(int count) override;
   void synchronize() override;
   std::vector<Metric> metrics() override;
 
@@ -67,17 +70,18 @@ class VoxhashModule final : public Module {
   }
 
  protected:
+  void advance(int count) override;
   void applyParams(const std::vector<std::string>& changed) override;
   void applySelection(Backend previous, const StateBlob& state) override;
 
  private:
-  std::vector<KernelLaunch> launches_;  // what the last step launched
   void buildImplementations();
   // The state the parameters `p` describe at step `step`: the lab's keys and table, or the
   // clouds and the frame at that step. Throws when it cannot be made.
-  void rebuild(const ParamSet& p, std::uint64_t step);
+  void rebuild(const ParamSet& p, const std::string& variant, std::uint64_t step);
   // Frames `first` to `last` of the scene `p` describes, the last one kept.
-  void runFrames(const ParamSet& p, std::uint64_t first, std::uint64_t last);
+  void runFrames(const ParamSet& p, const std::string& variant, std::uint64_t first,
+                 std::uint64_t last);
   // The cuckoo tables' chain statistics of the last step (the lab's, or model A's).
   BuildReport chainReport() const;
   // The model whose cuckoo table the intersection's view shows (0 for A, 1 for B), or -1.
@@ -87,7 +91,11 @@ class VoxhashModule final : public Module {
   std::unique_ptr<IntersectionPipeline> pipeline_;
   LabTimings labCpu_, labGpu_;
   PipelineTimings frameCpu_, frameGpu_;
-  ParamSet applied_;  // the parameters of the state shown, to go back to when a change is refused
+  // The parameters and variant of the state shown, to go back to when a change is refused.
+  struct Applied {
+    ParamSet params;
+    std::string variant;
+  } applied_;
 };
 
 }  // namespace ws::voxhash
