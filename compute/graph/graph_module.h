@@ -12,14 +12,13 @@
 #include "compute/core/module.h"
 #include "compute/graph/centrality.h"
 #include "compute/graph/clustering.h"
+#include "compute/graph/graph_engine.h"
 #include "compute/graph/layout.h"
 #include "compute/graph/louvain.h"
 #include "compute/views/graph.h"
 #include "compute/views/plots.h"
 
 namespace ws::graph {
-
-struct GraphGpu;  // the CUDA backend's objects
 
 class GraphModule final : public Module, public GraphSource, public PlotSource {
  public:
@@ -45,6 +44,7 @@ class GraphModule final : public Module, public GraphSource, public PlotSource {
   // come), the last kCurveLength of them.
   std::vector<Curve> curves() const override { return {modularityCurve_, componentsCurve_}; }
   static constexpr std::size_t kCurveLength = 2000;
+  static constexpr float kFadeSteps = 20;  // a removed edge fades out over this many steps
   // Girvan-Newman's splits so far as a tree, down to the first level of more than
   // kDendrogramLeaves communities; the level shown is marked.
   std::optional<Dendrogram> dendrogram() const override;
@@ -95,10 +95,9 @@ class GraphModule final : public Module, public GraphSource, public PlotSource {
   void restartGirvanNewman();       // every edge back, the divisive run from its start
   void computeCentrality();
   void runLouvain();
-  // The passes of a graph that may not be the module's yet (a rebuild makes them aside); the
-  // centrality with the number of its sources (all the vertices when every one is).
-  std::pair<Centrality, std::uint32_t> centralityOf(const Graph& g, GraphGpu* device) const;
-  LouvainResult louvainOf(const Graph& g, GraphGpu* device) const;
+  // The centrality of a graph that may not be the module's yet (a rebuild makes it aside), with
+  // the number of its sources (all the vertices when every one is).
+  std::pair<Centrality, std::uint32_t> centralityOf(const Graph& g, GraphEngine& engine) const;
   void layoutSteps();
   // Node sizes and colours, edge values, after what they show changed; removed edges fade by
   // their age at `step`.
@@ -118,7 +117,6 @@ class GraphModule final : public Module, public GraphSource, public PlotSource {
   std::vector<float> quotientNodes() const;
   mutable Quotient quotient_;
   std::vector<double> nodeMeasure() const;
-  EdgeBetweenness betweennessFunction();
   std::vector<std::uint32_t> sources() const;
   std::vector<std::uint32_t> sourcesOf(std::uint32_t vertices) const;
 
@@ -127,10 +125,9 @@ class GraphModule final : public Module, public GraphSource, public PlotSource {
   std::unique_ptr<Graph> graph_;
   mutable std::optional<double> crossingShare_;  // levelCrossingShare, until the graph changes
   GraphReport report_;
-  std::string source_;                  // what the graph is, in words
-  std::vector<std::uint32_t> planted_;  // the planted groups, when known
-  std::unique_ptr<GraphGpu> device_;    // on the CUDA backend
-  std::unique_ptr<Layout> cpuLayout_;   // on the CPU backend
+  std::string source_;                   // what the graph is, in words
+  std::vector<std::uint32_t> planted_;   // the planted groups, when known
+  std::unique_ptr<GraphEngine> engine_;  // holds graph_
   std::unique_ptr<GirvanNewman> gn_;
   std::optional<LouvainResult> louvain_;
   double louvainMs_ = 0, gnMs_ = 0, centralityMs_ = 0;
