@@ -11,6 +11,7 @@
 #include "compute/core/json_input.h"
 #include "compute/core/line.h"
 #include "compute/core/saved_state.h"
+#include "compute/life/life_catalog.h"
 #include "compute/life/life_cuda.h"
 
 namespace ws::life {
@@ -18,99 +19,6 @@ namespace ws::life {
 namespace {
 
 constexpr int kMaxSide = 1 << 18;
-
-std::vector<KernelVariant> cudaVariants() {
-  return {
-      {"global",
-       "(1) global memory, ghost border",
-       "One thread per cell reads its 3x3 neighbourhood straight from global memory: nine 4-byte "
-       "loads and one store per cell. A one-cell ghost border (dead, or a copy of the opposite "
-       "edge "
-       "on a torus) removes every boundary test. Neighbouring threads load the same cells again "
-       "and "
-       "again; the caches absorb much of it, but this is the baseline the chapter improves on "
-       "(145 GB/s of bus traffic on a GTX 285, 2010). `mapping` shows coalescing: with threads "
-       "running down columns, a warp's 32 loads fall in 32 rows instead of one.",
-       {"mapping"},
-       "ch. 6 (GTX 285, CUDA 3.1, 2010), 100 generations, 160^2 to 1600^2: the baseline, 145 GB/s "
-       "on the bus (profiler), memory-bound"},
-      {"shared",
-       "(2) shared-memory tile 16x16",
-       "Each 16x16 block first copies its cells plus a one-cell halo (18x18 = 324 cells, not 384 "
-       "as the chapter misprints) into shared memory, then counts neighbours there. Global loads "
-       "drop from 9 per cell to about 1.27: the chapter measured it 30% faster than (1) on a GTX "
-       "285. Rows start wherever they fall, so most loads straddle 128-byte segments. "
-       "`remove_barrier` is the race demonstration: without __syncthreads() between filling the "
-       "tile and reading it, threads read halo cells other warps have not written yet.",
-       {"remove_barrier"},
-       "ch. 6 (GTX 285, 2010): 30% faster than (1); the application saw just over 30 GB/s while "
-       "the bus carried 67 GB/s"},
-      {"aligned",
-       "(3) shared tile, 128-byte aligned rows",
-       "The same tile kernel on a grid whose cell (0,0) and every row start on a 128-byte "
-       "boundary (the ghost column sits just before it). Each warp's row load is then whole "
-       "memory segments instead of straddling two. A small gain by itself, but it makes (4) "
-       "possible.",
-       {},
-       "ch. 6 (GTX 285, 2010): a relatively minor improvement by itself"},
-      {"flat",
-       "(4) flat blocks (block shape)",
-       "With aligned rows, the left and right halo cells of a tile still cost a whole 32-byte "
-       "sector each. Flatter blocks of the same 256 threads have fewer rows and so fewer side "
-       "halos: the redundancy ratio falls from 2.13 (16x16) to 1.75 (64x4). Pick the shape and "
-       "watch the time; the chapter found 64x4 best, 20% under 16x16.",
-       {"block"},
-       "ch. 6 (GTX 285, 2010): 64x4 best of the 256-thread shapes, 20% under the square 16x16"},
-      {"multicell",
-       "(5) several cells per thread",
-       "Each thread updates 2 (or 4) neighbouring cells of a wider tile, so the index arithmetic "
-       "and the column sums of the shared neighbours are done once for several cells: fewer "
-       "instructions per cell (the chapter: under 60%) and wider stores. The chapter's 64x4 "
-       "2-cell kernel was its fastest, 65% faster than (1).",
-       {"block", "cells_per_thread"},
-       "ch. 6 (GTX 285, 2010): 2 cells per thread a further 35% under (4); 64x4 2-cell about 65% "
-       "faster than (1), the chapter's fastest"},
-      {"bitpacked",
-       "(6) bit-packed, bit-sliced adders",
-       "One bit per cell, 64 cells per 64-bit word: 32 times fewer bytes than (1)-(5). A thread "
-       "owns one word column over several rows; it forms each row's west+centre+east sum as two "
-       "bit planes with shifts and a full adder, adds three rows into a 4-bit count of the 3x3 "
-       "block, and applies the rule as a few dozen logic operations on 64 cells at once. Each "
-       "row's sums serve three output rows. The fast path: limited by memory bandwidth at about "
-       "0.25 bytes per cell update.",
-       {"rows_per_thread"},
-       "",
-       true},
-      {"temporal",
-       "(7) bit-packed, several generations per pass",
-       "Temporal blocking on top of (6): a warp keeps a tile of 32 word columns by 40 rows in "
-       "registers, gets west and east neighbours from the next lanes by warp shuffles, and "
-       "advances it several generations before storing the interior. Errors from the tile's "
-       "unknown surroundings creep in one cell per generation, so the outer lanes and a few rows "
-       "are sacrificed. The grid crosses memory once per pass instead of once per generation: "
-       "when a kernel is bandwidth-bound, do more work per byte. (On a torus whose width is not a "
-       "multiple of 64, and while the age view needs every generation, it steps like (6).)",
-       {"generations_per_pass"}},
-  };
-}
-
-std::vector<KernelVariant> cpuVariants() {
-  return {
-      {"reference",
-       "reference (byte per cell)",
-       "The rule as written: for each cell, count the eight neighbours and look up the rule, one "
-       "byte per cell, rows shared among OpenMP threads. Every other variant is tested against "
-       "it.",
-       {}},
-      {"bitpacked",
-       "bit-packed (64 cells per word)",
-       "The CUDA bit-packed kernel's arithmetic (the same source, life_bitops.h) on the CPU: "
-       "64 cells per 64-bit word, bit-sliced adders, word columns shared among OpenMP threads.",
-       {},
-       "",
-       true},
-  };
-}
 
 std::string validateRule(const std::string& text) {
   try {
@@ -189,6 +97,7 @@ LifeModule::LifeModule(Backend backend) : Module(backend) {
                  &addTiming("view (CPU)", "pixels/s", false)};
   gpuTimings_ = {&addTiming("step (CUDA)", "cell updates/s", true),
                  &addTiming("view (CUDA)", "pixels/s", true)};
+  config_ = readLifeConfig(params());
   buildEngine();
   engine_->reshape(int(side), int(side));
   reset();
@@ -202,42 +111,19 @@ void LifeModule::setSize(const std::string& text) {
 }
 
 std::vector<KernelVariant> LifeModule::variants(Backend backend) const {
-  return backend == Backend::Cuda ? cudaVariants() : cpuVariants();
-}
-
-LifeRule LifeModule::rule() const {
-  return LifeRule::parse(params().getText("rule"));
-}
-
-Boundary LifeModule::boundary() const {
-  return params().getText("boundary") == "dead" ? Boundary::Dead : Boundary::Torus;
+  return describe(lifeVariants(backend));
 }
 
 void LifeModule::buildEngine() {
-  if (backend() == Backend::Cpu) {
-    engine_ = makeCpuEngine(variant(), cpuTimings_);
-  } else {
-    CudaLifeConfig config;
-    const std::string names[] = {"global",    "shared",    "aligned", "flat",
-                                 "multicell", "bitpacked", "temporal"};
-    config.kernel = static_cast<CudaLifeKernel>(
-        std::find(std::begin(names), std::end(names), variant()) - std::begin(names));
-    parseTileShape(params().getText("block"), config.blockX, config.blockY);
-    config.cellsPerThread = std::stoi(params().getText("cells_per_thread"));
-    config.rowsPerThread = std::stoi(params().getText("rows_per_thread"));
-    config.generationsPerPass = std::stoi(params().getText("generations_per_pass"));
-    config.columnMajor = params().getText("mapping") == "column-major";
-    config.barrier = !params().getBool("remove_barrier");
-    engine_ = makeCudaEngine(config, gpuTimings_);
-  }
-  engine_->trackAge(params().getText("view") == "age");
+  const MakeLifeEngine make = entryNamed(lifeVariants(backend()), variant()).how;
+  engine_ = make(config_, backend() == Backend::Cuda ? gpuTimings_ : cpuTimings_);
+  engine_->trackAge(config_.ageView);
 }
 
 void LifeModule::reset() {
-  const std::string start = params().getText("pattern");
+  const std::string& start = config_.pattern;
   if (start.empty()) {
-    engine_->fillRandom(static_cast<std::uint64_t>(params().getInt("seed")),
-                        params().getFloat("density"));
+    engine_->fillRandom(config_.seed, config_.density);
   } else {
     const Pattern& p = pattern(start);
     if (p.width > engine_->width() || p.height > engine_->height())
@@ -249,7 +135,7 @@ void LifeModule::reset() {
     placePattern(p, engine_->width() / 2, engine_->height() / 2);
   }
   engine_->trackAge(false);  // ages restart with the new state
-  engine_->trackAge(params().getText("view") == "age");
+  engine_->trackAge(config_.ageView);
   setStepCount(0);
   clearTimings();
 }
@@ -260,7 +146,7 @@ void LifeModule::clear() {
 }
 
 void LifeModule::advance(int count) {
-  engine_->step(count, rule(), boundary());
+  engine_->step(count, config_.rule, config_.boundary);
 }
 
 std::vector<Metric> LifeModule::metrics() {
@@ -277,7 +163,7 @@ std::vector<FieldView> LifeModule::fieldViews() const {
 }
 
 int LifeModule::currentFieldView() const {
-  return params().getText("view") == "age" ? 1 : 0;
+  return config_.ageView ? 1 : 0;
 }
 
 void LifeModule::renderField(const FieldRequest& request, FieldImage& image) {
@@ -316,7 +202,7 @@ void LifeModule::runAction(const std::string& action) {
 
 void LifeModule::placePattern(const Pattern& p, int cx, int cy) {
   const int w = engine_->width(), h = engine_->height();
-  const bool torus = boundary() == Boundary::Torus;
+  const bool torus = config_.boundary == Boundary::Torus;
   std::vector<CellEdit> cells;
   cells.reserve(p.cells.size());
   for (auto [px, py] : p.cells) {
@@ -383,6 +269,17 @@ void LifeModule::restoreState(const StateBlob& state) {
 }
 
 void LifeModule::applyParams(const std::vector<std::string>& changed) {
+  const LifeConfig previous = config_;
+  config_ = readLifeConfig(params());
+  try {
+    applyConfig(changed);
+  } catch (...) {
+    config_ = previous;
+    throw;
+  }
+}
+
+void LifeModule::applyConfig(const std::vector<std::string>& changed) {
   // Kernel shape first, so that a preset changing both shape and size gets both.
   if (anyOf(changed, {"block", "cells_per_thread", "rows_per_thread", "generations_per_pass",
                       "mapping", "remove_barrier"}) &&
@@ -394,11 +291,10 @@ void LifeModule::applyParams(const std::vector<std::string>& changed) {
     clearTimings();
   }
   if (anyOf(changed, {"width", "height"})) {
-    const int w = int(params().getInt("width")), h = int(params().getInt("height"));
     const int oldW = engine_->width(), oldH = engine_->height();
     const StateBlob before = saveState();
     try {
-      engine_->reshape(w, h);
+      engine_->reshape(config_.width, config_.height);
       reset();
     } catch (...) {
       if (engine_->width() != oldW || engine_->height() != oldH) engine_->reshape(oldW, oldH);
@@ -407,7 +303,7 @@ void LifeModule::applyParams(const std::vector<std::string>& changed) {
     }
     return;  // reset() applied everything else
   }
-  if (anyOf(changed, {"view"})) engine_->trackAge(params().getText("view") == "age");
+  if (anyOf(changed, {"view"})) engine_->trackAge(config_.ageView);
   if (anyOf(changed, {"density", "seed", "pattern"})) reset();
 }
 
@@ -431,7 +327,7 @@ std::vector<std::string> LifeModule::sweepSizes() const {
 }
 
 std::string LifeModule::notes() const {
-  if (backend() == Backend::Cuda && variant() == "shared" && params().getBool("remove_barrier"))
+  if (backend() == Backend::Cuda && variant() == "shared" && !config_.cuda.barrier)
     return "warning: race demonstration: the tile kernel runs without its barrier, so cells near "
            "tile edges come out wrong; results are wrong on purpose\n";
   return "";

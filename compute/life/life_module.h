@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "compute/core/module.h"
+#include "compute/life/life_catalog.h"
 #include "compute/life/life_engine.h"
 #include "compute/life/rle.h"
 #include "compute/views/field.h"
@@ -65,10 +66,10 @@ class LifeModule final : public Module, public FieldSource {
   void applySelection(Backend previous, const StateBlob& state) override;
 
  private:
-  void buildEngine();
-  LifeRule rule() const;
-  Boundary boundary() const;
+  void buildEngine();  // the current variant's, for config_
+  void applyConfig(const std::vector<std::string>& changed);
 
+  LifeConfig config_;  // the parameters, read when they change
   std::unique_ptr<LifeEngine> engine_;
   LifeTimings cpuTimings_, gpuTimings_;
   std::map<std::string, Pattern> patterns_;
