@@ -138,33 +138,41 @@ std::vector<KernelVariant> graphVariants(Backend backend) {
          {"sources"},
          "ch. 2 Table 2.3 (Core i7-975, 2010): betweenness of flickr, 4,096 sources, one thread, "
          "854 s"}};
+  return describe(graphMappings());
+}
+
+const VariantCatalog<Parallelism>& graphMappings() {
   const std::vector<std::string> tuned = {"sources"};
-  return {
-      {"edge", "edge-parallel (chapter 2)",
-       "A thread per arc, every level: an arc whose tail is on the level updates its head "
-       "(forward: "
-       "distance and path count; backward: dependency). Every thread does the same small work, "
-       "and neighbouring threads read neighbouring arcs (coalesced), at the price of looking at "
-       "every arc at every level. A vertex's arcs sit side by side, so a warp adds up their "
-       "backward shares before one atomic per vertex. The chapter's GTX 480 (2010) ran a BFS of "
-       "the flickr graph in "
-       "11.9 ms this way, against 26.7 ms node-parallel.",
-       tuned,
-       "ch. 2 Table 2.4 (GTX 480, 2010): BFS of flickr (6.6 M edges) 11.9 ms, 5.6 x 10^8 edges/s; "
-       "2.2x faster than node-parallel"},
-      {"node", "node-parallel",
-       "A thread per vertex, every level: a vertex on the level walks its own arcs. Work per "
-       "thread follows the degree: on a scale-free graph one hub's thread holds up the 31 others "
-       "of its warp (divergence), while most of the warp's vertices are not on the level at all.",
-       tuned, "ch. 2 Table 2.4 (GTX 480, 2010): BFS of flickr 26.7 ms"},
-      {"permuted-edge", "edge-parallel, arcs permuted",
-       "The edge-parallel kernel with the arcs in random order: the same even work per thread, "
-       "but neighbouring threads now read far-apart memory (uncoalesced). The chapter's control: "
-       "slower than both on most graphs (here a warp's arcs also no longer share tails, so each "
-       "adds its own atomic), which shows that coalescing, not only even work, makes "
-       "the edge-parallel kernel fast (flickr on the GTX 480: 134.8 ms).",
-       tuned,
-       "ch. 2 Table 2.4 (GTX 480, 2010): BFS of flickr 134.8 ms, 11x slower than edge-parallel"}};
+  static const VariantCatalog<Parallelism> catalog = {
+      {{"edge", "edge-parallel (chapter 2)",
+        "A thread per arc, every level: an arc whose tail is on the level updates its head "
+        "(forward: "
+        "distance and path count; backward: dependency). Every thread does the same small work, "
+        "and neighbouring threads read neighbouring arcs (coalesced), at the price of looking at "
+        "every arc at every level. A vertex's arcs sit side by side, so a warp adds up their "
+        "backward shares before one atomic per vertex. The chapter's GTX 480 (2010) ran a BFS of "
+        "the flickr graph in "
+        "11.9 ms this way, against 26.7 ms node-parallel.",
+        tuned,
+        "ch. 2 Table 2.4 (GTX 480, 2010): BFS of flickr (6.6 M edges) 11.9 ms, 5.6 x 10^8 edges/s; "
+        "2.2x faster than node-parallel"},
+       Parallelism::Edge},
+      {{"node", "node-parallel",
+        "A thread per vertex, every level: a vertex on the level walks its own arcs. Work per "
+        "thread follows the degree: on a scale-free graph one hub's thread holds up the 31 others "
+        "of its warp (divergence), while most of the warp's vertices are not on the level at all.",
+        tuned, "ch. 2 Table 2.4 (GTX 480, 2010): BFS of flickr 26.7 ms"},
+       Parallelism::Node},
+      {{"permuted-edge", "edge-parallel, arcs permuted",
+        "The edge-parallel kernel with the arcs in random order: the same even work per thread, "
+        "but neighbouring threads now read far-apart memory (uncoalesced). The chapter's control: "
+        "slower than both on most graphs (here a warp's arcs also no longer share tails, so each "
+        "adds its own atomic), which shows that coalescing, not only even work, makes "
+        "the edge-parallel kernel fast (flickr on the GTX 480: 134.8 ms).",
+        tuned,
+        "ch. 2 Table 2.4 (GTX 480, 2010): BFS of flickr 134.8 ms, 11x slower than edge-parallel"},
+       Parallelism::PermutedEdge}};
+  return catalog;
 }
 
 }  // namespace ws::graph

@@ -4,12 +4,16 @@
 #include <string>
 #include <vector>
 
+#include "compute/core/catalog.h"
 #include "compute/core/module.h"
+#include "compute/graph/centrality_cuda.h"
 
 namespace ws::graph {
 
 void declareGraphParams(ParamSet& p, bool gpu);
 std::vector<KernelVariant> graphVariants(Backend backend);
+// The CUDA variants: each a thread mapping of the centrality's sweeps.
+const VariantCatalog<Parallelism>& graphMappings();
 // Whether `name` is one of the generators (planted, barabasi-albert...) rather than a file.
 bool isGenerator(const std::string& name);
 

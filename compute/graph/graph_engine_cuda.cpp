@@ -6,6 +6,7 @@
 #include "compute/core/device_buffer.h"
 #include "compute/graph/centrality_cuda.h"
 #include "compute/graph/components_cuda.h"
+#include "compute/graph/graph_catalog.h"
 #include "compute/graph/graph_engine.h"
 #include "compute/graph/layout_cuda.h"
 #include "compute/graph/louvain_cuda.h"
@@ -14,10 +15,8 @@ namespace ws::graph {
 
 namespace {
 
-// The variant's thread mapping.
 Parallelism mappingOf(const std::string& variant) {
-  if (variant == "node") return Parallelism::Node;
-  return variant == "permuted-edge" ? Parallelism::PermutedEdge : Parallelism::Edge;
+  return entryNamed(graphMappings(), variant).how;
 }
 
 class CudaGraphEngine final : public GraphEngine {

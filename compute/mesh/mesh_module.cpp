@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "compute/core/catalog.h"
 #include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
 #include "compute/core/saved_state.h"
@@ -60,6 +61,42 @@ MeshValue valueOf(const std::string& colourBy) {
   if (colourBy == kColourBy[2]) return MeshValue::DistanceMoved;
   if (colourBy == kColourBy[3]) return MeshValue::OffSurface;
   return MeshValue::MinAngle;
+}
+
+// The methods, each one entry with the optimizer it runs.
+VariantCatalog<Method> meshMethods(Backend backend) {
+  const bool gpu = backend == Backend::Cuda;
+  const std::vector<std::string> tuned =
+      gpu ? std::vector<std::string>{"block", "alpha", "iterations", "precision", "per_branch"}
+          : std::vector<std::string>{"alpha", "iterations", "precision", "per_branch"};
+  return {
+      {{"nelder-mead",
+        gpu ? "Nelder-Mead per vertex (chapter 13)" : "Nelder-Mead per vertex, OpenMP",
+        "Each vertex searches its tangent plane for the place that maximizes the smallest angle of "
+        "its triangles: a 2-D Nelder-Mead search of up to 40 steps, each step evaluating the "
+        "smallest angle of every incident triangle (read once into the thread's own memory), "
+        "within alpha times the distance to its nearest neighbour. One thread per vertex, one "
+        "launch per colour class. Arithmetic, and threads of a warp that stop after different "
+        "numbers of steps or take different branches (divergence; 'evaluate per branch' shows "
+        "what one evaluation for three branches saves), set the pace; the "
+        "chapter's Tesla C2050 (2010) optimized 3.6 million vertices in 147.5 s, 40x its CPU.",
+        tuned,
+        "ch. 13 Table 13.1 (Tesla C2050, CUDA 3.0, 2010): Dragon, 3.6 M vertices, 147.5 s on the "
+        "GPU against 5910.2 s on a Core i7 920 (40x); sweeps not stated"},
+       Method::NelderMead},
+      {{"laplacian", "Laplacian smoothing",
+        "Each vertex moves to the centroid of its neighbours: one pass of a few reads and adds, "
+        "the fast baseline. It rounds the mesh off as it smooths it: a sphere shrinks, corners of "
+        "a part are cut (unless locked), and without the guards triangles can fold.",
+        gpu ? std::vector<std::string>{"block"} : std::vector<std::string>{}},
+       Method::Laplacian},
+      {{"tangential", "tangential Laplacian smoothing",
+        "The centroid's move without its part along the vertex's normal: the vertex slides along "
+        "the surface instead of shrinking it. Cheap and good for even meshes, but it equalizes "
+        "edge lengths rather than angles.",
+        gpu ? std::vector<std::string>{"block"} : std::vector<std::string>{}},
+       Method::Tangential},
+  };
 }
 
 }  // namespace
@@ -179,35 +216,7 @@ void MeshModule::setSize(const std::string& text) {
 }
 
 std::vector<KernelVariant> MeshModule::variants(Backend backend) const {
-  const bool gpu = backend == Backend::Cuda;
-  const std::vector<std::string> tuned =
-      gpu ? std::vector<std::string>{"block", "alpha", "iterations", "precision", "per_branch"}
-          : std::vector<std::string>{"alpha", "iterations", "precision", "per_branch"};
-  return {
-      {"nelder-mead",
-       gpu ? "Nelder-Mead per vertex (chapter 13)" : "Nelder-Mead per vertex, OpenMP",
-       "Each vertex searches its tangent plane for the place that maximizes the smallest angle of "
-       "its triangles: a 2-D Nelder-Mead search of up to 40 steps, each step evaluating the "
-       "smallest angle of every incident triangle (read once into the thread's own memory), "
-       "within alpha times the distance to its nearest neighbour. One thread per vertex, one "
-       "launch per colour class. Arithmetic, and threads of a warp that stop after different "
-       "numbers of steps or take different branches (divergence; 'evaluate per branch' shows "
-       "what one evaluation for three branches saves), set the pace; the "
-       "chapter's Tesla C2050 (2010) optimized 3.6 million vertices in 147.5 s, 40x its CPU.",
-       tuned,
-       "ch. 13 Table 13.1 (Tesla C2050, CUDA 3.0, 2010): Dragon, 3.6 M vertices, 147.5 s on the "
-       "GPU against 5910.2 s on a Core i7 920 (40x); sweeps not stated"},
-      {"laplacian", "Laplacian smoothing",
-       "Each vertex moves to the centroid of its neighbours: one pass of a few reads and adds, "
-       "the fast baseline. It rounds the mesh off as it smooths it: a sphere shrinks, corners of "
-       "a part are cut (unless locked), and without the guards triangles can fold.",
-       gpu ? std::vector<std::string>{"block"} : std::vector<std::string>{}},
-      {"tangential", "tangential Laplacian smoothing",
-       "The centroid's move without its part along the vertex's normal: the vertex slides along "
-       "the surface instead of shrinking it. Cheap and good for even meshes, but it equalizes "
-       "edge lengths rather than angles.",
-       gpu ? std::vector<std::string>{"block"} : std::vector<std::string>{}},
-  };
+  return describe(meshMethods(backend));
 }
 
 std::string MeshModule::configuration() const {
@@ -219,9 +228,7 @@ std::string MeshModule::configuration() const {
 
 OptimizeParams MeshModule::optimizeParams() const {
   OptimizeParams o;
-  o.method = variant() == "laplacian"    ? Method::Laplacian
-             : variant() == "tangential" ? Method::Tangential
-                                         : Method::NelderMead;
+  o.method = entryNamed(meshMethods(backend()), variant()).how;
   o.alpha = float(params().getFloat("alpha"));
   o.search.iterations = int(params().getInt("iterations"));
   o.search.tolerance = float(params().getFloat("tolerance"));
