@@ -22,4 +22,22 @@ std::vector<std::string> listAssets(const std::string& folder, const std::string
   return files;
 }
 
+std::vector<std::string> shippedNames(const AssetKind& kind) {
+  std::vector<std::string> names;
+  for (const char* extension : kind.extensions)
+    for (const std::string& path : listAssets(kind.folder, extension))
+      names.push_back(std::filesystem::path(path).stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::optional<std::string> shippedPath(const AssetKind& kind, const std::string& name) {
+  for (const char* extension : kind.extensions) {
+    const std::string path = assetDirectory() + "/" + kind.folder + "/" + name + extension;
+    std::error_code error;
+    if (std::filesystem::is_regular_file(path, error)) return path;
+  }
+  return std::nullopt;
+}
+
 }  // namespace ws

@@ -15,8 +15,6 @@ namespace ws::graph {
 
 namespace {
 
-constexpr const char* kExtensions[] = {".txt", ".edges", ".mtx"};
-
 std::uint64_t vertexId(const TextTokens& t, const Token& token) {
   const long long id = t.integer(token, "vertex id");
   if (id < 0) t.fail(token, "vertex id " + token.shown() + " is negative");
@@ -130,20 +128,11 @@ Graph loadGraph(const std::string& path, GraphReport* report) {
 }
 
 std::vector<std::string> shippedGraphs() {
-  std::vector<std::string> names;
-  for (const char* extension : kExtensions)
-    for (const std::string& path : listAssets("graphs", extension))
-      names.push_back(std::filesystem::path(path).stem().string());
-  std::sort(names.begin(), names.end());
-  return names;
+  return shippedNames(kGraphs);
 }
 
 std::string graphPathOf(const std::string& name) {
-  for (const char* extension : kExtensions) {
-    const std::string shipped = assetDirectory() + "/graphs/" + name + extension;
-    if (pathExists(shipped)) return shipped;
-  }
-  return name;
+  return shippedPath(kGraphs, name).value_or(name);
 }
 
 }  // namespace ws::graph

@@ -31,8 +31,7 @@ std::string validateRule(const std::string& text) {
 
 std::string findPatternPath(const std::string& nameOrPath) {
   if (pathExists(nameOrPath)) return nameOrPath;
-  const std::string shipped = assetDirectory() + "/patterns/" + nameOrPath + ".rle";
-  if (pathExists(shipped)) return shipped;
+  if (const auto shipped = shippedPath(kPatterns, nameOrPath)) return *shipped;
   throw InputError("no pattern '" + json_input::brief(nameOrPath) +
                    "' (not a file, nor one of the shipped patterns)");
 }
@@ -225,10 +224,7 @@ const Pattern& LifeModule::pattern(const std::string& nameOrPath) {
 }
 
 std::vector<std::string> LifeModule::shippedPatterns() {
-  std::vector<std::string> names;
-  for (const auto& path : listAssets("patterns", ".rle"))
-    names.push_back(std::filesystem::path(path).stem().string());
-  return names;
+  return shippedNames(kPatterns);
 }
 
 void LifeModule::loadGrid(const LifeGrid& grid) {

@@ -505,20 +505,11 @@ void saveMesh(const TriangleMesh& mesh, const std::string& path, MeshFormat form
 }
 
 std::vector<std::string> shippedMeshes() {
-  std::vector<std::string> names;
-  for (const char* extension : {".obj", ".ply", ".off"})
-    for (const std::string& path : listAssets("meshes", extension))
-      names.push_back(std::filesystem::path(path).stem().string());
-  std::sort(names.begin(), names.end());
-  return names;
+  return shippedNames(kMeshes);
 }
 
 std::string meshPathOf(const std::string& model) {
-  for (const char* extension : {".obj", ".ply", ".off"}) {
-    const std::string shipped = assetDirectory() + "/meshes/" + model + extension;
-    if (pathExists(shipped)) return shipped;
-  }
-  return model;
+  return shippedPath(kMeshes, model).value_or(model);
 }
 
 std::string checkMeshName(const std::string& name, const std::vector<std::string>& shapes,
