@@ -18,7 +18,7 @@
 #include "compute/core/json_input.h"
 #include "compute/core/module.h"
 #include "compute/graph/graph_io.h"
-#include "compute/mesh/mesh_io.h"
+#include "compute/io/mesh_io.h"
 #include "test_support.h"
 
 namespace ws {
@@ -157,7 +157,7 @@ TEST(BadHeader, AGraphOrMeshHeaderCannotAskForBillions) {
       "property float y\nproperty float z\nelement face 1\nproperty list uchar int "
       "vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n");
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_EQ(mesh::readPly(empty, "empty.ply").triangles.size(), 1u);
+  EXPECT_EQ(io::readPly(empty, "empty.ply").triangles.size(), 1u);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
 }
 

@@ -9,10 +9,10 @@
 
 #include "compute/core/assets.h"
 #include "compute/core/errors.h"
-#include "compute/mesh/mesh_io.h"
+#include "compute/io/mesh_io.h"
 #include "tests/test_support.h"
 
-namespace ws::mesh {
+namespace ws::io {
 namespace {
 
 TriangleMesh randomMesh(std::mt19937_64& rng) {
@@ -175,4 +175,4 @@ TEST(MeshIo, TheShippedMeshesAreClosedSurfaces) {
 }
 
 }  // namespace
-}  // namespace ws::mesh
+}  // namespace ws::io

@@ -108,7 +108,7 @@ TEST(VoxhashPipeline, MeshSamplesCoverTheSurface) {
   const std::uint64_t seed = ws::test::freshSeed();
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> unit(0, 1);
-  mesh::TriangleMesh m;
+  io::TriangleMesh m;
   for (int t = 0; t < 6; ++t) {
     for (int k = 0; k < 3; ++k) m.vertices.push_back({4 * unit(rng) - 2, 4 * unit(rng) - 2, 0});
     m.triangles.push_back(
@@ -174,7 +174,7 @@ TEST(VoxhashPipeline, AMeshFileChangedOnDiskIsReadAgain) {
                          "f 1 4 6\n";
   const std::vector<Point> octahedron = sampleModel(path.string(), 1, 0.05f);
   EXPECT_NE(octahedron, tetrahedron);
-  EXPECT_EQ(octahedron, sampleMesh(mesh::loadMesh(path.string()), 1, 0.05f));
+  EXPECT_EQ(octahedron, sampleMesh(io::loadMesh(path.string()), 1, 0.05f));
   std::ofstream(path) << "v 0 0 0\nf 1 2 3\n";
   EXPECT_THROW(sampleModel(path.string(), 1, 0.05f), InputError);
   std::filesystem::remove(path);

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "compute/mesh/colouring.h"
-#include "compute/mesh/mesh_io.h"
 #include "compute/mesh/optimize.h"
 #include "compute/mesh/surface_grid.h"
 #include "compute/mesh/topology.h"

@@ -7,9 +7,24 @@
 #include <string>
 #include <vector>
 
-#include "compute/mesh/mesh_io.h"
+#include "compute/io/mesh_io.h"
 
 namespace ws::mesh {
+
+// The mesh files' types and readers (compute/io/, shared with the voxel module), by their names
+// here.
+using io::checkMeshName;
+using io::loadMesh;
+using io::MeshFormat;
+using io::meshFormatOf;
+using io::meshPathOf;
+using io::readObj;
+using io::readOff;
+using io::readPly;
+using io::saveMesh;
+using io::shippedMeshes;
+using io::TriangleMesh;
+using io::writeMesh;
 
 struct Topology {
   std::size_t vertices = 0;

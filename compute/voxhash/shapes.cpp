@@ -121,7 +121,7 @@ std::vector<Point> sampleShape(Shape shape, float size, float spacing, std::size
   return points;
 }
 
-std::vector<Point> sampleMesh(const mesh::TriangleMesh& mesh, float size, float spacing,
+std::vector<Point> sampleMesh(const io::TriangleMesh& mesh, float size, float spacing,
                               std::size_t maxPoints) {
   if (!(spacing > 0) || !(size > 0))
     throw InputError("a mesh needs a positive size and point spacing");
@@ -195,7 +195,7 @@ bool isShapeName(const std::string& name) {
 }  // namespace
 
 std::string checkModelName(const std::string& model) {
-  return mesh::checkMeshName(model, {"sphere", "torus", "torus-knot", "box"}, "model");
+  return io::checkMeshName(model, {"sphere", "torus", "torus-knot", "box"}, "model");
 }
 
 namespace {
@@ -225,7 +225,7 @@ std::vector<Point> sampleModel(const std::string& model, float size, float spaci
   if (isShapeName(model)) return sampleShape(parseShape(model), size, spacing);
   if (const std::string problem = checkModelName(model); !problem.empty())
     throw InputError(problem);
-  const std::string path = mesh::meshPathOf(model);
+  const std::string path = io::meshPathOf(model);
   std::error_code error;  // a file that cannot be looked at is read, and refused there
   SampledMesh wanted{path,
                      std::filesystem::file_size(path, error),
@@ -240,7 +240,7 @@ std::vector<Point> sampleModel(const std::string& model, float size, float spaci
       return at->points;
     }
   }
-  wanted.points = sampleMesh(mesh::loadMesh(path), size, spacing);
+  wanted.points = sampleMesh(io::loadMesh(path), size, spacing);
   cache.push_front(wanted);
   if (cache.size() > kCachedMeshes) cache.pop_back();
   return wanted.points;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "compute/mesh/mesh_io.h"
+#include "compute/io/mesh_io.h"
 
 namespace ws::voxhash {
 
@@ -28,7 +28,7 @@ std::vector<Point> sampleShape(Shape shape, float size, float spacing,
 // Points on a triangle mesh's surface, spacing at most `spacing` apart along each triangle's
 // edges (a lattice per triangle), the mesh first centred on its bounding box and scaled so that
 // its farthest vertex lies `size` from the centre. Throws InputError past `maxPoints`.
-std::vector<Point> sampleMesh(const mesh::TriangleMesh& mesh, float size, float spacing,
+std::vector<Point> sampleMesh(const io::TriangleMesh& mesh, float size, float spacing,
                               std::size_t maxPoints = std::size_t(1) << 26);
 
 // A model by name: a procedural shape (parseShape's names), a shipped mesh (assets/meshes, by
@@ -37,7 +37,7 @@ std::vector<Point> sampleMesh(const mesh::TriangleMesh& mesh, float size, float 
 // kept, each with its file's size and time of change: asked again for one of them (a parameter
 // change that leaves the models as they were), it is not read and sampled again.
 std::vector<Point> sampleModel(const std::string& model, float size, float spacing);
-// Whether `model` names a shape, a shipped mesh (mesh::shippedMeshes) or a mesh file ("" when it
+// Whether `model` names a shape, a shipped mesh (io::shippedMeshes) or a mesh file ("" when it
 // does, else why not), without reading the file.
 std::string checkModelName(const std::string& model);
 

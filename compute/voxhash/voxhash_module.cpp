@@ -81,7 +81,7 @@ VoxhashModule::VoxhashModule(Backend backend) : Module(backend) {
         checkModelName);
     for (const char* shape : {"sphere", "torus", "torus-knot", "box"})
       spec.suggestions.emplace_back("shape", shape);
-    for (const std::string& mesh : mesh::shippedMeshes())
+    for (const std::string& mesh : io::shippedMeshes())
       spec.suggestions.emplace_back("mesh", mesh);
     p.declare(spec);
   }

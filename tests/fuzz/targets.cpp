@@ -30,7 +30,7 @@
 #include "compute/core/json_input.h"
 #include "compute/graph/graph_io.h"
 #include "compute/life/rle.h"
-#include "compute/mesh/mesh_io.h"
+#include "compute/io/mesh_io.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace ws::fuzz {
@@ -112,10 +112,10 @@ void rle(std::string_view bytes) {
            "an RLE cell lies outside the pattern's box");
 }
 
-template <mesh::TriangleMesh (*read)(std::istream&, const std::string&)>
+template <io::TriangleMesh (*read)(std::istream&, const std::string&)>
 void meshReader(std::string_view bytes) {
   std::istringstream in{std::string(bytes)};
-  const mesh::TriangleMesh mesh = read(in, "fuzz");
+  const io::TriangleMesh mesh = read(in, "fuzz");
   for (const auto& triangle : mesh.triangles)
     for (std::uint32_t v : triangle)
       expect(v < mesh.vertices.size(), "a triangle names a vertex the mesh does not have");
@@ -206,9 +206,9 @@ struct Target {
 
 constexpr Target kTargets[] = {
     {"rle", rle},
-    {"obj", meshReader<mesh::readObj>},
-    {"ply", meshReader<mesh::readPly>},
-    {"off", meshReader<mesh::readOff>},
+    {"obj", meshReader<io::readObj>},
+    {"ply", meshReader<io::readPly>},
+    {"off", meshReader<io::readOff>},
     {"edgelist", graphReader<graph::readEdgeList>},
     {"mtx", graphReader<graph::readMatrixMarket>},
     {"preset", preset},

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ws::mesh {
+namespace ws::io {
 
 struct TriangleMesh {
   std::vector<std::array<float, 3>> vertices;
@@ -44,4 +44,4 @@ std::string checkMeshName(const std::string& name, const std::vector<std::string
 void saveMesh(const TriangleMesh& mesh, const std::string& path, MeshFormat format);
 void writeMesh(const TriangleMesh& mesh, std::ostream& out, MeshFormat format);
 
-}  // namespace ws::mesh
+}  // namespace ws::io

@@ -1,4 +1,4 @@
-#include "compute/mesh/mesh_io.h"
+#include "compute/io/mesh_io.h"
 
 #include <algorithm>
 #include <bit>
@@ -18,7 +18,7 @@
 #include "compute/core/input_file.h"
 #include "compute/core/text_tokens.h"
 
-namespace ws::mesh {
+namespace ws::io {
 
 namespace {
 
@@ -531,4 +531,4 @@ std::string checkMeshName(const std::string& name, const std::vector<std::string
          ") or the path of an .obj, .ply or .off file";
 }
 
-}  // namespace ws::mesh
+}  // namespace ws::io
