@@ -144,15 +144,6 @@ TimingScope& Module::addTiming(std::string name, std::string rateUnit, bool onGp
   return *timings_.back();
 }
 
-std::unique_ptr<Module> createModule(const std::string& name, Backend backend) {
-  std::string names;
-  for (const auto& entry : moduleRegistry()) {
-    if (entry.name == name) return entry.create(backend);
-    names += " " + entry.name;
-  }
-  throw InputError("unknown module '" + name + "' (known:" + names + ")");
-}
-
 Backend defaultBackend() {
   return gpuInfo().available ? Backend::Cuda : Backend::Cpu;
 }

@@ -196,7 +196,8 @@ class Module {
 // Whether any of `keys` is among the changed parameter keys (for applyParams).
 bool anyOf(const std::vector<std::string>& changedKeys, std::initializer_list<const char*> keys);
 
-// The registry of modules, by name (Golly's algorithm list, Ready's RD systems).
+// The registry of modules, by name (Golly's algorithm list, Ready's RD systems): generated from
+// each module's ws_module() call (compute/CMakeLists.txt).
 struct ModuleEntry {
   std::string name;
   std::string title;

@@ -1,0 +1,1 @@
+#include <imgui.h>  // the lab reaching into the GUI

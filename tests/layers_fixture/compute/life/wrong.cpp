@@ -1,0 +1,1 @@
+#include "compute/mesh/mesh_module.h"  // a module reaching into another
