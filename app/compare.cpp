@@ -72,6 +72,18 @@ void Comparison::follow(Module& a) {
   b_->pollTimings();
 }
 
+void Comparison::follow(const Action& action, Module& a) {
+  std::visit(
+      Overloaded{
+          [&](const act::SetParam& p) { b_->setParam(p.key, p.value); },
+          [&](const act::Edit& e) { b_->edit(e.pointer); }, [&](const act::Reset&) { b_->reset(); },
+          [&](const act::RunAction&) { resync(a); }, [&](const act::LoadPreset&) { resync(a); },
+          [](const auto&) {},  // the playback, A's own backend or variant
+      },
+      action);
+  agreement_.reset();
+}
+
 void Comparison::resync(Module& a) {
   if (a.params().toJson() != b_->params().toJson()) b_->loadPreset(a.preset());
   b_->restoreState(a.saveState());

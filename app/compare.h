@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/session/actions.h"
 #include "compute/core/module.h"
 
 namespace ws::app {
@@ -37,9 +38,12 @@ class Comparison {
   Comparison(Module& a, const CompareTarget& target);
 
   Module& module() { return *b_; }
-  // After A stepped: B steps as far. After A changed otherwise (an edit, a parameter, a reset):
-  // B takes A's parameters and state again.
+  // After A stepped: B steps as far.
   void follow(Module& a);
+  // After A performed `action`: B does the same (an edit, a parameter, a reset), or takes A's
+  // parameters and state again where doing it twice would not serve (a module's action may
+  // write a file; a preset may name a variant).
+  void follow(const Action& action, Module& a);
   void resync(Module& a);
   // Compares now (copies both states to the host).
   const Agreement& check(Module& a);

@@ -86,7 +86,7 @@ class ViewInput {
       if (offers(lab.module().tools(), tool) && (tool != "place" || fresh)) {
         const PointerEdit edit{
             tool, wx, wy, fresh ? wx : lastWorldX_, fresh ? wy : lastWorldY_, lab.toolItem};
-        lab.edit(edit);
+        lab.perform(act::Edit{edit});
       }
       editing_ = true;
       lastWorldX_ = lab.camera.worldX(mx, w);
@@ -128,7 +128,7 @@ class ViewInput {
     edit.tool = "inspect";
     edit.hasRay = true;
     for (int k = 0; k < 3; ++k) edit.origin[k] = origin[k], edit.direction[k] = direction[k];
-    lab.edit(edit);
+    lab.perform(act::Edit{edit});
   }
 
   bool dragging_ = false, leftPress_ = false;

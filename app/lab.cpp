@@ -190,16 +190,11 @@ void Lab::fallBackToCpu(const std::string& reason) {
   notice = "CPU backend after a GPU failure";
 }
 
-bool Lab::perform(const nlohmann::json& action) {
+bool Lab::perform(const Action& action) {
   // Logged before it runs: a replay meets the same failure at the same point.
-  if (recorder_) recorder_->log(*this, action);
+  if (recorder_) recorder_->log(*this, toJson(action));
   const bool done = attempt([&] { apply(action); });
-  // What changed A's state or parameters is given to B by copying A again (a step count alone
-  // is followed in advance()).
-  static const std::set<std::string> viewOnly = {"running", "steps_per_frame", "steps", "camera",
-                                                 "fit"};
-  if (done && !viewOnly.count(action["type"].get<std::string>()))
-    withComparison([&](Comparison& c) { c.resync(*module_); });
+  if (done) withComparison([&](Comparison& c) { c.follow(action, *module_); });
   return done;
 }
 
@@ -220,69 +215,53 @@ void Lab::withComparison(const std::function<void(Comparison&)>& work) {
   }
 }
 
-void Lab::apply(const nlohmann::json& action) {
-  validateAction(action);
-  const std::string type = action["type"];
-  if (type == "param") {
-    module_->setParams(
-        module_->params().checkJson({{action["key"].get<std::string>(), action["value"]}}));
-  } else if (type == "edit") {
-    module_->edit(editFromJson(action));
-  } else if (type == "action") {
-    module_->runAction(action["name"]);
-  } else if (type == "reset") {
-    module_->reset();
-  } else if (type == "module") {
-    adoptModule(createModule(action["name"], module_->backend()));
-  } else if (type == "select") {
-    const auto backend = parseBackend(action["backend"].get<std::string>());
-    if (!backend) throw InputError("unknown backend " + json_input::briefJson(action["backend"]));
-    module_->select(*backend, action["variant"]);
-  } else if (type == "preset") {
-    loadPresetFrom(*module_, action["content"], action.value("path", ""));
-  } else if (type == "running") {
-    running = action["value"];
-  } else if (type == "steps_per_frame") {
-    stepsPerFrame = action["value"];
-  } else if (type == "steps") {
-    pendingSteps_ += action["count"].get<int>();
-  } else if (type == "camera") {
-    setCamera(action);
-  } else if (type == "fit") {
-    fitPending = followGraph = true;
-  }
+void Lab::apply(const Action& action) {
+  validate(action);
+  std::visit(Overloaded{
+                 [&](const act::SetParam& a) { module_->setParam(a.key, a.value); },
+                 [&](const act::Edit& a) { module_->edit(a.pointer); },
+                 [&](const act::RunAction& a) { module_->runAction(a.name); },
+                 [&](const act::Reset&) { module_->reset(); },
+                 [&](const act::SwitchModule& a) {
+                   adoptModule(createModule(a.name, module_->backend()));
+                 },
+                 [&](const act::Select& a) { module_->select(a.backend, a.variant); },
+                 [&](const act::LoadPreset& a) { loadPresetFrom(*module_, a.content, a.path); },
+                 [&](const act::SetRunning& a) { running = a.value; },
+                 [&](const act::SetStepsPerFrame& a) { stepsPerFrame = a.value; },
+                 [&](const act::RequestSteps& a) { pendingSteps_ += a.count; },
+                 [&](const act::Fit&) { fitPending = followGraph = true; },
+             },
+             action);
 }
 
 void Lab::setParam(const std::string& key, const ParamValue& value) {
-  nlohmann::json json;
-  std::visit([&](const auto& v) { json = v; }, value);
-  perform({{"type", "param"}, {"key", key}, {"value", json}});
+  perform(act::SetParam{key, value});
 }
 
 void Lab::edit(const PointerEdit& edit) {
-  perform(toJson(edit));
+  perform(act::Edit{edit});
 }
 
 void Lab::runAction(const std::string& action) {
-  perform({{"type", "action"}, {"name", action}});
+  perform(act::RunAction{action});
 }
 
 void Lab::reset() {
-  perform({{"type", "reset"}});
+  perform(act::Reset{});
 }
 
 void Lab::switchModule(const std::string& name) {
-  perform({{"type", "module"}, {"name", name}});
+  perform(act::SwitchModule{name});
 }
 
 void Lab::select(Backend backend, const std::string& variant) {
-  perform({{"type", "select"}, {"backend", toString(backend)}, {"variant", variant}});
+  perform(act::Select{backend, variant});
 }
 
 void Lab::loadPreset(const std::string& path) {
   nlohmann::json content;
-  if (attempt([&] { content = readJsonFile(path); }))
-    perform({{"type", "preset"}, {"path", path}, {"content", content}});
+  if (attempt([&] { content = readJsonFile(path); })) perform(act::LoadPreset{path, content});
 }
 
 void Lab::savePreset(const std::string& path) {
@@ -290,7 +269,7 @@ void Lab::savePreset(const std::string& path) {
 }
 
 void Lab::fitView() {
-  perform({{"type", "fit"}});
+  perform(act::Fit{});
 }
 
 void Lab::cameraMoved(int height) {

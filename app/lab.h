@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/compare.h"
+#include "app/session/actions.h"
 #include "app/session/snapshot.h"
 #include "compute/core/module.h"
 #include "render/camera2d.h"
@@ -65,10 +66,11 @@ class Lab {
   // Applies what was queued, in order (each through attempt()).
   void applyQueued();
 
-  // What the user does to the simulation. Each is one action (a JSON object, app/session/
-  // actions.h) passed to perform(), which logs it while a session is recorded and applies it.
-  // The playback fields above (running, stepsPerFrame, requested steps) are logged by advance().
-  bool perform(const nlohmann::json& action);
+  // What the user does to the simulation. Each is one typed action (app/session/actions.h)
+  // passed to perform(), which logs it while a session is recorded, applies it, and has the A/B
+  // view's B follow it. The playback fields above (running, stepsPerFrame, requested steps) are
+  // logged by advance().
+  bool perform(const Action& action);
   void setParam(const std::string& key, const ParamValue& value);
   void edit(const PointerEdit& edit);
   void runAction(const std::string& action);
@@ -145,7 +147,7 @@ class Lab {
   void fallBackToCpu(const std::string& reason);
   void addToHistory(const std::string& series, double value);  // keeps the last kHistory values
   void adoptModule(std::unique_ptr<Module> module);
-  void apply(const nlohmann::json& action);
+  void apply(const Action& action);
 
   void pickFirstTool();  // the module's first tool, or none
   // Runs `work` on the comparison, ending it with a message when it throws.

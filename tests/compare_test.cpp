@@ -76,7 +76,7 @@ TEST(Comparison, BFollowsAFromTheSameStateAndAgreesBitForBit) {
   EXPECT_EQ(agreed.state.bytes, lab.module().saveState().data.size());
   EXPECT_GE(agreed.metricsCompared, 1u);  // the population
 
-  // An edit and a parameter change on A reach B (copied again), and the two still agree.
+  // An edit and a parameter change on A reach B (done again on B), and the two still agree.
   lab.edit({"draw", 10, 10, 10, 10});
   lab.setParam("rule", std::string("B36/S23"));
   EXPECT_EQ(b.params().getText("rule"), "B36/S23");
@@ -91,6 +91,9 @@ TEST(Comparison, BFollowsAFromTheSameStateAndAgreesBitForBit) {
   ASSERT_EQ(differs.metricsDiffering.size(), 1u);
   EXPECT_NE(differs.metricsDiffering[0].find("population"), std::string::npos);
   EXPECT_NE(differs.summary().find("differ at step"), std::string::npos) << differs.summary();
+  // A's next edit is done again on B, not copied over it: B's own change stays.
+  lab.edit({"draw", 20, 20, 20, 20});
+  EXPECT_FALSE(lab.comparison()->check(lab.module()).exact());
 
   // A module switch ends it; the module goes on.
   lab.switchModule("lbm");

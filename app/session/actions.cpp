@@ -139,6 +139,8 @@ void validateAction(const nlohmann::json& action) {
     throw InputError("\"value\" of a 'steps_per_frame' action must be from 1 to 1048576");
 }
 
+namespace {
+
 nlohmann::json toJson(const PointerEdit& edit) {
   nlohmann::json action = {{"type", "edit"},   {"tool", edit.tool},    {"x", edit.x},
                            {"y", edit.y},      {"from_x", edit.fromX}, {"from_y", edit.fromY},
@@ -164,6 +166,109 @@ PointerEdit editFromJson(const nlohmann::json& action) {
     for (int k = 0; k < 3; ++k) edit.origin[k] = origin[k], edit.direction[k] = direction[k];
   }
   return edit;
+}
+
+nlohmann::json toJson(const ParamValue& value) {
+  nlohmann::json json;
+  std::visit([&](const auto& v) { json = v; }, value);
+  return json;
+}
+
+}  // namespace
+
+void validate(const Action& action) {
+  if (const auto* edit = std::get_if<act::Edit>(&action)) {
+    const PointerEdit& e = edit->pointer;
+    for (const auto& [name, value] : {std::pair{"x", e.x}, std::pair{"y", e.y},
+                                      std::pair{"from_x", e.fromX}, std::pair{"from_y", e.fromY}})
+      if (!std::isfinite(float(value)) || std::abs(value) > 1e9)
+        throw InputError("\"" + std::string(name) + "\" of a 'edit' action is out of range");
+    for (int k = 0; k < 3 && e.hasRay; ++k) {
+      if (!std::isfinite(e.origin[k])) throw InputError("\"ray.origin\" is out of range");
+      if (!std::isfinite(e.direction[k])) throw InputError("\"ray.direction\" is out of range");
+    }
+  } else if (const auto* steps = std::get_if<act::RequestSteps>(&action)) {
+    if (steps->count < 1 || steps->count > kMostStepsAtOnce)
+      throw InputError("\"count\" of a 'steps' action must be from 1 to " +
+                       std::to_string(kMostStepsAtOnce));
+  } else if (const auto* perFrame = std::get_if<act::SetStepsPerFrame>(&action)) {
+    if (perFrame->value < 1 || perFrame->value > 1 << 20)
+      throw InputError("\"value\" of a 'steps_per_frame' action must be from 1 to 1048576");
+  }
+}
+
+nlohmann::json toJson(const Action& action) {
+  return std::visit(
+      Overloaded{
+          [](const act::SetParam& a) -> nlohmann::json {
+            return {{"type", "param"}, {"key", a.key}, {"value", toJson(a.value)}};
+          },
+          [](const act::Edit& a) -> nlohmann::json { return toJson(a.pointer); },
+          [](const act::RunAction& a) -> nlohmann::json {
+            return {{"type", "action"}, {"name", a.name}};
+          },
+          [](const act::Reset&) -> nlohmann::json {
+            return {{"type", "reset"}};
+          },
+          [](const act::SwitchModule& a) -> nlohmann::json {
+            return {{"type", "module"}, {"name", a.name}};
+          },
+          [](const act::Select& a) -> nlohmann::json {
+            return {{"type", "select"}, {"backend", toString(a.backend)}, {"variant", a.variant}};
+          },
+          [](const act::LoadPreset& a) -> nlohmann::json {
+            return {{"type", "preset"}, {"path", a.path}, {"content", a.content}};
+          },
+          [](const act::SetRunning& a) -> nlohmann::json {
+            return {{"type", "running"}, {"value", a.value}};
+          },
+          [](const act::SetStepsPerFrame& a) -> nlohmann::json {
+            return {{"type", "steps_per_frame"}, {"value", a.value}};
+          },
+          [](const act::RequestSteps& a) -> nlohmann::json {
+            return {{"type", "steps"}, {"count", a.count}};
+          },
+          [](const act::Fit&) -> nlohmann::json {
+            return {{"type", "fit"}};
+          },
+      },
+      action);
+}
+
+Action actionFromJson(const nlohmann::json& event) {
+  validateAction(event);
+  const std::string type = event["type"];
+  if (type == "param") {
+    const nlohmann::json& value = event["value"];
+    ParamValue typed;
+    if (value.is_boolean())
+      typed = value.get<bool>();
+    else if (value.is_number_integer())
+      typed = value.get<std::int64_t>();
+    else if (value.is_number())
+      typed = value.get<double>();
+    else if (value.is_string())
+      typed = value.get<std::string>();
+    else
+      throw InputError("parameter '" + json_input::brief(event["key"].get<std::string>()) + "': " +
+                       json_input::briefJson(value) + " is not a number, text or true/false");
+    return act::SetParam{event["key"], typed};
+  }
+  if (type == "edit") return act::Edit{editFromJson(event)};
+  if (type == "action") return act::RunAction{event["name"]};
+  if (type == "reset") return act::Reset{};
+  if (type == "module") return act::SwitchModule{event["name"]};
+  if (type == "select") {
+    const auto backend = parseBackend(event["backend"].get<std::string>());
+    if (!backend) throw InputError("unknown backend " + json_input::briefJson(event["backend"]));
+    return act::Select{*backend, event["variant"]};
+  }
+  if (type == "preset") return act::LoadPreset{event.value("path", ""), event["content"]};
+  if (type == "running") return act::SetRunning{event["value"]};
+  if (type == "steps_per_frame") return act::SetStepsPerFrame{event["value"]};
+  if (type == "steps") return act::RequestSteps{event["count"]};
+  if (type == "fit") return act::Fit{};
+  throw InputError("a '" + type + "' event is not an action the lab performs");
 }
 
 }  // namespace ws::app

@@ -16,18 +16,75 @@
 // "file": {"path", "hash"}, so that a replay can say when the file is missing or changed.
 #include <nlohmann/json.hpp>
 #include <string>
+#include <variant>
 
 #include "compute/core/module.h"
 
 namespace ws::app {
+
+// The actions as the lab performs them, one struct each: JSON only where a session is written
+// (toJson) and read (actionFromJson). The camera is the view's, not the lab's: a session keeps it
+// as JSON (Lab::cameraJson, Lab::setCamera).
+namespace act {
+struct SetParam {
+  std::string key;
+  ParamValue value;
+};
+struct Edit {
+  PointerEdit pointer;
+};
+struct RunAction {  // a module's action ("random soup")
+  std::string name;
+};
+struct Reset {};
+struct SwitchModule {
+  std::string name;
+};
+struct Select {
+  Backend backend;
+  std::string variant;
+};
+struct LoadPreset {
+  std::string path;
+  nlohmann::json content;  // the preset file's, checked by the module when loaded
+};
+struct SetRunning {
+  bool value;
+};
+struct SetStepsPerFrame {
+  int value;
+};
+struct RequestSteps {
+  int count;
+};
+struct Fit {};
+}  // namespace act
+
+using Action = std::variant<act::SetParam, act::Edit, act::RunAction, act::Reset, act::SwitchModule,
+                            act::Select, act::LoadPreset, act::SetRunning, act::SetStepsPerFrame,
+                            act::RequestSteps, act::Fit>;
+
+// For std::visit over an Action with one lambda per type.
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+
+// The checks validateAction makes of a session's event, made of a typed action the user's input
+// built: a pointer within a billion units of the origin, steps and steps per frame in range.
+// Throws InputError with the same messages.
+void validate(const Action& action);
+
+// As a session records it ({"type": "edit", ...}).
+nlohmann::json toJson(const Action& action);
+// A session's event (not a camera) as the lab performs it; throws InputError naming what is
+// wrong (validateAction's checks).
+Action actionFromJson(const nlohmann::json& event);
 
 // The most steps one 'steps' action may ask for (Step N's N is at most this).
 constexpr long long kMostStepsAtOnce = 1'000'000;
 
 // Throws InputError naming the field that is missing or of the wrong kind, or the unknown type.
 void validateAction(const nlohmann::json& action);
-
-nlohmann::json toJson(const PointerEdit& edit);
-PointerEdit editFromJson(const nlohmann::json& action);
 
 }  // namespace ws::app

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "app/lab.h"
 #include "compute/core/errors.h"
@@ -66,10 +67,12 @@ void SessionPlayer::applyEvents(Lab& lab) {
   for (; nextEvent_ < events.size() && events[nextEvent_]["frame"].get<long>() == frame_;
        ++nextEvent_) {
     const nlohmann::json& event = events[nextEvent_];
-    if (event["type"] == "camera")
+    if (event["type"] == "camera") {
       lab.setCamera(event);  // the view only: never a failure
-    else
-      lab.perform(adapt(event));
+      continue;
+    }
+    std::optional<Action> action;
+    if (lab.attempt([&] { action = actionFromJson(adapt(event)); })) lab.perform(*action);
   }
 }
 
