@@ -420,9 +420,11 @@ TEST(HeadlessFrames, TheRooflineDrawsEveryPointWhereItSays) {
     const int x = std::stoi(m[2]), y = std::stoi(m[3]);
     const unsigned colour = std::stoul(m[4], nullptr, 16);  // ImGui's ABGR
     const int r = colour & 0xff, g = colour >> 8 & 0xff, b = colour >> 16 & 0xff;
-    bool found = false;  // the disc, within a pixel of its centre
-    for (int dy = -1; dy <= 1 && !found; ++dy)
-      for (int dx = -1; dx <= 1 && !found; ++dx) {
+    // The disc (5 pixels across its radius), within 3 of its centre: another point's leader line
+    // or label may cross the centre itself where two measured points lie close.
+    bool found = false;
+    for (int dy = -3; dy <= 3 && !found; ++dy)
+      for (int dx = -3; dx <= 3 && !found; ++dx) {
         const unsigned char* p = image.at(x + dx, y + dy);
         found = std::abs(p[0] - r) < 24 && std::abs(p[1] - g) < 24 && std::abs(p[2] - b) < 24;
       }

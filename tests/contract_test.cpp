@@ -98,11 +98,16 @@ class CancelAfter {
   std::thread watcher_;
 };
 
+// For its lifetime, modules see 32 MiB of host memory (requireHostMemory).
+struct SmallMemory {
+  SmallMemory() { limitHostMemory(32.0 * 1024 * 1024); }
+  ~SmallMemory() { limitHostMemory(0); }
+};
+
 class Contract : public ::testing::TestWithParam<std::tuple<std::string, Backend>> {
  protected:
   void SetUp() override {
     if (std::get<1>(GetParam()) == Backend::Cuda) WS_REQUIRE_GPU();
-    limitHostMemory(32.0 * 1024 * 1024);  // sizes at a parameter's maximum are refused quickly
   }
   const std::string& name() const { return std::get<0>(GetParam()); }
   Backend backend() const { return std::get<1>(GetParam()); }
@@ -144,6 +149,7 @@ TEST_P(Contract, ARefusedParameterChangeLeavesEverythingAsItWas) {
     const ParamValue old = module->params().value(spec.key);
     try {
       const CancelAfter patience(std::chrono::seconds(1));  // a long set-up is cancelled
+      const SmallMemory refusedSooner;  // sizes at the maximum are refused before they start
       module->setParam(spec.key, largest);
     } catch (const InputError&) {
       ++refused;
