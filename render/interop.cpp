@@ -25,18 +25,6 @@ int cudaDeviceForCurrentContext(std::string& problem) {
   return device;
 }
 
-std::unique_ptr<CudaGlBuffer> tryRegisterWithCuda(GLuint buffer, int& device,
-                                                  std::string& problem) {
-  if (device < 0) return nullptr;
-  try {
-    return std::make_unique<CudaGlBuffer>(buffer);
-  } catch (const CudaError& e) {
-    device = -1;
-    problem = std::string("interop registration failed: ") + e.what();
-    return nullptr;
-  }
-}
-
 CudaGlBuffer::CudaGlBuffer(GLuint buffer) {
   WS_CUDA_CHECK(
       cudaGraphicsGLRegisterBuffer(&resource_, buffer, cudaGraphicsRegisterFlagsWriteDiscard));

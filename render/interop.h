@@ -14,12 +14,6 @@ namespace ws::render {
 // device, or GL runs elsewhere, e.g. on Mesa's llvmpipe).
 int cudaDeviceForCurrentContext(std::string& problem);
 
-class CudaGlBuffer;
-
-// `buffer` registered with CUDA, or null when `device` is -1 (no interop) or registration fails;
-// a failure sets `device` to -1 and says why in `problem`, so the caller goes through host memory.
-std::unique_ptr<CudaGlBuffer> tryRegisterWithCuda(GLuint buffer, int& device, std::string& problem);
-
 class CudaGlBuffer {
  public:
   explicit CudaGlBuffer(GLuint buffer);  // throws CudaError when registration fails

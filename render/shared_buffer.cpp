@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "compute/core/cuda_check.h"
 #include "render/gl/gl_check.h"
 
 namespace ws::render {
@@ -38,10 +39,11 @@ void SharedBuffer::reserve(std::size_t bytes, std::size_t slack) {
                            GL_STREAM_DRAW));
   WS_GL_CHECK(glBindBuffer(target_, 0));
   if (!link_->available()) return;
-  int device = 0;
-  std::string problem;
-  registered_ = tryRegisterWithCuda(buffer_.get(), device, problem);
-  if (!registered_) link_->fail(problem);
+  try {
+    registered_ = std::make_unique<CudaGlBuffer>(buffer_.get());
+  } catch (const CudaError& e) {
+    link_->fail(std::string("interop registration failed: ") + e.what());
+  }
 }
 
 SharedBuffer::Writing SharedBuffer::write(std::size_t bytes, Backend writer) {
