@@ -165,7 +165,7 @@ void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses
       continue;
     // clang-format off
     switch (key) {
-      case GLFW_KEY_SPACE: lab.running = !lab.running; break;
+      case GLFW_KEY_SPACE: lab.setRunning(!lab.running()); break;
       case GLFW_KEY_N:
       case GLFW_KEY_RIGHT: lab.requestSteps(shift ? lab.stepN : 1); break;
       case GLFW_KEY_R: lab.reset(); break;
@@ -189,9 +189,9 @@ void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses
       case GLFW_KEY_E: lab.tool = "erase"; break;
       case GLFW_KEY_P: lab.tool = "place"; break;
       case GLFW_KEY_EQUAL:
-      case GLFW_KEY_KP_ADD: lab.stepsPerFrame = std::min(1024, lab.stepsPerFrame * 2); break;
+      case GLFW_KEY_KP_ADD: lab.setStepsPerFrame(std::min(1024, lab.stepsPerFrame() * 2)); break;
       case GLFW_KEY_MINUS:
-      case GLFW_KEY_KP_SUBTRACT: lab.stepsPerFrame = std::max(1, lab.stepsPerFrame / 2); break;
+      case GLFW_KEY_KP_SUBTRACT: lab.setStepsPerFrame(std::max(1, lab.stepsPerFrame() / 2)); break;
       default: break;
     }
     // clang-format on

@@ -171,8 +171,8 @@ int runHeadless(const HeadlessOptions& options) {
     if (!lab.recording()) throw InputError(lab.errorMessage);
   }
   // A replay advances as the session's frames did.
-  const int perFrame = lab.stepsPerFrame;
-  if (!player) lab.running = false;
+  const int perFrame = lab.stepsPerFrame();
+  if (!player) lab.setRunning(false);
   std::vector<double> frameMs, grabMs;  // grabMs: the render thread's part of the video
   long done = 0, written = 0;
   bool failed = false;

@@ -96,8 +96,8 @@ Lab::Lab(const LabOptions& options) {
   if (!options.compare.empty())
     startComparison(parseCompareTarget(options.compare, module_->backend()));
   if (options.stepsPerFrame < 1) throw InputError("--steps-per-frame must be at least 1");
-  stepsPerFrame = options.stepsPerFrame;
-  running = !options.paused;
+  stepsPerFrame_ = options.stepsPerFrame;
+  running_ = !options.paused;
   interop = options.interop;
   if (backend == Backend::Cpu && !gpuInfo().available) notice = "CPU backend: no usable GPU";
 }
@@ -121,8 +121,8 @@ void Lab::pickFirstTool() {
 
 void Lab::advance() {
   const bool stepped = attempt([&] {
-    if (recorder_) recorder_->frame(*this, pendingSteps_);
-    const int steps = (running ? stepsPerFrame : 0) + pendingSteps_;
+    if (recorder_) recorder_->frame(*this);
+    const int steps = (running_ ? stepsPerFrame_ : 0) + pendingSteps_;
     pendingSteps_ = 0;
     if (steps > 0) module_->step(steps);
     module_->pollTimings();
@@ -134,7 +134,7 @@ void Lab::advance() {
     for (const auto& metric : metrics_) addToHistory(metric.name, metric.value);
   });
   // A simulation that failed pauses, so that its message is read once, not met every frame.
-  if (!stepped) running = false;
+  if (!stepped) running_ = false;
 }
 
 bool Lab::attempt(const std::function<void()>& action) {
@@ -159,7 +159,7 @@ bool Lab::attempt(const std::function<void()>& action) {
     else
       errorMessage = e.what();
   }
-  if (!refused) running = false;  // a failure pauses the simulation
+  if (!refused) running_ = false;  // a failure pauses the simulation
   // Whatever the input, a message stays a few lines (every message quotes values briefly; this
   // holds where one was missed).
   errorMessage = json_input::brief(errorMessage, json_input::kLongestMessage);
@@ -227,12 +227,24 @@ void Lab::apply(const Action& action) {
                  },
                  [&](const act::Select& a) { module_->select(a.backend, a.variant); },
                  [&](const act::LoadPreset& a) { loadPresetFrom(*module_, a.content, a.path); },
-                 [&](const act::SetRunning& a) { running = a.value; },
-                 [&](const act::SetStepsPerFrame& a) { stepsPerFrame = a.value; },
+                 [&](const act::SetRunning& a) { running_ = a.value; },
+                 [&](const act::SetStepsPerFrame& a) { stepsPerFrame_ = a.value; },
                  [&](const act::RequestSteps& a) { pendingSteps_ += a.count; },
                  [&](const act::Fit&) { fitPending = followGraph = true; },
              },
              action);
+}
+
+void Lab::setRunning(bool on) {
+  perform(act::SetRunning{on});
+}
+
+void Lab::setStepsPerFrame(int steps) {
+  perform(act::SetStepsPerFrame{steps});
+}
+
+void Lab::requestSteps(int count) {
+  if (count > 0) perform(act::RequestSteps{count});
 }
 
 void Lab::setParam(const std::string& key, const ParamValue& value) {
@@ -310,7 +322,7 @@ nlohmann::json Lab::snapshotMeta() const {
           {"backend", toString(module_->backend())},
           {"variant", module_->variant()},
           {"params", module_->params().toJson()},
-          {"playback", {{"running", running}, {"steps_per_frame", stepsPerFrame}}},
+          {"playback", {{"running", running_}, {"steps_per_frame", stepsPerFrame_}}},
           {"camera", cameraJson()},
           {"follow_graph", followGraph},
           {"fit_pending", fitPending}};
@@ -360,8 +372,8 @@ void Lab::restoreChecked(const LabSnapshot& snapshot, std::optional<Backend> bac
   if (comparison_ && comparison_->module().name() != name) comparison_.reset();
   withComparison([&](Comparison& c) { c.resync(*module_); });
   pendingSteps_ = 0;
-  running = wasRunning;
-  stepsPerFrame = speed["value"];
+  running_ = wasRunning;
+  stepsPerFrame_ = speed["value"];
   setCamera(camera);
   followGraph = follow;
   fitPending = fit;

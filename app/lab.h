@@ -45,10 +45,14 @@ class Lab {
   Module& module() { return *module_; }
 
   // Playback.
-  bool running = true;
-  int stepsPerFrame = 1;
+  // Read here; changed through perform() (act::SetRunning, SetStepsPerFrame, RequestSteps) like
+  // every other action, so a recording logs each change where it is made.
+  bool running() const { return running_; }
+  int stepsPerFrame() const { return stepsPerFrame_; }
+  void setRunning(bool on);
+  void setStepsPerFrame(int steps);
   int stepN = 100;
-  void requestSteps(int count) { pendingSteps_ += count; }
+  void requestSteps(int count);  // none for 0
   // Advances the simulation for one frame and records timings and metrics.
   void advance();
 
@@ -68,8 +72,7 @@ class Lab {
 
   // What the user does to the simulation. Each is one typed action (app/session/actions.h)
   // passed to perform(), which logs it while a session is recorded, applies it, and has the A/B
-  // view's B follow it. The playback fields above (running, stepsPerFrame, requested steps) are
-  // logged by advance().
+  // view's B follow it.
   bool perform(const Action& action);
   void setParam(const std::string& key, const ParamValue& value);
   void edit(const PointerEdit& edit);
@@ -156,6 +159,8 @@ class Lab {
   std::unique_ptr<Module> module_;
   std::unique_ptr<Comparison> comparison_;
   std::vector<std::function<void()>> queued_;
+  bool running_ = true;
+  int stepsPerFrame_ = 1;
   int pendingSteps_ = 0;
   std::unique_ptr<SessionRecorder> recorder_;
   std::map<std::string, std::deque<float>> history_;

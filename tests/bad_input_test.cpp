@@ -76,11 +76,11 @@ TEST(BadPreset, ARefusalLeavesThePlaybackAsItWas) {
   options.size = "64x64";
   app::Lab lab(options);
   for (const bool running : {true, false}) {
-    lab.running = running;
+    lab.setRunning(running);
     lab.loadPreset(writeFile("refused.json", R"({"module": "life", "params": {"width": -3}})"));
     EXPECT_NE(lab.errorMessage.find("refused.json"), std::string::npos);
     lab.errorMessage.clear();
-    EXPECT_EQ(lab.running, running);
+    EXPECT_EQ(lab.running(), running);
   }
 }
 
@@ -133,13 +133,13 @@ TEST(BadName, ANameTooLongForTheFileSystemIsRefusedBriefly) {
     options.backend = Backend::Cpu;
     app::Lab lab(options);
     const nlohmann::json before = lab.module().params().toJson();
-    lab.running = true;
+    lab.setRunning(true);
     lab.setParam(key, std::string(value));
     EXPECT_NE(lab.errorMessage.find("'aaaaaaaaaa"), std::string::npos) << lab.errorMessage;
     EXPECT_EQ(lab.errorMessage.find("filesystem"), std::string::npos) << lab.errorMessage;
     EXPECT_LT(lab.errorMessage.size(), 400u) << lab.errorMessage;
     EXPECT_EQ(lab.module().params().toJson(), before) << module;
-    EXPECT_TRUE(lab.running) << module;
+    EXPECT_TRUE(lab.running()) << module;
   }
 }
 

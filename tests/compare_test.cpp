@@ -67,7 +67,7 @@ TEST(Comparison, BFollowsAFromTheSameStateAndAgreesBitForBit) {
   Module& b = lab.comparison()->module();
   EXPECT_EQ(b.backend(), Backend::Cpu);
   EXPECT_EQ(b.variant(), "reference");
-  lab.stepsPerFrame = 7;
+  lab.setStepsPerFrame(7);
   for (int frame = 0; frame < 5; ++frame) lab.advance();
   EXPECT_EQ(lab.module().stepCount(), 35u);
   EXPECT_EQ(b.stepCount(), 35u);
@@ -120,7 +120,7 @@ TEST(Comparison, LbmLayoutsAgreeAndHalfPrecisionDiffersByLittle) {
     o.sets = {"width=96", "height=48"};
     o.compare = b;
     Lab lab(o);
-    lab.stepsPerFrame = 20;
+    lab.setStepsPerFrame(20);
     for (int frame = 0; frame < 4; ++frame) lab.advance();
     return lab.comparison()->check(lab.module());
   };
@@ -137,7 +137,7 @@ TEST(Comparison, CudaAgainstTheCpu) {
   WS_REQUIRE_GPU();
   LabOptions o = lifeOnCpu(test::freshSeed(), "cuda:temporal");
   Lab lab(o);
-  lab.stepsPerFrame = 8;  // whole passes of the temporal kernel
+  lab.setStepsPerFrame(8);  // whole passes of the temporal kernel
   for (int frame = 0; frame < 4; ++frame) lab.advance();
   const Agreement& life = lab.comparison()->check(lab.module());
   EXPECT_TRUE(life.exact()) << life.summary();
@@ -148,7 +148,7 @@ TEST(Comparison, CudaAgainstTheCpu) {
   lbm.sets = {"width=128", "height=64"};
   lbm.compare = "cuda";
   Lab flow(lbm);
-  flow.stepsPerFrame = 25;
+  flow.setStepsPerFrame(25);
   for (int frame = 0; frame < 4; ++frame) flow.advance();
   const Agreement& lattice = flow.comparison()->check(flow.module());
   EXPECT_TRUE(lattice.state.comparable);
@@ -157,7 +157,7 @@ TEST(Comparison, CudaAgainstTheCpu) {
 
 TEST(Roofline, PointsComeFromTheOverlaysByteModel) {
   Lab lab(lifeOnCpu(3, ""));
-  lab.stepsPerFrame = 4;
+  lab.setStepsPerFrame(4);
   for (int frame = 0; frame < 6; ++frame) lab.advance();
   Module& module = lab.module();
   const auto point = rooflinePoint(module);

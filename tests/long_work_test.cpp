@@ -87,7 +87,7 @@ TEST(LongWork, ACancelledGraphSetUpLeavesTheLabAsItWas) {
   options.module = "graph";
   options.backend = Backend::Cpu;
   app::Lab lab(options);
-  lab.running = true;
+  lab.setRunning(true);
   const std::string before = fingerprint(lab);
   app::LongWork work;
   const auto start = std::chrono::steady_clock::now();
@@ -96,7 +96,7 @@ TEST(LongWork, ACancelledGraphSetUpLeavesTheLabAsItWas) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
   EXPECT_EQ(lab.errorMessage.rfind("cancelled while ", 0), 0u) << lab.errorMessage;
   EXPECT_EQ(fingerprint(lab), before);
-  EXPECT_TRUE(lab.running);
+  EXPECT_TRUE(lab.running());
 }
 
 // A frame of a 256^3 voxel grid on the CPU takes a second or more: cancelled, the frame is not
@@ -107,13 +107,13 @@ TEST(LongWork, ACancelledFramePausesTheLabAtTheFrameBefore) {
   options.backend = Backend::Cpu;
   options.sets = {"voxhash.resolution=256"};
   app::Lab lab(options);
-  lab.running = true;
+  lab.setRunning(true);
   const std::string before = fingerprint(lab);
   app::LongWork work;
   work.run([&] { lab.advance(); }, cancelOnceStarted, std::chrono::milliseconds(0));
   EXPECT_EQ(lab.errorMessage.rfind("cancelled while ", 0), 0u) << lab.errorMessage;
-  EXPECT_FALSE(lab.running);
-  lab.running = true;  // the playback aside, nothing changed
+  EXPECT_FALSE(lab.running());
+  lab.setRunning(true);  // the playback aside, nothing changed
   EXPECT_EQ(fingerprint(lab), before);
 }
 

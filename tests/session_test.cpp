@@ -84,9 +84,9 @@ StateBlob recordScript(Lab& lab, const Script& script, const std::string& path, 
     if (frame == 3 || frame == 21) editEverywhere(lab, frame / 10);
     if (frame == 8) lab.setParam(script.key, script.value);
     if (frame == 12 && !script.action.empty()) lab.runAction(script.action);
-    if (frame == 15) lab.running = false;
+    if (frame == 15) lab.setRunning(false);
     if (frame == 17) lab.requestSteps(3);
-    if (frame == 19) lab.running = true, lab.stepsPerFrame = 2;
+    if (frame == 19) lab.setRunning(true), lab.setStepsPerFrame(2);
     if (frame == 25) {
       lab.camera.zoom *= 2;
       lab.cameraMoved(600);
@@ -124,7 +124,7 @@ void recordAndReplayEveryModule(Backend backend) {
     for (const bool fromReset : {false, true}) {
       SCOPED_TRACE(script.module + (fromReset ? " from a reset" : " from its state"));
       Lab lab = makeLab(script, backend);
-      lab.running = true;
+      lab.setRunning(true);
       lab.advance();  // a state that is not the initial one: the checkpoint must carry it
       editEverywhere(lab, 2);
       const std::string path = scratch(script.module + ".json").string();
@@ -212,7 +212,7 @@ TEST(Session, AModuleSwitchAndAPresetAreReplayed) {
 
 TEST(Session, CheckpointsRoundTripAndResume) {
   Lab lab = makeLab(scripts()[0], Backend::Cpu);
-  lab.running = true;
+  lab.setRunning(true);
   for (int i = 0; i < 5; ++i) lab.advance();
   const std::string path = scratch("life.wsckpt").string();
   writeCheckpoint(path, lab.snapshot());

@@ -29,8 +29,7 @@ std::string utcNow() {
 
 }  // namespace
 
-SessionRecorder::SessionRecorder(std::string path, Lab& lab, bool fromReset)
-    : running_(lab.running), stepsPerFrame_(lab.stepsPerFrame) {
+SessionRecorder::SessionRecorder(std::string path, Lab& lab, bool fromReset) {
   session_.path = std::move(path);
   if (fromReset) {
     session_.start = lab.snapshotMeta();  // the state follows from the parameters
@@ -73,13 +72,7 @@ void SessionRecorder::log(Lab& lab, nlohmann::json action) {
   session_.events.push_back(std::move(action));
 }
 
-void SessionRecorder::frame(Lab& lab, int requestedSteps) {
-  if (lab.running != running_) log(lab, {{"type", "running"}, {"value", lab.running}});
-  if (lab.stepsPerFrame != stepsPerFrame_)
-    log(lab, {{"type", "steps_per_frame"}, {"value", lab.stepsPerFrame}});
-  if (requestedSteps > 0) log(lab, {{"type", "steps"}, {"count", requestedSteps}});
-  running_ = lab.running;
-  stepsPerFrame_ = lab.stepsPerFrame;
+void SessionRecorder::frame(Lab& lab) {
   ++frames_;
   // Written as it goes: a run killed now loses at most the last second.
   if (std::chrono::steady_clock::now() - saved_ > std::chrono::seconds(1)) save(lab, false);

@@ -1,6 +1,6 @@
 #pragma once
 // Records a session while the user works: the start (module, parameters and state), then every
-// action the lab performs, stamped with its frame and step, and the playback changes each frame.
+// action the lab performs (the playback's included), stamped with its frame and step.
 // The session file is written at the start and again each second as it goes (marked
 // "unfinished" in its end), so that a run that is killed keeps what it recorded.
 #include <chrono>
@@ -19,9 +19,9 @@ class SessionRecorder {
   SessionRecorder(std::string path, Lab& lab, bool fromReset);
 
   void log(Lab& lab, nlohmann::json action);
-  // Called by the lab's advance(), before it steps: logs what changed in the playback since the
-  // last frame and the steps asked for, then counts the frame.
-  void frame(Lab& lab, int requestedSteps);
+  // Called by the lab's advance(), before it steps: counts the frame (the playback's changes are
+  // actions, logged as they are performed).
+  void frame(Lab& lab);
   // Writes the session file (with the end state's hash); returns what it wrote, in words.
   std::string finish(Lab& lab);
 
@@ -35,8 +35,6 @@ class SessionRecorder {
 
   Session session_;
   long frames_ = 0;
-  bool running_;
-  int stepsPerFrame_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now(), saved_;
 };
 

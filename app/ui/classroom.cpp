@@ -123,7 +123,7 @@ void advanceAutoCycle(Lab& lab, Classroom& classroom, double now) {
   if (module != lab.module().name()) lab.switchModule(module);
   lab.loadPreset(path);
   lab.fitView();
-  lab.running = true;
+  lab.setRunning(true);
 }
 
 }  // namespace ws::app::ui

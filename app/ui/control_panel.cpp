@@ -66,8 +66,8 @@ void drawModuleAndBackend(Lab& lab) {
 }
 
 void drawPlayback(Lab& lab, UiContext& context) {
-  if (tracked::Button(lab.running ? "Pause" : "Run", ImVec2(ImGui::GetFontSize() * 4.5f, 0)))
-    lab.running = !lab.running;
+  if (tracked::Button(lab.running() ? "Pause" : "Run", ImVec2(ImGui::GetFontSize() * 4.5f, 0)))
+    lab.setRunning(!lab.running());
   ImGui::SameLine();
   if (tracked::Button("Step")) lab.requestSteps(1);
   ImGui::SameLine();
@@ -78,8 +78,9 @@ void drawPlayback(Lab& lab, UiContext& context) {
   if (tracked::Button("Reset")) lab.later([&lab] { lab.reset(); });
   tracked::InputInt("N", &lab.stepN, 10, 100);
   lab.stepN = std::clamp(lab.stepN, 1, int(kMostStepsAtOnce));
-  tracked::SliderInt("steps / frame", &lab.stepsPerFrame, 1, 1024, "%d",
-                     ImGuiSliderFlags_Logarithmic);
+  int perFrame = lab.stepsPerFrame();
+  if (tracked::SliderInt("steps / frame", &perFrame, 1, 1024, "%d", ImGuiSliderFlags_Logarithmic))
+    lab.setStepsPerFrame(perFrame);
   for (const auto& action : lab.module().actions()) {
     if (tracked::Button(action.c_str())) lab.later([&lab, action] { lab.runAction(action); });
     ImGui::SameLine();

@@ -274,7 +274,7 @@ void drawStatusBar(Lab& lab, UiContext& context) {
   std::vector<std::string> parts = {
       std::string(module.title()), "step " + std::to_string(module.stepCount()),
       std::string(toString(module.backend())) + ": " + module.variant(),
-      lab.running ? "running" : "paused"};
+      lab.running() ? "running" : "paused"};
   if (context.demo && !context.demo->message.empty()) parts.push_back(context.demo->message);
   if (context.cursorWorldX >= 0)
     parts.push_back("cell " + std::to_string(int(context.cursorWorldX)) + ", " +

@@ -29,7 +29,7 @@ void drawUi(Lab& lab, UiContext& context) {
     ImGui::PopTextWrapPos();
     ImGui::Separator();
     // A refusal leaves the playback as it was; a failure of the simulation pauses it.
-    ImGui::TextDisabled(lab.running ? "The simulation is unchanged and still running."
+    ImGui::TextDisabled(lab.running() ? "The simulation is unchanged and still running."
                                     : "The simulation is paused and unchanged.");
     if (tracked::Button("OK", ImVec2(120, 0)) ||
         ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)) ||

@@ -100,8 +100,8 @@ std::string labFingerprint(app::Lab& lab) {
 
 // A few frames of the lab, one step each, as the window would run them after a load.
 void runFrames(app::Lab& lab, int frames) {
-  lab.stepsPerFrame = 1;
-  lab.running = true;
+  lab.setStepsPerFrame(1);
+  lab.setRunning(true);
   for (int i = 0; i < frames; ++i) lab.advance();
 }
 
@@ -182,7 +182,7 @@ void session(std::string_view bytes) {
     throw;
   }
   if (!shortSession(player.session())) return;
-  lab->stepsPerFrame = 1;
+  lab->setStepsPerFrame(1);
   while (player.advance(*lab)) {
   }
   player.verdict(*lab);
