@@ -244,7 +244,9 @@ void Lab::setStepsPerFrame(int steps) {
 }
 
 void Lab::requestSteps(int count) {
-  if (count > 0) perform(act::RequestSteps{count});
+  // In actions a session can hold (a headless frame may ask for more at once).
+  for (int left = count; left > 0; left -= int(kMostStepsAtOnce))
+    perform(act::RequestSteps{int(std::min<long long>(left, kMostStepsAtOnce))});
 }
 
 void Lab::setParam(const std::string& key, const ParamValue& value) {

@@ -5,8 +5,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "compute/core/backend.h"
 #include "tests/process.h"
@@ -78,6 +78,16 @@ TEST(CommandLine, HeadlessRunWritesFramesAndAScreenshot) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/frame_000001.png"));
   EXPECT_GT(std::filesystem::file_size(shot), 500u);
   EXPECT_NE(result.output.find("12 steps in 4 frames"), std::string::npos) << result.output;
+}
+
+// A frame of more steps than one action of a session may ask for is asked for in parts.
+TEST(CommandLine, AFrameOfMoreStepsThanOneActionHoldsRunsWhole) {
+  const auto result = warpscope(
+      "--headless --backend cpu --module reduce --size 1024 --steps 1100000 --steps-per-frame "
+      "1100000 --window 320x200");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("mismatches 0 after 1100000 steps"), std::string::npos)
+      << result.output;
 }
 
 TEST(CommandLine, LbmRunsHeadlessAndRefusesUnstableParameters) {
