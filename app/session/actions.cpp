@@ -239,20 +239,8 @@ Action actionFromJson(const nlohmann::json& event) {
   validateAction(event);
   const std::string type = event["type"];
   if (type == "param") {
-    const nlohmann::json& value = event["value"];
-    ParamValue typed;
-    if (value.is_boolean())
-      typed = value.get<bool>();
-    else if (value.is_number_integer())
-      typed = value.get<std::int64_t>();
-    else if (value.is_number())
-      typed = value.get<double>();
-    else if (value.is_string())
-      typed = value.get<std::string>();
-    else
-      throw InputError("parameter '" + json_input::brief(event["key"].get<std::string>()) + "': " +
-                       json_input::briefJson(value) + " is not a number, text or true/false");
-    return act::SetParam{event["key"], typed};
+    const std::string key = event["key"];
+    return act::SetParam{key, paramValueFromJson(key, event["value"])};
   }
   if (type == "edit") return act::Edit{editFromJson(event)};
   if (type == "action") return act::RunAction{event["name"]};

@@ -247,22 +247,18 @@ std::vector<std::pair<std::string, ParamValue>> ParamSet::checkJson(
     const nlohmann::json& json) const {
   if (!json.is_object()) throw InputError("parameters must be a JSON object");
   std::vector<std::pair<std::string, ParamValue>> checked;
-  for (const auto& [key, item] : json.items()) {
-    ParamValue v;
-    if (item.is_boolean())
-      v = item.get<bool>();
-    else if (item.is_number_integer())
-      v = item.get<std::int64_t>();
-    else if (item.is_number())
-      v = item.get<double>();
-    else if (item.is_string())
-      v = item.get<std::string>();
-    else
-      throw InputError("parameter '" + key + "': " + json_input::briefJson(item) +
-                       " is not a number, text or true/false");
-    checked.emplace_back(key, check(key, v));
-  }
+  for (const auto& [key, item] : json.items())
+    checked.emplace_back(key, check(key, paramValueFromJson(key, item)));
   return checked;
+}
+
+ParamValue paramValueFromJson(const std::string& key, const nlohmann::json& value) {
+  if (value.is_boolean()) return value.get<bool>();
+  if (value.is_number_integer()) return value.get<std::int64_t>();
+  if (value.is_number()) return value.get<double>();
+  if (value.is_string()) return value.get<std::string>();
+  throw InputError("parameter '" + json_input::brief(key) + "': " + json_input::briefJson(value) +
+                   " is not a number, text or true/false");
 }
 
 }  // namespace ws

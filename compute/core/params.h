@@ -78,4 +78,8 @@ class ParamSet {
   std::vector<ParamValue> values_;
 };
 
+// A JSON value (a preset's, a session's) as the parameter value of its kind, unchecked; an
+// InputError naming `key` where it is no number, text or true/false.
+ParamValue paramValueFromJson(const std::string& key, const nlohmann::json& value);
+
 }  // namespace ws
