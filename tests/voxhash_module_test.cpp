@@ -134,5 +134,44 @@ TEST(VoxhashModule, RefusedChangesLeaveTheTableAsItWas) {
   EXPECT_EQ(slotCounts(*m, 4)[0], after.build.slots - after.build.keys);
 }
 
+// A parameter the running workload does not read, or one that changes only what is drawn, keeps
+// the state as it is (no rebuild: the timings go on); one it reads rebuilds it. A refused switch of
+// workload leaves the one shown.
+TEST(VoxhashModule, OnlyWhatTheWorkloadReadsRebuildsIt) {
+  auto m = lab(Backend::Cpu, 5000);
+  for (int i = 0; i < 4; ++i) m->step(1);  // past the timing's warm-up samples
+  const std::size_t samples = m->stepTiming().historyMs().size();
+  ASSERT_GT(samples, 0u);
+  m->setParams(
+      {{"resolution", std::int64_t(32)}, {"view", std::string("table-a")}, {"show_a", false}});
+  EXPECT_EQ(m->stepTiming().historyMs().size(), samples);
+  m->setParam("functions", std::int64_t(3));
+  EXPECT_EQ(m->stepTiming().historyMs().size(), 0u);
+  EXPECT_EQ(m->stepCount(), 4u);
+
+  VoxhashModule x(Backend::Cpu);
+  x.setSize("32^3");
+  for (int i = 0; i < 4; ++i) x.step(1);
+  const FrameReport before = x.frameReport();
+  const std::size_t frames = x.stepTiming().historyMs().size();
+  ASSERT_GT(frames, 0u);
+  x.setParams({{"keys", std::int64_t(7)}, {"show_contact", false}});
+  EXPECT_EQ(x.stepTiming().historyMs().size(), frames);
+  ASSERT_TRUE(x.voxelScene());
+  EXPECT_EQ(x.voxelScene()->visibleClasses, 0b11011u);
+
+  const auto params = x.params().toJson();
+  EXPECT_THROW(x.setParams({{"workload", std::string("random keys")},
+                            {"keys", std::int64_t(20000)},
+                            {"functions", std::int64_t(2)},
+                            {"size_factor", 1.02},
+                            {"attempts", std::int64_t(2)}}),
+               InputError);
+  EXPECT_EQ(x.params().toJson(), params);
+  EXPECT_EQ(x.stepCount(), 4u);
+  EXPECT_EQ(x.frameReport().voxels[0], before.voxels[0]);
+  EXPECT_THROW(x.labReport(), std::logic_error);
+}
+
 }  // namespace
 }  // namespace ws::voxhash

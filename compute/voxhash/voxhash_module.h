@@ -1,17 +1,15 @@
 #pragma once
-// The voxel hash module (the source's chapter 4), with two workloads:
-// - intersection (the chapter's Figure 4.1): two animated models voxelized, hashed, looked up in
-//   each other's tables and flood filled every step, shown in 3-D coloured by class;
-// - random keys (the hash lab): random unique keys built into a cuckoo table and queried every
-//   step, the table shown as an image; the chapter's build and retrieval rates.
+// The voxel hash module (the source's chapter 4), with two workloads (workload.h): the
+// intersection of two animated models (the chapter's Figure 4.1), and the hash lab's random keys.
+// The module declares the parameters, keeps the state to go back to, and hands everything else
+// to the workload the parameters name.
 #include <memory>
 
 #include "compute/core/module.h"
 #include "compute/views/field.h"
 #include "compute/views/plots.h"
 #include "compute/views/voxels.h"
-#include "compute/voxhash/hash_lab.h"
-#include "compute/voxhash/pipeline.h"
+#include "compute/voxhash/workload.h"
 
 namespace ws::voxhash {
 
@@ -27,21 +25,23 @@ class VoxhashModule final : public Module,
   void setSize(const std::string& text) override;
   std::vector<KernelVariant> variants(Backend backend) const override;
   std::string configuration() const override;
-  std::string notes() const override;
+  std::string notes() const override { return workload_->notes(); }
 
   void reset() override;
-  void synchronize() override;
-  std::vector<Metric> metrics() override;
+  void synchronize() override { workload_->synchronize(); }
+  std::vector<Metric> metrics() override { return workload_->metrics(); }
 
-  WorldBox world() const override;
-  std::string sizeText() const override;
+  WorldBox world() const override { return workload_->world(); }
+  std::string sizeText() const override { return workload_->sizeText(); }
   std::vector<FieldView> fieldViews() const override;
   int currentFieldView() const override { return 0; }
-  void renderField(const FieldRequest& request, FieldImage& image) override;
-  std::optional<VoxelScene> voxelScene() const override;
-  std::size_t voxelCount() const override;
-  void renderVoxels(VoxelImage& voxels) override;
-  std::vector<Histogram> histograms() const override;
+  void renderField(const FieldRequest& request, FieldImage& image) override {
+    workload_->renderField(request, image);
+  }
+  std::optional<VoxelScene> voxelScene() const override { return workload_->voxelScene(); }
+  std::size_t voxelCount() const override { return workload_->voxelCount(); }
+  void renderVoxels(VoxelImage& voxels) override { workload_->renderVoxels(voxels); }
+  std::vector<Histogram> histograms() const override { return workload_->histograms(); }
 
   std::vector<std::string> tools() const override { return {}; }
   std::vector<std::string> toolItems(const std::string&) const override { return {}; }
@@ -52,22 +52,20 @@ class VoxhashModule final : public Module,
   StateBlob saveState() override;
   void restoreState(const StateBlob& state) override;
 
-  void pollTimings() override;
-  void drainTimings() override;
-  double bytesPerWorkUnit() const override;
+  void pollTimings() override { workload_->pollTimings(); }
+  void drainTimings() override { workload_->drainTimings(); }
+  double bytesPerWorkUnit() const override { return workload_->bytesPerWorkUnit(); }
   // The hash lab's integer arithmetic; none for the intersection, a pipeline of six stages.
-  std::optional<OpModel> opsPerWorkUnit() const override;
+  std::optional<OpModel> opsPerWorkUnit() const override { return workload_->opsPerWorkUnit(); }
   // The intersection's grids, or the hash lab's key counts.
-  std::vector<std::string> sweepSizes() const override;
-  const TimingScope& stepTiming() const override;
+  std::vector<std::string> sweepSizes() const override { return workload_->sweepSizes(); }
+  const TimingScope& stepTiming() const override { return workload_->stepTiming(); }
 
-  bool intersecting() const { return params().getText("workload") == "intersection"; }
-  LabReport labReport() { return lab_->report(); }
-  FrameReport frameReport() { return pipeline_->report(); }
-  // The last frame's voxel keys and classes, A's then B's (for tests).
-  void frameResult(std::vector<std::uint32_t>& keys, std::vector<std::uint8_t>& classes) {
-    pipeline_->result(keys, classes);
-  }
+  // What the running workload saw last (for tests; each throws std::logic_error under the other).
+  LabReport labReport() const;
+  FrameReport frameReport() const;
+  // The last frame's voxel keys and classes, A's then B's.
+  void frameResult(std::vector<std::uint32_t>& keys, std::vector<std::uint8_t>& classes) const;
 
  protected:
   void advance(int count) override;
@@ -75,20 +73,22 @@ class VoxhashModule final : public Module,
   void applySelection(Backend previous, const StateBlob& state) override;
 
  private:
-  void buildImplementations();
-  // The state the parameters `p` describe at step `step`: the lab's keys and table, or the
-  // clouds and the frame at that step. Throws when it cannot be made.
-  void rebuild(const ParamSet& p, const std::string& variant, std::uint64_t step);
-  // Frames `first` to `last` of the scene `p` describes, the last one kept.
-  void runFrames(const ParamSet& p, const std::string& variant, std::uint64_t first,
-                 std::uint64_t last);
-  // The cuckoo tables' chain statistics of the last step (the lab's, or model A's).
-  BuildReport chainReport() const;
-  // The model whose cuckoo table the intersection's view shows (0 for A, 1 for B), or -1.
-  int shownTable() const;
+  // The engine a workload runs on: rebuilt when one of these changes.
+  struct Engine {
+    WorkloadKind kind;
+    Backend backend;
+    int block;
+    bool operator==(const Engine&) const = default;
+  };
+  // Makes the state the parameters `p` describe at step `step` (a new workload first where `p`
+  // asks for another engine), and keeps it as the state to go back to. Throws when it cannot,
+  // leaving the workload to be rebuilt.
+  void show(const ParamSet& p, const std::string& variant, std::uint64_t step);
+  // show(), and on a refusal the state shown before.
+  void showOrGoBack(const ParamSet& p, const std::string& variant, std::uint64_t step);
 
-  std::unique_ptr<HashLab> lab_;
-  std::unique_ptr<IntersectionPipeline> pipeline_;
+  std::unique_ptr<Workload> workload_;
+  std::optional<Engine> engine_;
   LabTimings labCpu_, labGpu_;
   PipelineTimings frameCpu_, frameGpu_;
   // The parameters and variant of the state shown, to go back to when a change is refused.

@@ -1,0 +1,78 @@
+#include "compute/voxhash/keys_workload.h"
+
+namespace ws::voxhash {
+
+namespace {
+
+constexpr std::int64_t kMaxKeys = std::int64_t(1) << 27;
+
+}  // namespace
+
+KeysWorkload::KeysWorkload(Backend backend, LabTimings timings, int block)
+    : timings_(timings),
+      lab_(backend == Backend::Cuda ? makeCudaHashLab(timings, block) : makeCpuHashLab(timings)) {}
+
+void KeysWorkload::declareParams(ParamSet& p, bool gpu) {
+  ParamSpec keys = ParamSpec::integer("keys", "keys", gpu ? 1 << 22 : 1 << 18, 1, double(kMaxKeys),
+                                      "random keys: unique 32-bit keys built into the table each "
+                                      "step");
+  keys.logScale = true;
+  p.declare(keys);
+}
+
+void KeysWorkload::rebuild(const ParamSet& p, const std::string&, std::uint64_t step) {
+  Config c{std::size_t(p.getInt("keys")), cuckooParamsOf(p), std::uint64_t(p.getInt("seed"))};
+  validate(c.cuckoo);
+  tableSlots(c.cuckoo, c.keys);  // throws when too many
+  lab_->setKeys(c.keys, std::uint32_t(c.seed));
+  lab_->step(c.cuckoo, c.seed + step, 1);
+  config_ = c;
+}
+
+void KeysWorkload::advance(std::uint64_t first, int count) {
+  // New hash constants every step, so that restarts show how often a build fails.
+  lab_->step(config_.cuckoo, config_.seed + first, count);
+}
+
+std::vector<Metric> KeysWorkload::metrics() {
+  const LabReport r = lab_->report();
+  std::vector<Metric> m = chainMetrics(r.build);
+  m.push_back({"probes per hit", r.probesPerHit});
+  m.push_back({"probes per miss", r.probesPerMiss});
+  m.push_back({"keys lost", double(r.lostKeys)});
+  return m;
+}
+
+std::string KeysWorkload::notes() const {
+  const LabReport r = lab_->report();
+  std::string text = chainNotes(r.build);
+  if (r.lostKeys) text += "\nwarning: " + std::to_string(r.lostKeys) + " keys were not found";
+  return text;
+}
+
+std::vector<Histogram> KeysWorkload::histograms() const {
+  return {chainHistogram(lab_->report().build, "eviction chains (% of keys)")};
+}
+
+WorldBox KeysWorkload::world() const {
+  const std::uint32_t slots = std::max<std::uint32_t>(lab_->slots(), 1);
+  const int width = tableImageWidth(slots);
+  return {0, 0, double(width), double((slots + width - 1) / width)};
+}
+
+std::vector<std::string> KeysWorkload::sweepSizes() const {
+  return {"2^10", "2^12", "2^14", "2^16", "2^18", "2^20", "2^22", "2^24"};
+}
+
+double KeysWorkload::bytesPerWorkUnit() const {
+  const CuckooParams& c = config_.cuckoo;
+  return buildBytesPerKey(c.sizeFactor) + kHitBytesPerKey +
+         missBytesPerKey(c.functions, c.sizeFactor);
+}
+
+std::optional<OpModel> KeysWorkload::opsPerWorkUnit() const {
+  const CuckooParams& c = config_.cuckoo;
+  return OpModel{labOpsPerKey(c.functions, c.sizeFactor), OpKind::Int32};
+}
+
+}  // namespace ws::voxhash

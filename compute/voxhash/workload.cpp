@@ -1,0 +1,82 @@
+#include "compute/voxhash/workload.h"
+
+#include <algorithm>
+
+namespace ws::voxhash {
+
+WorkloadKind workloadOf(const ParamSet& p) {
+  return p.getText("workload") == kWorkloadNames[0] ? WorkloadKind::Intersection
+                                                    : WorkloadKind::Keys;
+}
+
+void declareCuckooParams(ParamSet& p) {
+  p.declare(ParamSpec::integer("functions", "hash functions", 4, 2, kMaxFunctions,
+                               "candidate slots per key: more build faster and pack tighter, but "
+                               "a miss reads more of them"));
+  p.declare(ParamSpec::real("size_factor", "table size (x keys)", 1.25, 1.02, 4.0,
+                            "slots per key; the chapter's smallest practical sizes: about 2.1, "
+                            "1.1, 1.03, 1.02 for 2 to 5 functions"));
+  p.declare(ParamSpec::real("chain_factor", "chain limit (x lg N)", 7, 1, 100,
+                            "a key's eviction chain fails after this many times lg N moves, and "
+                            "the build restarts with new constants"));
+  p.declare(ParamSpec::choice("family", "hash family", "multiplicative", {"multiplicative", "xor"},
+                              "(a k + b) mod p, or ((a xor k) + b) mod p, scaled to the table"));
+  p.declare(ParamSpec::choice("insertion", "insertion", "exchange", {"exchange", "look"},
+                              "exchange: the chapter's, a key swaps itself into its first slot "
+                              "and evicts what was there; look: a key reads its candidate slots "
+                              "and claims an empty one (compare-and-swap), evicting only when all "
+                              "are full: fewer atomics, shorter chains"));
+  p.declare(ParamSpec::integer("attempts", "build attempts", 20, 1, 1000,
+                               "builds with fresh constants before the step gives up"));
+}
+
+bool isCuckooParam(const std::string& key) {
+  for (const char* k :
+       {"functions", "size_factor", "chain_factor", "family", "insertion", "attempts"})
+    if (key == k) return true;
+  return false;
+}
+
+CuckooParams cuckooParamsOf(const ParamSet& p) {
+  CuckooParams c;
+  c.functions = int(p.getInt("functions"));
+  c.sizeFactor = p.getFloat("size_factor");
+  c.chainFactor = p.getFloat("chain_factor");
+  c.family = p.getText("family") == "xor" ? HashFamily::Xor : HashFamily::Multiplicative;
+  c.insertion = p.getText("insertion") == "look" ? Insertion::Look : Insertion::Exchange;
+  c.maxAttempts = int(p.getInt("attempts"));
+  return c;
+}
+
+std::vector<Metric> chainMetrics(const BuildReport& build) {
+  return {{"restarts", double(build.attempts > 0 ? build.attempts - 1 : 0)},
+          {"load factor", build.loadFactor()},
+          {"longest chain", double(build.longestChain)}};
+}
+
+std::string chainNotes(const BuildReport& build) {
+  return std::to_string(build.slots) + " slots for " + std::to_string(build.keys) +
+         " keys; chains fail after " + std::to_string(build.chainLimit) + " moves";
+}
+
+Histogram chainHistogram(const BuildReport& build, std::string title) {
+  // Lengths 1 to 8 one by one, the rest together (the full histogram has kChainBins bins).
+  constexpr int kShown = 8;
+  Histogram h{std::move(title), {}, {}};
+  const double keys = double(std::max<std::size_t>(build.keys, 1));
+  for (int b = 0; b < kChainBins; ++b) {
+    const float share = float(100.0 * double(build.chainHistogram[b]) / keys);
+    if (b < kShown) {
+      h.labels.push_back(std::to_string(b + 1));
+      h.values.push_back(share);
+    } else if (b == kShown) {
+      h.labels.push_back(std::to_string(kShown + 1) + "+");
+      h.values.push_back(share);
+    } else {
+      h.values.back() += share;
+    }
+  }
+  return h;
+}
+
+}  // namespace ws::voxhash
