@@ -40,7 +40,17 @@ bool offers(const std::vector<std::string>& names, const std::string& name) {
 // Mouse and keyboard over the simulation view (ImGui gets first pick).
 class ViewInput {
  public:
+  // A moved camera is performed as one act::MoveCamera (logged while recording, like an edit).
   void handle(Lab& lab, ui::UiContext& context, const ViewArea& view) {
+    act::MoveCamera move = lab.cameraNow();
+    move.height = view.height;
+    const act::MoveCamera before = move;
+    handle(lab, context, view, move);
+    if (!(move == before)) lab.perform(move);
+  }
+
+ private:
+  void handle(Lab& lab, ui::UiContext& context, const ViewArea& view, act::MoveCamera& move) {
     ImGuiIO& io = ImGui::GetIO();
     // In framebuffer pixels from the view's top left.
     double mx = io.MousePos.x * context.pixelScale;
@@ -55,21 +65,19 @@ class ViewInput {
     mx -= column.x;
     const int w = column.width, h = view.height;
     if (shows3d(lab.module())) {
-      orbit(lab, overView, mx, my, w, h);
+      orbit(lab, move.orbit, overView, mx, my, w, h);
       return;
     }
-    context.cursorWorldX = overView ? lab.camera.worldX(mx, w) : -1;
-    context.cursorWorldY = overView ? lab.camera.worldY(my, h) : -1;
+    render::Camera2D& camera = move.plane;
+    context.cursorWorldX = overView ? camera.worldX(mx, w) : -1;
+    context.cursorWorldY = overView ? camera.worldY(my, h) : -1;
 
-    if (overView && io.MouseWheel != 0) {
-      lab.camera.zoomAbout(std::pow(1.25, io.MouseWheel), mx, my, w, h);
-      lab.followGraph = false;
-    }
+    if (overView && io.MouseWheel != 0)
+      camera.zoomAbout(std::pow(1.25, io.MouseWheel), mx, my, w, h);
 
     const bool panning = ImGui::IsMouseDown(2) || (io.KeyCtrl && ImGui::IsMouseDown(0));
     if (panning && (overView || panning_)) {
-      if (panning_) lab.camera.pan(mx - lastX_, my - lastY_);
-      lab.followGraph = false;
+      if (panning_) camera.pan(mx - lastX_, my - lastY_);
       panning_ = true;
     } else {
       panning_ = false;
@@ -81,7 +89,7 @@ class ViewInput {
     if ((left || right) && (overView || editing_) && !panning_ && !replaying) {
       const std::string tool = right ? "erase" : lab.tool;
       const bool fresh = !editing_;
-      const double wx = lab.camera.worldX(mx, w), wy = lab.camera.worldY(my, h);
+      const double wx = camera.worldX(mx, w), wy = camera.worldY(my, h);
       // Drawing tools follow the drag; placing happens once per click.
       if (offers(lab.module().tools(), tool) && (tool != "place" || fresh)) {
         const PointerEdit edit{
@@ -89,8 +97,8 @@ class ViewInput {
         lab.perform(act::Edit{edit});
       }
       editing_ = true;
-      lastWorldX_ = lab.camera.worldX(mx, w);
-      lastWorldY_ = lab.camera.worldY(my, h);
+      lastWorldX_ = wx;
+      lastWorldY_ = wy;
     } else {
       editing_ = false;
     }
@@ -98,32 +106,33 @@ class ViewInput {
     lastY_ = my;
   }
 
- private:
   // A 3-D scene: drag to turn the camera, wheel to move closer, middle or Ctrl+drag to pan; a
   // left click that does not drag goes to a module that offers "inspect" as a ray.
-  void orbit(Lab& lab, bool overView, double mx, double my, int width, int height) {
+  void orbit(Lab& lab, render::OrbitCamera& camera, bool overView, double mx, double my, int width,
+             int height) {
     ImGuiIO& io = ImGui::GetIO();
-    if (overView && io.MouseWheel != 0) lab.orbit.zoom(std::pow(1.15, io.MouseWheel));
+    if (overView && io.MouseWheel != 0) camera.zoom(std::pow(1.15, io.MouseWheel));
     const bool panning = ImGui::IsMouseDown(2) || (io.KeyCtrl && ImGui::IsMouseDown(0));
     const bool turning = ImGui::IsMouseDown(0) && !io.KeyCtrl;
     if ((panning || turning) && (overView || dragging_)) {
       if (!dragging_) pressX_ = mx, pressY_ = my, leftPress_ = turning;
-      if (dragging_ && panning) lab.orbit.pan(mx - lastX_, my - lastY_, height);
-      if (dragging_ && turning) lab.orbit.turn(mx - lastX_, my - lastY_);
+      if (dragging_ && panning) camera.pan(mx - lastX_, my - lastY_, height);
+      if (dragging_ && turning) camera.turn(mx - lastX_, my - lastY_);
       dragging_ = true;
     } else {
       if (dragging_ && leftPress_ && std::hypot(mx - pressX_, my - pressY_) < 4 &&
           offers(lab.module().tools(), "inspect"))
-        inspect(lab, mx, my, width, height);
+        inspect(lab, camera, mx, my, width, height);
       dragging_ = false;
     }
     lastX_ = mx;
     lastY_ = my;
   }
 
-  static void inspect(Lab& lab, double mx, double my, int width, int height) {
+  static void inspect(Lab& lab, const render::OrbitCamera& camera, double mx, double my, int width,
+                      int height) {
     glm::vec3 origin, direction;
-    lab.orbit.ray(mx, my, width, height, origin, direction);
+    camera.ray(mx, my, width, height, origin, direction);
     PointerEdit edit;
     edit.tool = "inspect";
     edit.hasRay = true;
@@ -429,9 +438,7 @@ int runGui(const GuiOptions& options) {
       ImGui::NewFrame();
       ui::WidgetLog::instance().beginFrame();
       handleKeys(lab, context, keyPresses, screenshotRequested, quit);
-      const nlohmann::json cameraBefore = lab.cameraJson();
       input.handle(lab, context, view);
-      if (lab.cameraJson() != cameraBefore) lab.cameraMoved(view.height);
 
       if (videoPending) {  // once the framebuffer's size is known
         demo.videoSettings.path = options.recordVideo;

@@ -37,11 +37,6 @@ void applySettings(Module& module, const std::vector<std::string>& settings) {
 
 namespace {
 
-template <typename T>
-nlohmann::json triple(const T& v) {
-  return {v[0], v[1], v[2]};
-}
-
 nlohmann::json readJsonFile(const std::string& path) {
   return json_input::parseFile(path, "preset");
 }
@@ -231,6 +226,7 @@ void Lab::apply(const Action& action) {
                  [&](const act::SetStepsPerFrame& a) { stepsPerFrame_ = a.value; },
                  [&](const act::RequestSteps& a) { pendingSteps_ += a.count; },
                  [&](const act::Fit&) { fitPending = followGraph = true; },
+                 [&](const act::MoveCamera& a) { moveCamera(a); },
              },
              action);
 }
@@ -286,36 +282,11 @@ void Lab::fitView() {
   perform(act::Fit{});
 }
 
-void Lab::cameraMoved(int height) {
-  viewportHeight = height;
-  followGraph = false;
-  if (recorder_) recorder_->log(*this, cameraJson());
-}
-
-nlohmann::json Lab::cameraJson() const {
-  return {{"type", "camera"},
-          {"center", {camera.centerX, camera.centerY}},
-          {"zoom", camera.zoom},
-          {"height", viewportHeight},
-          {"orbit",
-           {{"centre", triple(orbit.centre)},
-            {"yaw", orbit.yaw},
-            {"pitch", orbit.pitch},
-            {"distance", orbit.distance}}}};
-}
-
-void Lab::setCamera(const nlohmann::json& json) {
-  camera.centerX = json["center"][0];
-  camera.centerY = json["center"][1];
+void Lab::moveCamera(const act::MoveCamera& move) {
+  camera = move.plane;
   // The same part of the world fills the frame at another frame height.
-  const double height = json["height"];
-  camera.zoom = json["zoom"].get<double>() *
-                (height > 0 && viewportHeight > 0 ? viewportHeight / height : 1.0);
-  const nlohmann::json& o = json["orbit"];
-  for (int k = 0; k < 3; ++k) orbit.centre[k] = o["centre"][k];
-  orbit.yaw = o["yaw"];
-  orbit.pitch = o["pitch"];
-  orbit.distance = o["distance"];
+  if (move.height > 0 && viewportHeight > 0) camera.zoom *= double(viewportHeight) / move.height;
+  orbit = move.orbit;
   fitPending = followGraph = false;
 }
 
@@ -325,7 +296,7 @@ nlohmann::json Lab::snapshotMeta() const {
           {"variant", module_->variant()},
           {"params", module_->params().toJson()},
           {"playback", {{"running", running_}, {"steps_per_frame", stepsPerFrame_}}},
-          {"camera", cameraJson()},
+          {"camera", toJson(cameraNow())},
           {"follow_graph", followGraph},
           {"fit_pending", fitPending}};
 }
@@ -350,9 +321,9 @@ void Lab::restoreChecked(const LabSnapshot& snapshot, std::optional<Backend> bac
   const auto recorded = parseBackend(meta.at("backend").get<std::string>());
   if (!recorded) throw InputError("unknown backend " + json_input::briefJson(meta["backend"]));
   // What the lab keeps, checked before anything changes.
-  nlohmann::json camera = meta.at("camera");
-  camera["type"] = "camera";
-  validateAction(camera);
+  nlohmann::json cameraJson = meta.at("camera");
+  cameraJson["type"] = "camera";
+  const auto camera = std::get<act::MoveCamera>(actionFromJson(cameraJson));
   const nlohmann::json& playback = meta.at("playback");
   const nlohmann::json speed = {{"type", "steps_per_frame"},
                                 {"value", playback.at("steps_per_frame")}};
@@ -376,7 +347,7 @@ void Lab::restoreChecked(const LabSnapshot& snapshot, std::optional<Backend> bac
   pendingSteps_ = 0;
   running_ = wasRunning;
   stepsPerFrame_ = speed["value"];
-  setCamera(camera);
+  moveCamera(camera);
   followGraph = follow;
   fitPending = fit;
   const auto tools = module_->tools();

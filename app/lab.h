@@ -83,11 +83,9 @@ class Lab {
   void loadPreset(const std::string& path);
   void savePreset(const std::string& path);
   void fitView();
-  // The user moved the camera (pan, zoom, turn): logged while recording.
-  void cameraMoved(int viewportHeight);
-  // The camera as a 'camera' action, and setting it from one (scaled to this frame's height).
-  nlohmann::json cameraJson() const;
-  void setCamera(const nlohmann::json& camera);
+  // The camera as it is, framed in the last frame's height: what input changes and performs as
+  // the user moves the view.
+  act::MoveCamera cameraNow() const { return {camera, orbit, viewportHeight}; }
 
   // The whole lab (module, parameters, state, playback, camera), to resume or seek to later.
   // restore() builds the module aside and changes nothing when that fails (it throws);
@@ -151,6 +149,7 @@ class Lab {
   void addToHistory(const std::string& series, double value);  // keeps the last kHistory values
   void adoptModule(std::unique_ptr<Module> module);
   void apply(const Action& action);
+  void moveCamera(const act::MoveCamera& move);
 
   void pickFirstTool();  // the module's first tool, or none
   // Runs `work` on the comparison, ending it with a message when it throws.

@@ -88,8 +88,10 @@ StateBlob recordScript(Lab& lab, const Script& script, const std::string& path, 
     if (frame == 17) lab.requestSteps(3);
     if (frame == 19) lab.setRunning(true), lab.setStepsPerFrame(2);
     if (frame == 25) {
-      lab.camera.zoom *= 2;
-      lab.cameraMoved(600);
+      act::MoveCamera move = lab.cameraNow();
+      move.plane.zoom *= 2;
+      move.height = 600;
+      lab.perform(move);
     }
     if (frame == 27 && variants.size() > 1)
       lab.select(lab.module().backend(), variants.back().name);
@@ -180,6 +182,45 @@ TEST(Session, RecordsEveryKindOfAction) {
   EXPECT_EQ(session.frames(), 40);
   EXPECT_EQ(session.start["params"]["width"], 96);
   EXPECT_TRUE(fs::exists(session.checkpointPath()));
+}
+
+// The camera goes through the one path of actions: a move is recorded as it is performed, read
+// back as the same typed action, refused when it makes no sense, and replayed so that the same
+// part of the world fills a view of another height.
+TEST(Session, TheCameraIsReplayedKeepingItsFraming) {
+  act::MoveCamera move;
+  move.plane.centerX = 5, move.plane.centerY = 7, move.plane.zoom = 3;
+  move.orbit.centre = {1, 2, 3};
+  move.orbit.yaw = 1.25f;
+  move.height = 600;
+  EXPECT_TRUE(std::get<act::MoveCamera>(actionFromJson(toJson(Action(move)))) == move);
+  act::MoveCamera flat = move;
+  flat.plane.zoom = 0;
+  EXPECT_THROW(validate(flat), InputError);
+
+  Lab lab = makeLab(scripts()[0], Backend::Cpu);
+  lab.viewportHeight = 600;
+  const std::string path = scratch("camera.json").string();
+  lab.startRecording(path, true);
+  for (int frame = 0; frame < 4; ++frame) {
+    if (frame == 2) lab.perform(move);
+    lab.advance();
+  }
+  lab.stopRecording();
+  ASSERT_EQ(lab.errorMessage, "");
+
+  Lab other = makeLab(scripts()[0], Backend::Cpu);
+  other.viewportHeight = 300;
+  SessionPlayer player(readSession(path));
+  player.begin(other);
+  while (player.advance(other)) {
+  }
+  EXPECT_EQ(other.camera.centerX, 5);
+  EXPECT_EQ(other.camera.centerY, 7);
+  EXPECT_EQ(other.camera.zoom, 1.5);  // half as tall: half as many pixels per unit
+  EXPECT_EQ(other.orbit.yaw, 1.25f);
+  EXPECT_EQ(other.orbit.centre, glm::vec3(1, 2, 3));
+  EXPECT_FALSE(other.followGraph);
 }
 
 TEST(Session, AModuleSwitchAndAPresetAreReplayed) {

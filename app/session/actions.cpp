@@ -1,5 +1,6 @@
 #include "app/session/actions.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <vector>
@@ -176,6 +177,13 @@ nlohmann::json toJson(const ParamValue& value) {
 
 }  // namespace
 
+bool act::operator==(const MoveCamera& a, const MoveCamera& b) {
+  return a.plane.centerX == b.plane.centerX && a.plane.centerY == b.plane.centerY &&
+         a.plane.zoom == b.plane.zoom && a.orbit.centre == b.orbit.centre &&
+         a.orbit.yaw == b.orbit.yaw && a.orbit.pitch == b.orbit.pitch &&
+         a.orbit.distance == b.orbit.distance && a.height == b.height;
+}
+
 void validate(const Action& action) {
   if (const auto* edit = std::get_if<act::Edit>(&action)) {
     const PointerEdit& e = edit->pointer;
@@ -191,6 +199,12 @@ void validate(const Action& action) {
     if (steps->count < 1 || steps->count > kMostStepsAtOnce)
       throw InputError("\"count\" of a 'steps' action must be from 1 to " +
                        std::to_string(kMostStepsAtOnce));
+  } else if (const auto* move = std::get_if<act::MoveCamera>(&action)) {
+    const render::Camera2D& p = move->plane;
+    if (!std::isfinite(float(p.centerX)) || !std::isfinite(float(p.centerY)))
+      throw InputError("\"center\" of a 'camera' action must be two numbers");
+    if (!(p.zoom > 0) || !std::isfinite(float(p.zoom)))
+      throw InputError("\"zoom\" of a 'camera' action must be above 0");
   } else if (const auto* perFrame = std::get_if<act::SetStepsPerFrame>(&action)) {
     if (perFrame->value < 1 || perFrame->value > 1 << 20)
       throw InputError("\"value\" of a 'steps_per_frame' action must be from 1 to 1048576");
@@ -231,6 +245,18 @@ nlohmann::json toJson(const Action& action) {
           [](const act::Fit&) -> nlohmann::json {
             return {{"type", "fit"}};
           },
+          [](const act::MoveCamera& a) -> nlohmann::json {
+            const glm::vec3& c = a.orbit.centre;
+            return {{"type", "camera"},
+                    {"center", {a.plane.centerX, a.plane.centerY}},
+                    {"zoom", a.plane.zoom},
+                    {"height", a.height},
+                    {"orbit",
+                     {{"centre", {c.x, c.y, c.z}},
+                      {"yaw", a.orbit.yaw},
+                      {"pitch", a.orbit.pitch},
+                      {"distance", a.orbit.distance}}}};
+          },
       },
       action);
 }
@@ -256,6 +282,19 @@ Action actionFromJson(const nlohmann::json& event) {
   if (type == "steps_per_frame") return act::SetStepsPerFrame{event["value"]};
   if (type == "steps") return act::RequestSteps{event["count"]};
   if (type == "fit") return act::Fit{};
+  if (type == "camera") {
+    act::MoveCamera move;
+    move.plane.centerX = event["center"][0];
+    move.plane.centerY = event["center"][1];
+    move.plane.zoom = event["zoom"];
+    move.height = int(std::clamp(event["height"].get<double>(), 0.0, 1e6));
+    const nlohmann::json& o = event["orbit"];
+    for (int k = 0; k < 3; ++k) move.orbit.centre[k] = o["centre"][k];
+    move.orbit.yaw = o["yaw"];
+    move.orbit.pitch = o["pitch"];
+    move.orbit.distance = o["distance"];
+    return move;
+  }
   throw InputError("a '" + type + "' event is not an action the lab performs");
 }
 

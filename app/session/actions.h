@@ -19,12 +19,13 @@
 #include <variant>
 
 #include "compute/core/module.h"
+#include "render/camera2d.h"
+#include "render/orbit_camera.h"
 
 namespace ws::app {
 
 // The actions as the lab performs them, one struct each: JSON only where a session is written
-// (toJson) and read (actionFromJson). The camera is the view's, not the lab's: a session keeps it
-// as JSON (Lab::cameraJson, Lab::setCamera).
+// (toJson) and read (actionFromJson).
 namespace act {
 struct SetParam {
   std::string key;
@@ -58,11 +59,19 @@ struct RequestSteps {
   int count;
 };
 struct Fit {};
+// The user moved the view (pan, zoom, turn): the whole camera, as framed in a view `height`
+// pixels tall (a replay in a view of another height keeps the same part of the world in frame).
+struct MoveCamera {
+  render::Camera2D plane;
+  render::OrbitCamera orbit;  // of a 3-D scene
+  int height = 0;
+};
+bool operator==(const MoveCamera& a, const MoveCamera& b);
 }  // namespace act
 
 using Action = std::variant<act::SetParam, act::Edit, act::RunAction, act::Reset, act::SwitchModule,
                             act::Select, act::LoadPreset, act::SetRunning, act::SetStepsPerFrame,
-                            act::RequestSteps, act::Fit>;
+                            act::RequestSteps, act::Fit, act::MoveCamera>;
 
 // For std::visit over an Action with one lambda per type.
 template <class... F>
@@ -77,8 +86,8 @@ void validate(const Action& action);
 
 // As a session records it ({"type": "edit", ...}).
 nlohmann::json toJson(const Action& action);
-// A session's event (not a camera) as the lab performs it; throws InputError naming what is
-// wrong (validateAction's checks).
+// A session's event as the lab performs it; throws InputError naming what is wrong
+// (validateAction's checks).
 Action actionFromJson(const nlohmann::json& event);
 
 // The most steps one 'steps' action may ask for (Step N's N is at most this).

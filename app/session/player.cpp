@@ -67,10 +67,6 @@ void SessionPlayer::applyEvents(Lab& lab) {
   for (; nextEvent_ < events.size() && events[nextEvent_]["frame"].get<long>() == frame_;
        ++nextEvent_) {
     const nlohmann::json& event = events[nextEvent_];
-    if (event["type"] == "camera") {
-      lab.setCamera(event);  // the view only: never a failure
-      continue;
-    }
     std::optional<Action> action;
     if (lab.attempt([&] { action = actionFromJson(adapt(event)); })) lab.perform(*action);
   }
