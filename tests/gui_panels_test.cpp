@@ -383,6 +383,22 @@ TEST(GuiPanels, TheLayoutKeepsTheViewClearAtEverySizeAndScale) {
   expectPassed(run);
 }
 
+// The playback's buttons stay where they are while a module runs: the live figures above them
+// (the notes, the lesson) once grew and wrapped anew, and a click on Pause at UI scale 2 missed.
+TEST(GuiPanels, ThePlaybackStaysPutWhileTheFiguresChange) {
+  REQUIRE_WINDOWS();
+  const std::string runAndPause =
+      "click Run\nexpect-still Pause 90\nexpect-still Step 30\nclick Pause\nexpect-widget Run\n";
+  std::string script;
+  for (const ModuleFacts& m : modules())
+    script += "pick module " + quoted(m.listTitle) + "\n" + runAndPause +
+              "key u\nkey u\n" +  // UI scale 2
+              runAndPause + "key u\nexpect-value \"UI scale\" 1\n";
+  const auto run =
+      runUiScript("still", "open Classroom\n" + script, backends() + "--paused --window 1600x1000");
+  expectPassed(run);
+}
+
 // The window's size, UI scale, contrast, panels and module are remembered; --reset-settings
 // forgets them; a corrupt settings file is ignored with a warning.
 TEST(GuiPanels, SettingsAreRememberedBetweenRuns) {

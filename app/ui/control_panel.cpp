@@ -50,7 +50,13 @@ void drawModuleAndBackend(Lab& lab) {
             [&lab, backend = module.backend(), name = variant.name] { lab.select(backend, name); });
     ImGui::EndCombo();
   }
-  // The notes carry live figures: their lines may come and go as the simulation runs.
+}
+
+// What the variant runs now, its live figures and what it is. Drawn below the playback: the notes'
+// lines come and go and wrap anew as the figures change, and must not move the buttons.
+void drawVariantNotes(Lab& lab) {
+  Module& module = lab.module();
+  const KernelVariant current = module.currentVariant();
   SteadyBlock notesBlock("notes", std::string(module.name()) + "/" + current.name);
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.6f, 1.0f), "%s", module.configuration().c_str());
@@ -153,9 +159,10 @@ void drawControlPanel(Lab& lab, UiContext& context) {
   const bool replaying = context.demo && context.demo->replay;
   if (replaying) ImGui::BeginDisabled();
   drawModuleAndBackend(lab);
-  if (tracked::CollapsingHeader("Lesson", ImGuiTreeNodeFlags_DefaultOpen)) drawLesson(lab);
   if (tracked::CollapsingHeader("Playback", ImGuiTreeNodeFlags_DefaultOpen))
     drawPlayback(lab, context);
+  if (tracked::CollapsingHeader("Notes", ImGuiTreeNodeFlags_DefaultOpen)) drawVariantNotes(lab);
+  if (tracked::CollapsingHeader("Lesson", ImGuiTreeNodeFlags_DefaultOpen)) drawLesson(lab);
   if (tracked::CollapsingHeader("Compare", lab.comparison() ? ImGuiTreeNodeFlags_DefaultOpen : 0))
     drawCompare(lab, context);
   if (tracked::CollapsingHeader("Tools", ImGuiTreeNodeFlags_DefaultOpen)) drawTools(lab);

@@ -65,7 +65,7 @@ const std::map<std::string, int>& arity() {
       {"expect-file", 1},   {"expect-error", 1},  {"expect-no-error", 0},
       {"expect-layout", 0}, {"walk", 0},          {"monkey", 2},
       {"screenshot", 1},    {"quit", 0},          {"expect-module", 1},
-      {"expect-above", 2},  {"expect-below", 2},
+      {"expect-above", 2},  {"expect-below", 2},  {"expect-still", 2},
   };
   return table;
 }
@@ -516,15 +516,16 @@ UiDriver::Outcome UiDriver::run(const Command& command, Lab& lab, UiContext& con
     return Outcome::Done;
   }
   if (name == "expect-above" || name == "expect-below") {
-    const WidgetRecord& w = widget(arg(1));
-    char* end = nullptr;
-    const double shown = std::strtod(w.value.c_str(), &end);
-    if (w.value.empty() || *end) throw InputError("'" + arg(1) + "' shows no number");
-    const double bound = number(arg(2), "bound");
-    if (name == "expect-above" ? !(shown > bound) : !(shown < bound))
-      throw InputError("'" + arg(1) + "' shows " + w.value + ", not " +
-                       (name == "expect-above" ? "above " : "below ") + arg(2));
+    expectBound(widget(arg(1)), name == "expect-above", number(arg(2), "bound"));
     return Outcome::Done;
+  }
+  if (name == "expect-still") {
+    const WidgetRecord& w = widget(arg(1));
+    if (waited_ == 0) stillAt_ = w.min;
+    if (w.min.x != stillAt_.x || w.min.y != stillAt_.y)
+      throw InputError("'" + arg(1) + "' moved " + std::to_string(int(w.min.y - stillAt_.y)) +
+                       " pixels down in " + std::to_string(waited_) + " frames");
+    return ++waited_ > int(number(arg(2), "frames")) ? Outcome::Done : Outcome::Continue;
   }
   if (name == "expect-widget" || name == "expect-no-widget") {
     const bool present = find(arg(1)) != nullptr;

@@ -24,6 +24,7 @@
 //   expect-value WIDGET VALUE   the widget shows VALUE (a checkbox: on/off; a combo: its choice;
 //                               a metric of the Timings panel, by name: its value)
 //   expect-above WIDGET N / expect-below WIDGET N   it shows a number above (below) N
+//   expect-still WIDGET N       the widget stays where it is while N frames are drawn
 //   expect-widget LABEL / expect-no-widget LABEL
 //   expect-file PATH            a file exists and is not empty
 //   expect-error TEXT           the error popup says TEXT (then it is dismissed with OK)
@@ -119,7 +120,7 @@ class UiDriver {
   Gesture held_;               // where the mouse rests between gestures
   std::vector<int> keysHeld_;  // the keys the last gesture held down
   std::string revealed_;       // the widget reveal() saw last frame, and where
-  ImVec2 revealedAt_;
+  ImVec2 revealedAt_, stillAt_;
   std::string failure_;
   bool trace_;  // WARPSCOPE_UI_TRACE set: each command and click on stdout
   std::size_t passed_ = 0;

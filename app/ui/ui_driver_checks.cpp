@@ -16,6 +16,18 @@
 
 namespace ws::app::ui {
 
+void driver::expectBound(const WidgetRecord& w, bool above, double bound) {
+  char* end = nullptr;
+  const double shown = std::strtod(w.value.c_str(), &end);
+  if (w.value.empty() || *end) throw InputError("'" + w.label + "' shows no number");
+  if (above ? !(shown > bound) : !(shown < bound)) {
+    std::ostringstream out;
+    out << "'" << w.label << "' shows " << shorten(w.value) << ", not "
+        << (above ? "above " : "below ") << bound;
+    throw InputError(out.str());
+  }
+}
+
 using namespace driver;
 
 std::string UiDriver::checkLayout(const UiContext& context) const {

@@ -20,5 +20,7 @@ bool isPopup(const std::string& window);
 ImVec2 centre(const WidgetRecord& w);
 // A point of the view, from fractions of it.
 ImVec2 inView(const UiContext& context, float fx, float fy);
+// That the widget shows a number above (or below) `bound`; throws InputError saying what it shows.
+void expectBound(const WidgetRecord& w, bool above, double bound);
 
 }  // namespace ws::app::ui::driver
