@@ -10,6 +10,7 @@
 #include <random>
 
 #include "compute/core/errors.h"
+#include "compute/lbm/lbm_catalog.h"
 #include "compute/lbm/lbm_module.h"
 #include "tests/lbm_random.h"
 #include "tests/test_support.h"
@@ -194,9 +195,8 @@ TEST(LbmVariants, AllCpuVariantsAgreeOnRandomLattices) {
       test::load(*referenceEngine, r, 0);
       referenceEngine->step(steps);
       const std::vector<float> reference = referenceEngine->exportState();
-      for (const std::string& name : Variant::all()) {
-        Variant v;
-        Variant::parse(name, v);
+      for (const auto& entry : storageCatalog()) {
+        const Variant v = entry.how;
         auto engine = makeCpuEngine(lattice, v, {&step, &view});
         test::load(*engine, r, 0);
         engine->step(steps);
@@ -204,8 +204,8 @@ TEST(LbmVariants, AllCpuVariantsAgreeOnRandomLattices) {
         // storage: within 1e-4 of populations that deviate by up to 2e-3 from equilibrium.
         const float tolerance = v.half ? 1e-4f : 1e-7f;
         EXPECT_LE(test::maxDifference(engine->exportState(), reference), tolerance)
-            << name << " on " << (lattice == LatticeKind::D2Q9 ? "D2Q9" : "D3Q19") << " after "
-            << steps << " steps, seed " << seed;
+            << entry.variant.name << " on " << (lattice == LatticeKind::D2Q9 ? "D2Q9" : "D3Q19")
+            << " after " << steps << " steps, seed " << seed;
       }
     }
   }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compute/core/errors.h"
+#include "compute/lbm/lbm_catalog.h"
 #include "compute/lbm/lbm_cuda.h"
 #include "compute/lbm/lbm_module.h"
 #include "tests/lbm_random.h"
@@ -29,9 +30,9 @@ TEST(LbmCuda, EveryVariantMatchesTheCpuOnRandomLattices) {
     // The body force acts for the first 7 steps and then stops: kernels with and without it.
     StepParams unforced = r.params;
     unforced.force[1] = 0;
-    for (const std::string& name : Variant::all()) {
-      Variant v;
-      Variant::parse(name, v);
+    for (const auto& entry : storageCatalog()) {
+      const Variant v = entry.how;
+      const std::string& name = entry.variant.name;
       // Under compute-sanitizer (WS_SANITIZER_RUN) one block size is enough.
       for (int block :
            std::getenv("WS_SANITIZER_RUN") ? std::vector<int>{128} : std::vector<int>{64, 256}) {

@@ -21,9 +21,7 @@ struct Variant {
   Layout layout = Layout::SoA;
   bool half = false;  // FP16 storage, FP32 arithmetic
 
-  std::string name() const;
-  static bool parse(const std::string& name, Variant& variant);
-  static std::vector<std::string> all();
+  std::string name() const;  // "ab-soa-fp32"; every variant: storageCatalog() (lbm_catalog.h)
 };
 
 int latticeQ(LatticeKind lattice);

@@ -83,7 +83,7 @@ void IntersectionWorkload::rebuild(const ParamSet& p, const std::string& variant
   c.sizeB = float(p.getFloat("size_b"));
   c.resolution = int(p.getInt("resolution"));
   c.variant = variant;
-  c.structure = parseLookupStructure(variant);
+  c.structure = entryNamed(lookupCatalog(gpu_ ? Backend::Cuda : Backend::Cpu), variant).how;
   c.cuckoo = cuckooParamsOf(p);
   c.seed = std::uint64_t(p.getInt("seed"));
   validate(c.cuckoo);

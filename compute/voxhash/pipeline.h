@@ -21,7 +21,6 @@ namespace ws::voxhash {
 // The structure each model's voxels are put in, for the other model's lookups: the chapter's
 // cuckoo table, or the two it weighs against hashing.
 enum class LookupStructure { Cuckoo, SortedArray, BitGrid };
-LookupStructure parseLookupStructure(const std::string& variant);  // "cuckoo", "sorted", "bitgrid"
 
 struct PipelineTimings {
   TimingScope *frame, *voxelize, *build, *query, *fill, *classify, *view;

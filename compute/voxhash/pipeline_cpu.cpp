@@ -11,13 +11,6 @@
 
 namespace ws::voxhash {
 
-LookupStructure parseLookupStructure(const std::string& variant) {
-  if (variant == "cuckoo") return LookupStructure::Cuckoo;
-  if (variant == "sorted") return LookupStructure::SortedArray;
-  if (variant == "bitgrid") return LookupStructure::BitGrid;
-  throw InputError("unknown lookup structure '" + variant + "' (cuckoo, sorted or bitgrid)");
-}
-
 namespace {
 
 // One model's voxels in the structure the variant names, and lookups in it: found[i] is the

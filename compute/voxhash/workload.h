@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "compute/core/backend.h"
+#include "compute/core/catalog.h"
 #include "compute/core/module.h"
 #include "compute/core/params.h"
 #include "compute/core/roofline.h"
@@ -24,6 +25,10 @@
 #include "compute/voxhash/pipeline.h"
 
 namespace ws::voxhash {
+
+// The module's variants: the lookup structures the intersection puts each model's voxels in (the
+// hash lab offers the first, the cuckoo table, alone).
+VariantCatalog<LookupStructure> lookupCatalog(Backend backend);
 
 enum class WorkloadKind { Intersection, Keys };
 inline constexpr const char* kWorkloadNames[] = {"intersection", "random keys"};
