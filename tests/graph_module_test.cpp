@@ -89,6 +89,30 @@ TEST(GraphModule, LouvainAndTheMergeStep) {
   for (const float e : edges) EXPECT_GE(e, 0.0f);  // every quotient edge written
 }
 
+// Each parameter a step reads (read once when it changes, not at every step) reaches the next
+// step: what a step is, whether the layout runs, and the clustering shown.
+TEST(GraphModule, EachParameterAStepReadsReachesTheNextStep) {
+  GraphModule module(Backend::Cpu);
+  module.setParam("graph", std::string("karate"));
+  for (const char* kind : {"centrality", "layout", "louvain", "cluster"}) {
+    module.setParam("step", std::string(kind));
+    module.step(1);
+    const std::string scope = module.stepTiming().name();
+    EXPECT_EQ(scope.rfind(kind == std::string("cluster") ? "girvan-newman" : kind, 0), 0u)
+        << kind << ": " << scope;
+  }
+  module.setParams({{"step", std::string("layout")}, {"layout", false}});
+  const std::vector<float> still = module.positions();
+  module.step(2);
+  EXPECT_EQ(module.positions(), still);
+  module.setParam("layout", true);
+  module.step(2);
+  EXPECT_NE(module.positions(), still);
+  EXPECT_TRUE(module.dendrogram());
+  module.setParam("method", std::string("louvain"));
+  EXPECT_FALSE(module.dendrogram());
+}
+
 TEST(GraphModule, PickAndDrag) {
   GraphModule module(Backend::Cpu);
   module.setParam("graph", std::string("karate"));

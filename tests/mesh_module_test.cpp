@@ -138,6 +138,27 @@ TEST_P(MeshModuleTest, EveryScheduleAndMethodRuns) {
     }
 }
 
+// Each parameter a step reads (read once when it changes, not at every step) reaches the next
+// step: a mesh given that one change moves otherwise than its twin.
+TEST_P(MeshModuleTest, EachParameterAStepReadsReachesTheNextStep) {
+  const std::vector<std::pair<std::string, ParamValue>> changes = {
+      {"alpha", 0.1},
+      {"iterations", std::int64_t(2)},
+      {"schedule", std::string("all at once")},
+      {"step", std::string("class")},
+      {"project", false}};
+  for (const auto& [key, value] : changes) {
+    SCOPED_TRACE(key);
+    auto twin = sphere(GetParam(), "first-fit");
+    MeshModule changed(GetParam());
+    changed.loadPreset(twin->preset());
+    changed.setParam(key, value);
+    twin->step(2);
+    changed.step(2);
+    EXPECT_FALSE(samePositions(twin->positions(), changed.positions()));
+  }
+}
+
 // A click on the mesh inspects the vertex nearest to where it lands: the notes describe that
 // vertex's next move and the scene draws its disk, search and step; after a step the inspection
 // is of the positions now (the move it showed was made); a click that misses lets it go.

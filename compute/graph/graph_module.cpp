@@ -40,7 +40,23 @@ GraphModule::GraphModule(Backend backend) : Module(backend) {
                &addTiming("louvain (CUDA, host clock)", "edges/s", false),
                &addTiming("centrality (CUDA, host clock)", "edges/s", false),
                &addTiming("layout (CUDA, host clock)", "vertices/s", false)};
+  readPlan();
   rebuild(params());
+}
+
+void GraphModule::readPlan() {
+  using Kind = StepPlan::Kind;
+  const std::string& kind = params().getText("step");
+  plan_.kind = kind == "centrality" ? Kind::Centrality
+               : kind == "louvain"  ? Kind::Louvain
+               : kind == "layout"   ? Kind::Layout
+                                    : Kind::Cluster;
+  plan_.louvain = params().getText("method") == "louvain";
+  plan_.layout = params().getBool("layout");
+  plan_.layoutSteps = int(params().getInt("layout_steps"));
+  plan_.spacing = float(params().getFloat("spacing"));
+  plan_.gravity = float(params().getFloat("gravity"));
+  plan_.cooling = float(params().getFloat("cooling"));
 }
 
 void GraphModule::setSize(const std::string& text) {
@@ -201,39 +217,37 @@ bool GraphModule::quotientView() const {
 }
 
 void GraphModule::layoutSteps() {
-  if (!params().getBool("layout")) return;
-  const int iterations = int(params().getInt("layout_steps"));
-  const float cooling = float(params().getFloat("cooling"));
+  if (!plan_.layout) return;
+  const int iterations = plan_.layoutSteps;
   // Repulsion reaches only the nearest cells, so a large graph would be squeezed by the pull
   // that suits 1,000 vertices: it weakens as the graph's natural radius grows.
-  const float gravity = float(params().getFloat("gravity") *
-                              std::sqrt(1000.0 / std::max(1000.0, double(graph_->vertices))));
+  const float gravity =
+      float(plan_.gravity * std::sqrt(1000.0 / std::max(1000.0, double(graph_->vertices))));
   CpuStopwatch clock;
   for (int i = 0; i < iterations; ++i) {
-    const LayoutParams lp{float(params().getFloat("spacing")), gravity, temperature_};
-    engine_->layoutStep(lp);
+    engine_->layoutStep(LayoutParams{plan_.spacing, gravity, temperature_});
     for (const auto& [v, at] : pinned_) engine_->place(v, at[0], at[1]);
-    temperature_ = std::max(0.05f, temperature_ * cooling);
+    temperature_ = std::max(0.05f, temperature_ * plan_.cooling);
   }
   engine_->synchronize();
   times().layout->record(clock.elapsedMs(), double(graph_->vertices) * iterations, 0);
 }
 
 void GraphModule::advance(int count) {
-  const std::string& kind = params().getText("step");
-  const bool louvain = params().getText("method") == "louvain";
+  using Kind = StepPlan::Kind;
+  const Kind kind = plan_.kind;
   // The step's own work, timed as one sample per call (the benchmark counts on it).
   double ms = 0, work = 0;
   TimingScope* scope = nullptr;
   bool changed = false;
   for (int s = 0; s < count; ++s) {
-    if (kind == "louvain") {
+    if (kind == Kind::Louvain) {
       runLouvain();
       ms += louvainMs_;
       work += double(graph_->edges());
       scope = times().louvain;
       changed = true;
-    } else if (kind == "cluster" && !louvain && gn_ && !gn_->done()) {
+    } else if (kind == Kind::Cluster && !plan_.louvain && gn_ && !gn_->done()) {
       CpuStopwatch clock;
       const std::size_t before = gn_->removals().size();
       gn_->step();
@@ -250,7 +264,7 @@ void GraphModule::advance(int count) {
       for (Curve* c : {&modularityCurve_, &componentsCurve_})
         while (c->values.size() > kCurveLength) c->values.pop_front();
       changed = true;
-    } else if (kind == "centrality") {
+    } else if (kind == Kind::Centrality) {
       computeCentrality();
       ms += centralityMs_;
       work += double(graph_->edges()) * centralitySources_;
@@ -259,8 +273,8 @@ void GraphModule::advance(int count) {
     }
   }
   // Bytes only where the byte model holds: a centrality pass.
-  if (scope) scope->record(ms, work, kind == "centrality" ? work * bytesPerWorkUnit() : 0);
-  if (gn_ && kind == "cluster" && !louvain)
+  if (scope) scope->record(ms, work, kind == Kind::Centrality ? work * bytesPerWorkUnit() : 0);
+  if (gn_ && kind == Kind::Cluster && !plan_.louvain)
     engine_->setRemoved(gn_->removed());  // the layout lets go of them
   layoutSteps();
   // Restyled when something shown changed, or while removed edges fade.
@@ -454,13 +468,20 @@ void GraphModule::restoreState(const StateBlob& state) {
 }
 
 void GraphModule::applyParams(const std::vector<std::string>& changed) {
-  if (anyOf(changed, {"graph", "vertices", "degree", "groups", "mixing", "rewiring", "seed"})) {
-    rebuild(params());
-    return;
+  const StepPlan before = plan_;
+  readPlan();  // what the graph shows follows it
+  try {
+    if (anyOf(changed, {"graph", "vertices", "degree", "groups", "mixing", "rewiring", "seed"})) {
+      rebuild(params());
+      return;
+    }
+    if (anyOf(changed, {"removals"})) startClustering();
+    if (anyOf(changed, {"sources", "size_by"})) computeCentrality();
+    restyle(stepCount());
+  } catch (...) {
+    plan_ = before;  // with the parameters
+    throw;
   }
-  if (anyOf(changed, {"removals"})) startClustering();
-  if (anyOf(changed, {"sources", "size_by"})) computeCentrality();
-  restyle(stepCount());
 }
 
 void GraphModule::applySelection(Backend previous, const StateBlob& state) {
@@ -483,7 +504,7 @@ double GraphModule::bytesPerWorkUnit() const {
 }
 
 std::optional<OpModel> GraphModule::opsPerWorkUnit() const {
-  if (params().getText("step") != "centrality") return std::nullopt;
+  if (plan_.kind != StepPlan::Kind::Centrality) return std::nullopt;
   // Per edge and source, on the edges that join two levels (each then an arc of the shortest-path
   // DAG): one add forward (the paths), and backward a division, a multiply and two adds for the
   // tail's share of the head's dependency, and one more into the edge's betweenness. The stress's
@@ -500,16 +521,22 @@ std::optional<OpModel> GraphModule::opsPerWorkUnit() const {
 
 std::vector<std::string> GraphModule::sweepSizes() const {
   const std::string& graph = params().getText("graph");
-  if (params().getText("step") == "cluster" || !isGenerator(graph)) return {};
+  if (plan_.kind == StepPlan::Kind::Cluster || !isGenerator(graph)) return {};
   if (graph == "alpha") return {"250", "1000", "4000", "16000"};  // O(n) an edge: up to 20,000
   return {"250", "1000", "4000", "16000", "64000", "256000", "1000000"};
 }
 
 const TimingScope& GraphModule::stepTiming() const {
-  const std::string& kind = params().getText("step");
-  if (kind == "centrality") return *times().centrality;
-  if (kind == "layout") return *times().layout;
-  if (kind == "louvain") return *times().louvain;
+  switch (plan_.kind) {
+    case StepPlan::Kind::Centrality:
+      return *times().centrality;
+    case StepPlan::Kind::Layout:
+      return *times().layout;
+    case StepPlan::Kind::Louvain:
+      return *times().louvain;
+    case StepPlan::Kind::Cluster:
+      break;
+  }
   return *times().girvanNewman;
 }
 

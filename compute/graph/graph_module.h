@@ -91,8 +91,17 @@ class GraphModule final : public Module, public GraphSource, public PlotSource {
     TimingScope *girvanNewman, *louvain, *centrality, *layout;
   };
   void rebuild(const ParamSet& p);  // a new graph from the parameters; throws changing nothing
-  void startClustering();           // Louvain, then Girvan-Newman from the whole graph
-  void restartGirvanNewman();       // every edge back, the divisive run from its start
+  // What a step reads of the parameters, read once when they change.
+  struct StepPlan {
+    enum class Kind { Cluster, Centrality, Louvain, Layout } kind = Kind::Cluster;
+    bool louvain = false;  // clustering by Louvain, else Girvan-Newman
+    bool layout = true;
+    int layoutSteps = 2;
+    float spacing = 1, gravity = 0, cooling = 1;
+  } plan_;
+  void readPlan();
+  void startClustering();      // Louvain, then Girvan-Newman from the whole graph
+  void restartGirvanNewman();  // every edge back, the divisive run from its start
   void computeCentrality();
   void runLouvain();
   // The centrality of a graph that may not be the module's yet (a rebuild makes it aside), with

@@ -26,7 +26,7 @@ std::vector<float> normalized(const std::vector<double>& measure) {
 
 std::vector<std::uint32_t> GraphModule::shownCommunities(std::vector<Merge>* merges) const {
   std::vector<std::uint32_t> community;
-  if (params().getText("method") == "louvain" || !gn_) {
+  if (plan_.louvain || !gn_) {
     if (louvain_) community = louvain_->community;
   } else {
     const std::int64_t level = params().getInt("level");
@@ -40,7 +40,7 @@ std::vector<std::uint32_t> GraphModule::shownCommunities(std::vector<Merge>* mer
 }
 
 std::optional<Dendrogram> GraphModule::dendrogram() const {
-  if (!gn_ || params().getText("method") == "louvain") return std::nullopt;
+  if (!gn_ || plan_.louvain) return std::nullopt;
   const std::size_t available = gn_->levels().size();
   if (!dendrogram_ || dendrogramLevels_ != available) {
     // The levels' partitions, each a refinement of the one before, while they stay few.

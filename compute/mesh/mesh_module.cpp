@@ -64,6 +64,7 @@ MeshModule::MeshModule(Backend backend) : Module(backend) {
           &addTiming("mesh view (CUDA)", "values/s", true)};
   makeEngine();
   rebuild(params());
+  readPlan();
 }
 
 void MeshModule::makeEngine() {
@@ -82,14 +83,13 @@ std::vector<KernelVariant> MeshModule::variants(Backend backend) const {
 }
 
 std::string MeshModule::configuration() const {
-  const bool coloured = params().getText("schedule") == "coloured";
   return engine_->configuration() + ", " +
-         (coloured ? std::to_string(engine_->classStart().size() - 1) + " colour classes"
-                   : std::string("all vertices at once"));
+         (plan_.coloured ? std::to_string(engine_->classStart().size() - 1) + " colour classes"
+                         : std::string("all vertices at once"));
 }
 
-OptimizeParams MeshModule::optimizeParams() const {
-  OptimizeParams o;
+void MeshModule::readPlan() {
+  OptimizeParams& o = plan_.optimize;
   o.method = entryNamed(meshMethods(backend()), variant()).how;
   o.alpha = float(params().getFloat("alpha"));
   o.search.iterations = int(params().getInt("iterations"));
@@ -98,7 +98,9 @@ OptimizeParams MeshModule::optimizeParams() const {
   o.precision = params().getText("precision") == "fp64" ? Precision::Double : Precision::Single;
   o.keepQuality = params().getBool("keep_quality");
   o.rejectFolds = params().getBool("reject_folds");
-  return o;
+  plan_.project = params().getBool("project");
+  plan_.coloured = params().getText("schedule") == "coloured";
+  plan_.classByClass = params().getText("step") == "class";
 }
 
 void MeshModule::rebuild(const ParamSet& p) {
@@ -190,14 +192,12 @@ void MeshModule::reset() {
 }
 
 void MeshModule::advance(int count) {
-  const OptimizeParams o = optimizeParams();
-  const bool project = params().getBool("project");
   const auto colours = std::uint32_t(engine_->classStart().size() - 1);
   std::vector<Pass> passes(std::size_t(std::max(count, 0)));
   for (Pass& pass : passes) {
-    if (params().getText("schedule") != "coloured") {
+    if (!plan_.coloured) {
       pass.kind = Pass::Kind::AllAtOnce;
-    } else if (params().getText("step") == "class" && colours > 0) {
+    } else if (plan_.classByClass && colours > 0) {
       pass = {Pass::Kind::Class, nextClass_};
       nextClass_ = (nextClass_ + 1) % colours;
     }
@@ -205,7 +205,7 @@ void MeshModule::advance(int count) {
                     ? engine_->classStart()[pass.colour + 1] - engine_->classStart()[pass.colour]
                     : start_->positions.size();
   }
-  engine_->run(passes, o, project);
+  engine_->run(passes, plan_.optimize, plan_.project);
   changed();
   for (auto [curve, value] : {std::pair{&minPerPass_, summary().minDegrees},
                               std::pair{&meanPerPass_, float(summary().meanDegrees)}}) {
@@ -261,7 +261,7 @@ std::string MeshModule::notes() const {
   }
   if (const Inspection* in = inspection()) {
     text += '\n';
-    text += describe(*in, optimizeParams());
+    text += describe(*in, plan_.optimize);
     if (backend() == Backend::Cuda)
       text +=
           "\n(the inspector searches on the host; the GPU's search may round its way "
@@ -310,8 +310,8 @@ const Inspection* MeshModule::inspection() const {
     const MeshView view = {inspectedPositions_.data(), start_->corners.data(),
                            t.triangleStart.data(),     t.triangleOf.data(),
                            t.neighbourStart.data(),    t.neighbourOf.data()};
-    inspection_ = inspectVertex(view, v, locked_[v] != 0, optimizeParams(),
-                                params().getBool("project") ? original_.get() : nullptr);
+    inspection_ = inspectVertex(view, v, locked_[v] != 0, plan_.optimize,
+                                plan_.project ? original_.get() : nullptr);
   }
   return &*inspection_;
 }
@@ -426,17 +426,19 @@ void MeshModule::applyParams(const std::vector<std::string>& changed) {
   if (anyOf(changed, {"block"})) engine_->setBlock(std::stoi(params().getText("block")));
   if (anyOf(changed, {"mesh", "vertices", "jitter", "seed"})) {
     rebuild(params());  // throws changing nothing
-    return;
+  } else {
+    if (anyOf(changed, {"feature_angle"})) {
+      locked_ = lockedVertices(*start_, float(params().getFloat("feature_angle")));
+      engine_->setLocked(locked_);
+      countLocks();
+    }
+    if (anyOf(changed, {"colouring"})) colour();
   }
-  if (anyOf(changed, {"feature_angle"})) {
-    locked_ = lockedVertices(*start_, float(params().getFloat("feature_angle")));
-    engine_->setLocked(locked_);
-    countLocks();
-  }
-  if (anyOf(changed, {"colouring"})) colour();
+  readPlan();
 }
 
 void MeshModule::applySelection(Backend, const StateBlob& state) {
+  readPlan();
   if (engineBackend_ == backend()) return;  // another method: the state stays as it is
   makeEngine();
   engine_->load(*start_, locked_, *original_);
@@ -450,7 +452,7 @@ double MeshModule::bytesPerWorkUnit() const {
 }
 
 std::optional<OpModel> MeshModule::opsPerWorkUnit() const {
-  const OptimizeParams o = optimizeParams();
+  const OptimizeParams& o = plan_.optimize;
   const double vertices = double(start_->positions.size());
   const double iterations = visited_ ? double(engine_->counts().iterations) / double(visited_) : 0;
   const double flops = flopsPerVertexPass(o, 3.0 * double(start_->triangles()) / vertices,

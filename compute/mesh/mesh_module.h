@@ -79,10 +79,18 @@ class MeshModule final : public Module, public MeshSource, public PlotSource {
   void countLocks();    // lockedCount_ from locked_
   void colour();        // the engine's colour classes, by the colouring parameter
   void forgetCounts();  // after the engine's counts start again
-  OptimizeParams optimizeParams() const;
+  // plan_ from the parameters and the variant, after each change of them.
+  void readPlan();
   const AngleSummary& summary() const;  // of the positions now, computed when due
   void changed();                       // the positions or the parameters: recompute what is due
 
+  // What a step reads of the parameters and the variant, read once when they change.
+  struct StepPlan {
+    OptimizeParams optimize;
+    bool project = false;
+    bool coloured = false;      // colour class by colour class, else all vertices at once
+    bool classByClass = false;  // coloured: a step is one class, else a sweep of them all
+  } plan_;
   std::unique_ptr<MeshEngine> engine_;
   Backend engineBackend_ = Backend::Cpu;  // the backend engine_ runs on
   std::unique_ptr<SurfaceMesh> start_;
