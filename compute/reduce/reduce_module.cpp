@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "compute/core/catalog.h"
 #include "compute/core/cuda_check.h"
 #include "compute/core/errors.h"
 #include "compute/core/saved_state.h"
@@ -15,15 +16,10 @@ namespace {
 
 constexpr const char* kLecture = "Harris 2007 (lecture 004), G80 (GeForce 8800 GTX, 86.4 GB/s), ";
 
-struct VariantInfo {
-  Kernel kernel;
-  KernelVariant variant;
-};
-
-const std::vector<VariantInfo>& reduceVariants() {
-  static const std::vector<VariantInfo> list = {
-      {Kernel::Interleaved,
-       {"interleaved",
+// The catalogs: each entry the variant as the menu shows it, and the kernel it runs.
+const VariantCatalog<Kernel>& reduceVariants() {
+  static const VariantCatalog<Kernel> list = {
+      {{"interleaved",
         "(1) interleaved addressing, divergent branch",
         "Each thread loads one element into shared memory. At step s the threads whose index is "
         "a multiple of 2s add the element s places to their right. The threads that add are "
@@ -31,18 +27,18 @@ const std::vector<VariantInfo>& reduceVariants() {
         "(branch divergence: see the threads view), and tid % (2s) is a slow integer modulo. "
         "Each pass leaves one sum per block; passes repeat until one is left.",
         {"block"},
-        std::string(kLecture) + "2^22 ints, blocks of 128: 8.054 ms, 2.083 GB/s"}},
-      {Kernel::Strided,
-       {"strided",
+        std::string(kLecture) + "2^22 ints, blocks of 128: 8.054 ms, 2.083 GB/s"},
+       Kernel::Interleaved},
+      {{"strided",
         "(2) interleaved addressing, strided index",
         "The same tree, but thread tid adds into word 2*s*tid: the first threads do the work, so "
         "whole warps retire and only the last steps diverge. Now a warp's 32 accesses are 2s "
         "words apart and fall into ever fewer of the 32 shared-memory banks: an s-way bank "
         "conflict serializes them (see the banks view).",
         {"block"},
-        std::string(kLecture) + "2^22 ints: 3.456 ms, 4.854 GB/s, 2.33x over (1)"}},
-      {Kernel::Sequential,
-       {"sequential",
+        std::string(kLecture) + "2^22 ints: 3.456 ms, 4.854 GB/s, 2.33x over (1)"},
+       Kernel::Strided},
+      {{"sequential",
         "(3) sequential addressing",
         "The loop runs the other way: at step s the first s threads add the upper half of the "
         "live words onto the lower half. Consecutive threads touch consecutive words (no bank "
@@ -51,17 +47,17 @@ const std::vector<VariantInfo>& reduceVariants() {
         "the lecture's next kernels attack. The race demonstration removes this kernel's "
         "__syncthreads(): sums then go wrong, differently from run to run.",
         {"block", "remove_barrier"},
-        std::string(kLecture) + "2^22 ints: 1.722 ms, 9.741 GB/s, 4.68x over (1)"}},
-      {Kernel::Shuffle,
-       {"shuffle",
+        std::string(kLecture) + "2^22 ints: 1.722 ms, 9.741 GB/s, 4.68x over (1)"},
+       Kernel::Sequential},
+      {{"shuffle",
         "warp shuffle, many elements per thread",
         "Enough blocks to fill the GPU and no more; each thread sums many elements in a "
         "grid-stride loop of 16-byte loads, so the array is read once at full bandwidth. Warps "
         "then sum their lanes with __shfl_down_sync (registers, no shared memory, no barrier) and "
         "one warp sums the warps. A second launch of one block adds the blocks' sums.",
-        {"block"}}},
-      {Kernel::Ballot,
-       {"ballot",
+        {"block"}},
+       Kernel::Shuffle},
+      {{"ballot",
         "bit-sliced: __ballot_sync + __popc",
         "For each bit of the values, a warp votes with __ballot_sync (bit b of each lane's value) "
         "and counts the ones with __popc: 32 elements' bit b summed in two instructions, worth "
@@ -69,81 +65,82 @@ const std::vector<VariantInfo>& reduceVariants() {
         "values, 8. Each block adds its total to the result with one atomicAdd.",
         {"block", "max_value"},
         "Harris & Garland, Jade ch. 3 (2012), GeForce GTX 480: a block's binary count with "
-        "__syncthreads_count() averaged 2x faster than a 32-bit reduction"}},
-      {Kernel::Atomic,
-       {"atomic",
+        "__syncthreads_count() averaged 2x faster than a 32-bit reduction"},
+       Kernel::Ballot},
+      {{"atomic",
         "one atomicAdd per element, one address",
         "Every thread adds its element straight to the result with atomicAdd: no tree at all, "
         "but all n atomics hit one word, which the L2 must serialize: contention. (Recent "
         "compilers may combine a warp's atomics to one address into one; the measured rate "
         "says whether they did.)",
-        {"block"}}},
-      {Kernel::CubReduce,
-       {"cub",
+        {"block"}},
+       Kernel::Atomic},
+      {{"cub",
         "CUB DeviceReduce::Sum",
         "The CUDA toolkit's reduction: tuned per architecture (vector loads, several elements per "
         "thread, warp reductions), it reads the array once. The yardstick for the others.",
-        {}}},
+        {}},
+       Kernel::CubReduce},
   };
   return list;
 }
 
-const std::vector<VariantInfo>& scanVariants() {
-  static const std::vector<VariantInfo> list = {
-      {Kernel::HillisSteele,
-       {"hillis-steele",
+const VariantCatalog<Kernel>& scanVariants() {
+  static const VariantCatalog<Kernel> list = {
+      {{"hillis-steele",
         "Hillis-Steele scan (naive, n log n)",
         "At step d every thread adds the element 2^d before its own: log2(B) steps, but "
         "B log2(B) additions where a serial scan does B, and two shared buffers so that a step "
         "reads only the last step's values. Each block's total is scanned again (recursively) and "
         "added back to the block's elements in a last pass: three passes over memory.",
-        {"block", "scan"}}},
-      {Kernel::Blelloch,
-       {"blelloch",
+        {"block", "scan"}},
+       Kernel::HillisSteele},
+      {{"blelloch",
         "Blelloch scan (work-efficient), optional padding",
         "An up-sweep builds a tree of partial sums in place and a down-sweep turns it into an "
         "exclusive scan: 2(B-1) additions for 2B elements, two elements per thread. The tree's "
         "strides are powers of two, so warps pile into a few banks (up to 32-way conflicts, see "
         "the banks view); 'conflict-free padding' inserts one word every 32 to spread them.",
-        {"block", "scan", "padding"}}},
-      {Kernel::ShuffleScan,
-       {"shuffle-scan",
+        {"block", "scan", "padding"}},
+       Kernel::Blelloch},
+      {{"shuffle-scan",
         "warp-shuffle scan",
         "Each warp scans its 32 values in five __shfl_up_sync steps (Jade ch. 3 Listing 3.1's "
         "warp scan, in registers instead of padded shared memory), one warp scans the warps' "
         "totals, and each thread adds its warp's offset. Blocks' totals are scanned and added "
         "back as in the other hand-written scans.",
-        {"block", "scan"}}},
-      {Kernel::CubScan,
-       {"cub-scan",
+        {"block", "scan"}},
+       Kernel::ShuffleScan},
+      {{"cub-scan",
         "CUB DeviceScan",
         "The toolkit's scan: a single pass with decoupled look-back, each block waiting only for "
         "its predecessors' totals, so the array is read and written once: the 8 bytes per "
         "element floor that the three-pass scans miss by half.",
-        {"scan"}}},
+        {"scan"}},
+       Kernel::CubScan},
   };
   return list;
 }
 
-const std::vector<VariantInfo>& cpuVariants() {
-  static const std::vector<VariantInfo> list = {
-      {Kernel::CpuSerial,
-       {"serial",
+const VariantCatalog<Kernel>& cpuVariants() {
+  static const VariantCatalog<Kernel> list = {
+      {{"serial",
         "serial (the reference)",
         "One thread adds the elements in order: the answer every other variant must reproduce "
         "bit for bit (sums wrap modulo 2^32, so the order of additions cannot change them).",
-        {}}},
-      {Kernel::CpuParallel,
-       {"openmp",
+        {}},
+       Kernel::CpuSerial},
+      {{"openmp",
         "OpenMP, one chunk per thread",
         "Each thread sums its chunk; for a scan, the chunks' totals are scanned and each thread "
         "scans its chunk again from its offset: two passes, as on the GPU.",
-        {}}},
+        {}},
+       Kernel::CpuParallel},
   };
   return list;
 }
 
-const std::vector<VariantInfo>& listFor(Backend backend, Operation operation) {
+const VariantCatalog<Kernel>& listFor(Backend backend, Operation operation) {
   if (backend == Backend::Cpu) return cpuVariants();
   return isScan(operation) ? scanVariants() : reduceVariants();
 }
@@ -193,15 +190,12 @@ Operation ReduceModule::operation() const {
 }
 
 std::vector<KernelVariant> ReduceModule::variants(Backend backend) const {
-  std::vector<KernelVariant> out;
-  for (const auto& info : listFor(backend, operation())) out.push_back(info.variant);
-  return out;
+  return describe(listFor(backend, operation()));
 }
 
 LabConfig ReduceModule::config() const {
   LabConfig c;
-  for (const auto& info : listFor(backend(), operation()))
-    if (info.variant.name == variant()) c.kernel = info.kernel;
+  c.kernel = entryNamed(listFor(backend(), operation()), variant()).how;
   c.operation = operation();
   c.block = int(std::stoi(params().getText("block")));
   c.padded = params().getBool("padding");
@@ -239,7 +233,7 @@ Kernel ReduceModule::treeKernel() const {
   const std::string& tree = params().getText("tree_of");
   for (const auto* list : {&reduceVariants(), &scanVariants()})
     for (const auto& info : *list)
-      if (info.variant.name == tree) return info.kernel;
+      if (info.variant.name == tree) return info.how;
   return config().kernel;
 }
 
