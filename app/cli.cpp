@@ -7,6 +7,7 @@
 #include "app/bench.h"
 #include "app/gui_app.h"
 #include "app/headless_app.h"
+#include "app/lab.h"
 #include "compute/core/errors.h"
 #include "compute/core/json_input.h"
 #include "compute/core/output_file.h"
@@ -181,6 +182,9 @@ int runCommandLine(int argc, char** argv) {
         {&replay.reportJson, "--report"}};
     for (const auto& [path, option] : outputs)
       if (!path->empty()) checkWritable(*path, option);
+    // A preset names its module: --preset alone runs that module.
+    if (!lab.preset.empty() && moduleOption->count() == 0)
+      if (const auto module = presetModule(lab.preset)) lab.module = *module;
     if (*benchCommand) return runBench(bench);
     if (*replayCommand) {
       if (!replaySize.empty()) parseWindow("--size", replaySize, replay.width, replay.height);

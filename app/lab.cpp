@@ -77,6 +77,16 @@ void loadPresetFrom(Module& module, const nlohmann::json& content, const std::st
 
 }  // namespace
 
+std::optional<std::string> presetModule(const std::string& path) {
+  const nlohmann::json preset = readJsonFile(path);
+  if (!preset.is_object() || !preset.contains("module") || !preset["module"].is_string())
+    return std::nullopt;
+  const std::string name = preset["module"];
+  for (const ModuleEntry& entry : moduleRegistry())
+    if (entry.name == name) return name;
+  return std::nullopt;
+}
+
 Lab::Lab(const LabOptions& options) {
   const Backend backend = options.backend.value_or(defaultBackend());
   if (backend == Backend::Cuda && !gpuInfo().available)

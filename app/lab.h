@@ -171,4 +171,9 @@ class Lab {
 // ("life.rule").
 void applySettings(Module& module, const std::vector<std::string>& settings);
 
+// The module a preset file is for, where it names one of this build's (--preset without
+// --module runs it); nullopt otherwise, and loading it then says what is wrong. Throws
+// InputError for a file that cannot be read or is not JSON.
+std::optional<std::string> presetModule(const std::string& path);
+
 }  // namespace ws::app

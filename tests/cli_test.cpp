@@ -55,6 +55,18 @@ TEST(CommandLine, AMalformedPresetIsRefused) {
   expectUsageError("--backend cpu --preset " + path, "width");
 }
 
+// A preset names its module: --preset alone runs that module; with another --module it is
+// refused, naming both plainly.
+TEST(CommandLine, APresetAloneRunsItsModule) {
+  const std::string preset = std::string(WS_SOURCE_DIR) + "/assets/presets/lbm-cylinder.json";
+  const auto result = warpscope("--headless --backend cpu --preset " + preset +
+                                " --size 96x48 --steps 2 --window 160x100");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("mass"), std::string::npos) << result.output;  // the flow's line
+  expectUsageError("--backend cpu --module life --preset " + preset,
+                   "the preset is for module 'lbm', not 'life'");
+}
+
 TEST(CommandLine, HelpDocumentsModulesParametersAndBench) {
   const auto result = warpscope("--help");
   EXPECT_EQ(result.exitCode, 0);

@@ -47,7 +47,10 @@ void Module::loadPreset(const nlohmann::json& preset) {
   if (!preset.is_object() || !preset.contains("params") || !preset.contains("module"))
     throw InputError("a preset is a JSON object with \"module\" and \"params\"");
   if (preset["module"] != std::string(name()))
-    throw InputError("the preset is for module " + json_input::briefJson(preset["module"]) +
+    throw InputError("the preset is for module " +
+                     (preset["module"].is_string()
+                          ? "'" + json_input::brief(preset["module"].get<std::string>()) + "'"
+                          : json_input::briefJson(preset["module"])) +
                      ", not '" + std::string(name()) + "'");
   if (preset.contains("variant") && !preset["variant"].is_string())
     throw InputError("the preset's \"variant\" must be a variant's name");
