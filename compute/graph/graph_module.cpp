@@ -86,6 +86,11 @@ void GraphModule::rebuild(const ParamSet& p) {
   const auto n = std::uint32_t(p.getInt("vertices"));
   const double degree = p.getFloat("degree");
   const auto seed = std::uint64_t(p.getInt("seed"));
+  // A generated graph's memory is known before it is made (about `degree` arcs a vertex, at the
+  // cost per arc and vertex checked below once it exists): too large is refused first.
+  if (isGenerator(name))
+    requireHostMemory(double(n) * (std::max(degree, 4.0) * 16 + 64),
+                      "a graph of " + std::to_string(n) + " vertices");
   auto g = std::make_unique<Graph>();
   GraphReport report;
   std::vector<std::uint32_t> planted;
