@@ -78,7 +78,10 @@ void loadPresetFrom(Module& module, const nlohmann::json& content, const std::st
 }  // namespace
 
 std::optional<std::string> presetModule(const std::string& path) {
-  const nlohmann::json preset = readJsonFile(path);
+  return presetModuleOf(readJsonFile(path));
+}
+
+std::optional<std::string> presetModuleOf(const nlohmann::json& preset) {
   if (!preset.is_object() || !preset.contains("module") || !preset["module"].is_string())
     return std::nullopt;
   const std::string name = preset["module"];
@@ -231,7 +234,7 @@ void Lab::apply(const Action& action) {
                    adoptModule(createModule(a.name, module_->backend()));
                  },
                  [&](const act::Select& a) { module_->select(a.backend, a.variant); },
-                 [&](const act::LoadPreset& a) { loadPresetFrom(*module_, a.content, a.path); },
+                 [&](const act::LoadPreset& a) { applyPreset(a); },
                  [&](const act::SetRunning& a) { running_ = a.value; },
                  [&](const act::SetStepsPerFrame& a) { stepsPerFrame_ = a.value; },
                  [&](const act::RequestSteps& a) { pendingSteps_ += a.count; },
@@ -239,6 +242,16 @@ void Lab::apply(const Action& action) {
                  [&](const act::MoveCamera& a) { moveCamera(a); },
              },
              action);
+}
+
+void Lab::applyPreset(const act::LoadPreset& preset) {
+  const auto module = presetModuleOf(preset.content);
+  if (!module || *module == module_->name())
+    return loadPresetFrom(*module_, preset.content, preset.path);
+  // Another module's preset: that module is made aside with it, so that a refusal changes nothing.
+  auto fresh = createModule(*module, module_->backend());
+  loadPresetFrom(*fresh, preset.content, preset.path);
+  adoptModule(std::move(fresh));
 }
 
 void Lab::setRunning(bool on) {

@@ -80,7 +80,7 @@ class Lab {
   void reset();
   void switchModule(const std::string& name);
   void select(Backend backend, const std::string& variant);
-  void loadPreset(const std::string& path);
+  void loadPreset(const std::string& path);  // another module's preset switches to it first
   void savePreset(const std::string& path);
   void fitView();
   // The camera as it is, framed in the last frame's height: what input changes and performs as
@@ -150,6 +150,8 @@ class Lab {
   void adoptModule(std::unique_ptr<Module> module);
   void apply(const Action& action);
   void moveCamera(const act::MoveCamera& move);
+  // A preset into the module, or into a new one where it is another module's.
+  void applyPreset(const act::LoadPreset& preset);
 
   void pickFirstTool();  // the module's first tool, or none
   // Runs `work` on the comparison, ending it with a message when it throws.
@@ -175,5 +177,6 @@ void applySettings(Module& module, const std::vector<std::string>& settings);
 // --module runs it); nullopt otherwise, and loading it then says what is wrong. Throws
 // InputError for a file that cannot be read or is not JSON.
 std::optional<std::string> presetModule(const std::string& path);
+std::optional<std::string> presetModuleOf(const nlohmann::json& preset);
 
 }  // namespace ws::app

@@ -399,6 +399,20 @@ TEST(GuiPanels, ThePlaybackStaysPutWhileTheFiguresChange) {
   expectPassed(run);
 }
 
+// The Presets section lists the shipped presets of every module; choosing one switches to its
+// module and loads it.
+TEST(GuiPanels, AShippedPresetOfAnyModuleIsChosenFromTheList) {
+  REQUIRE_WINDOWS();
+  const std::string script =
+      "open Presets\n"
+      "pick shipped lbm-cavity\nexpect-module lbm\nexpect-value scene cavity\nexpect-no-error\n"
+      "pick shipped life-highlife-replicator\nexpect-module life\n"
+      "expect-value rule B36/S23\nexpect-no-error\n"
+      "pick shipped reduce-divergence\nexpect-module reduce\nexpect-no-error\nexpect-layout\n";
+  const auto run = runUiScript("presets", script, backends() + "--paused --window 1600x1000");
+  expectPassed(run);
+}
+
 // The window's size, UI scale, contrast, panels and module are remembered; --reset-settings
 // forgets them; a corrupt settings file is ignored with a warning.
 TEST(GuiPanels, SettingsAreRememberedBetweenRuns) {

@@ -110,18 +110,7 @@ void advanceAutoCycle(Lab& lab, Classroom& classroom, double now) {
   classroom.lastCycle = now;
   const std::vector<std::string> presets = listAssets("presets", ".json");
   if (presets.empty()) return;
-  const std::string& path = presets[classroom.nextPreset++ % presets.size()];
-  // A preset names its module: switch to it first, then load it (both logged in a recording).
-  std::string module;
-  const bool readable = lab.attempt([&] {
-    const nlohmann::json preset = json_input::parseFile(path, "preset");
-    module = preset.is_object() && preset.contains("module") && preset["module"].is_string()
-                 ? preset["module"].get<std::string>()
-                 : std::string(lab.module().name());
-  });
-  if (!readable) return;
-  if (module != lab.module().name()) lab.switchModule(module);
-  lab.loadPreset(path);
+  lab.loadPreset(presets[classroom.nextPreset++ % presets.size()]);  // and its module
   lab.fitView();
   lab.setRunning(true);
 }

@@ -6,6 +6,7 @@
 
 #include "app/session/actions.h"
 #include "app/ui/ui.h"
+#include "compute/core/assets.h"
 #include "compute/core/backend.h"
 #include "render/colormap.h"
 
@@ -134,6 +135,20 @@ void drawViewSettings(Lab& lab) {
 }
 
 void drawPresets(Lab& lab) {
+  // The shipped ones, of every module: choosing one switches to its module. The list shows the
+  // one chosen last.
+  static std::string chosen = "choose a preset";
+  if (tracked::BeginCombo("shipped", chosen.c_str())) {
+    for (const std::string& name : shippedNames(kPresets))
+      if (tracked::Selectable(name.c_str(), name == chosen)) {
+        chosen = name;
+        lab.later([&lab, file = *shippedPath(kPresets, name)] {
+          lab.loadPreset(file);
+          lab.fitView();
+        });
+      }
+    ImGui::EndCombo();
+  }
   static char path[512] = "preset.json";
   tracked::InputText("file", path, sizeof path);
   if (tracked::Button("Save preset"))

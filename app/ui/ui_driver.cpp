@@ -373,8 +373,8 @@ UiDriver::Outcome UiDriver::run(const Command& command, Lab& lab, UiContext& con
     if (phase_ == 1) {
       const WidgetRecord* entry = nullptr;
       std::string offered;
-      for (const WidgetRecord& w : WidgetLog::instance().last())
-        if (w.window.rfind("##Combo", 0) == 0 && w.kind == "selectable" && w.visible) {
+      for (const WidgetRecord& w : WidgetLog::instance().last())  // scrolled to, if need be
+        if (w.window.rfind("##Combo", 0) == 0 && w.kind == "selectable") {
           if (w.label == arg(2)) entry = &w;
           offered += (offered.empty() ? "" : ", ") + w.label;
         }

@@ -89,11 +89,11 @@ std::string UiDriver::checkLayout(const UiContext& context) const {
 }
 
 // Widgets the walk leaves to the scripts that check them: the module list (its own test), what
-// would hand the panel to another module (the auto demo) or slow every later frame (running, many
-// steps a frame), and what hides the panel.
+// would hand the panel to another module (the auto demo, the shipped presets) or slow every later
+// frame (running, many steps a frame), and what hides the panel.
 static bool skippedByWalk(const WidgetRecord& w) {
-  static const char* const skipped[] = {"module", "Screenshot",    "auto demo",
-                                        "Run",    "steps / frame", "s / preset"};
+  static const char* const skipped[] = {"module",        "Screenshot", "auto demo", "Run",
+                                        "steps / frame", "s / preset", "shipped"};
   for (const char* label : skipped)
     if (w.label == label) return true;
   return w.id.find("##hide") != std::string::npos;

@@ -20,6 +20,7 @@ struct AssetKind {
 inline const AssetKind kPatterns{"patterns", {".rle"}};
 inline const AssetKind kMeshes{"meshes", {".obj", ".ply", ".off"}};
 inline const AssetKind kGraphs{"graphs", {".txt", ".edges", ".mtx"}};
+inline const AssetKind kPresets{"presets", {".json"}};
 
 // The shipped assets of a kind by name (their file names without the extension), sorted.
 std::vector<std::string> shippedNames(const AssetKind& kind);

@@ -86,6 +86,9 @@ Scratch& scratch() {
 // A small lab on the CPU, as a user starts one; each input gets a fresh one, so that an input's
 // outcome does not hang on the ones before it.
 std::unique_ptr<app::Lab> freshLab() {
+  // A machine of 768 MiB for the lab: a file's sizes meet the memory checks well below the
+  // harness's -rss_limit_mb (a preset of another module builds that module at its own size).
+  limitHostMemory(768.0 * 1024 * 1024);
   app::LabOptions options;
   options.module = "life";
   options.backend = Backend::Cpu;
