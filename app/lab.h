@@ -80,7 +80,8 @@ class Lab {
   void reset();
   void switchModule(const std::string& name);
   void select(Backend backend, const std::string& variant);
-  void loadPreset(const std::string& path);  // another module's preset switches to it first
+  // Another module's preset is loaded into that module, made aside, which then runs.
+  void loadPreset(const std::string& path);
   void savePreset(const std::string& path);
   void fitView();
   // The camera as it is, framed in the last frame's height: what input changes and performs as
