@@ -494,10 +494,7 @@ int runGui(const GuiOptions& options) {
         for (const auto& scope : lab.module().timings()) {
           const TimingStats s = scope->stats();
           if (s.samples == 0) continue;
-          char rate[96];
-          std::snprintf(rate, sizeof rate, " - %.3g G%s", s.ratePerSecond / 1e9,
-                        scope->rateUnit().c_str());
-          title += rate;
+          title += " - " + ui::siRate(s.ratePerSecond, scope->rateUnit());
           break;
         }
         char fps[32];

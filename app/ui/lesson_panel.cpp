@@ -67,16 +67,20 @@ void drawLesson(Lab& lab) {
   const TimingStats s = module.stepTiming().stats();
   const std::string where = module.backend() == Backend::Cuda ? gpuInfo().name : "this CPU";
   char now[512] = "now: measured after the first steps";
-  if (s.samples > 0)
-    std::snprintf(now, sizeof now, "now: %.4g ms, %s, %.1f GB/s, %s (%s)", s.medianMs,
-                  siRate(s.ratePerSecond, module.stepTiming().rateUnit()).c_str(),
-                  s.bytesPerSecond / 1e9, where.c_str(), module.sizeText().c_str());
+  if (s.samples > 0) {
+    // Bytes where the step has a byte model (a Girvan-Newman removal has none).
+    const std::string bytes = s.bytesPerSecond > 0 ? ", " + siRate(s.bytesPerSecond, "B/s") : "";
+    std::snprintf(now, sizeof now, "now: %.4g ms, %s%s, %s (%s)", s.medianMs,
+                  siRate(s.ratePerSecond, module.stepTiming().rateUnit()).c_str(), bytes.c_str(),
+                  where.c_str(), module.sizeText().c_str());
+  }
   // The live figure changes every frame, and so might the lines it wraps to: its space is kept at
   // the most it can need (its widest figures, drawn unseen once), so the controls below stay.
   SteadyBlock nowBlock("now", std::string(module.name()) + "/" + variant.name);
   const float width = ImGui::GetContentRegionAvail().x;
   const std::string widest = "now: 8888 ms, " + siRate(888.8e12, module.stepTiming().rateUnit()) +
-                             ", 8888.8 GB/s, " + where + " (" + module.sizeText() + ")";
+                             ", " + siRate(888e12, "B/s") + ", " + where + " (" +
+                             module.sizeText() + ")";
   const float most = std::max(ImGui::CalcTextSize(now, nullptr, false, width).y,
                               ImGui::CalcTextSize(widest.c_str(), nullptr, false, width).y);
   const float top = ImGui::GetCursorPosY();

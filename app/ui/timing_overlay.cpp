@@ -20,8 +20,11 @@ std::string siRate(double perSecond, const std::string& unit) {
   const char* prefixes[] = {"", "k", "M", "G", "T", "P"};
   int p = 0;
   while (perSecond >= 1000 && p < 5) perSecond /= 1000, ++p;
-  char text[64];
-  std::snprintf(text, sizeof text, "%.3g %s%s", perSecond, prefixes[p], unit.c_str());
+  // A symbol takes its prefix (GB/s); a word stands apart from it (45.4 k vertices/s).
+  const bool word = unit.size() > 3;
+  char text[96];
+  std::snprintf(text, sizeof text, "%.3g %s%s%s", perSecond, prefixes[p], word && p > 0 ? " " : "",
+                unit.c_str());
   return text;
 }
 
