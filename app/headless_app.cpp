@@ -281,6 +281,7 @@ int runHeadless(const HeadlessOptions& options) {
               std::string(module.name()).c_str(), module.sizeText().c_str(),
               std::string(toString(module.backend())).c_str(), module.variant().c_str(), perFrame,
               renderers.transferMode.c_str());
+  if (!lab.presetNote().empty()) std::printf("  %s\n", lab.presetNote().c_str());
   std::printf(
       "  frame time (steps + field + draw%s%s + glFinish; %zu warm frames%s): median %.3f ms, p95 "
       "%.3f ms\n",

@@ -63,16 +63,26 @@ std::string placeOfRefusedParameter(const Module& module, const nlohmann::json& 
 }
 
 // A preset's content into `module`; a refusal names the file it came from, where there is one.
-void loadPresetFrom(Module& module, const nlohmann::json& content, const std::string& path) {
+// Returns what was scaled for the CPU (Module::loadPreset).
+std::string loadPresetFrom(Module& module, const nlohmann::json& content, const std::string& path) {
   const std::string where = path.empty() ? "the preset" : "preset '" + path + "'";
   try {
-    module.loadPreset(content);
+    return module.loadPreset(content);
   } catch (const nlohmann::json::exception& e) {
     json_input::throwLibraryError(where, e);
   } catch (const InputError& e) {
     if (path.empty()) throw;
     throw InputError(where + placeOfRefusedParameter(module, content, path) + ": " + e.what());
   }
+}
+
+// What the lab says of a preset scaled for the CPU.
+std::string scaledNote(const std::string& scaled) {
+  return scaled.empty() ? "" : "preset scaled for the CPU: " + scaled;
+}
+
+bool startsPaused(const nlohmann::json& preset) {
+  return preset.is_object() && preset.value("paused", false);
 }
 
 }  // namespace
@@ -97,15 +107,19 @@ Lab::Lab(const LabOptions& options) {
   module_ = createModule(options.module, backend);
   pickFirstTool();
   if (!options.variant.empty()) module_->select(backend, options.variant);
-  if (!options.preset.empty())
-    loadPresetFrom(*module_, readJsonFile(options.preset), options.preset);
+  bool presetPaused = false;
+  if (!options.preset.empty()) {
+    const nlohmann::json content = readJsonFile(options.preset);
+    presetNote_ = scaledNote(loadPresetFrom(*module_, content, options.preset));
+    presetPaused = startsPaused(content);
+  }
   if (!options.size.empty()) module_->setSize(options.size);
   applySettings(*module_, options.sets);
   if (!options.compare.empty())
     startComparison(parseCompareTarget(options.compare, module_->backend()));
   if (options.stepsPerFrame < 1) throw InputError("--steps-per-frame must be at least 1");
   stepsPerFrame_ = options.stepsPerFrame;
-  running_ = !options.paused;
+  running_ = !options.paused && !presetPaused;
   interop = options.interop;
   if (backend == Backend::Cpu && !gpuInfo().available) notice = "CPU backend: no usable GPU";
 }
@@ -119,6 +133,7 @@ void Lab::adoptModule(std::unique_ptr<Module> module) {
   fitPending = true;
   followGraph = true;
   colormap.clear();
+  presetNote_.clear();
   pickFirstTool();
 }
 
@@ -246,12 +261,17 @@ void Lab::apply(const Action& action) {
 
 void Lab::applyPreset(const act::LoadPreset& preset) {
   const auto module = presetModuleOf(preset.content);
-  if (!module || *module == module_->name())
-    return loadPresetFrom(*module_, preset.content, preset.path);
-  // Another module's preset: that module is made aside with it, so that a refusal changes nothing.
-  auto fresh = createModule(*module, module_->backend());
-  loadPresetFrom(*fresh, preset.content, preset.path);
-  adoptModule(std::move(fresh));
+  if (!module || *module == module_->name()) {
+    presetNote_ = scaledNote(loadPresetFrom(*module_, preset.content, preset.path));
+  } else {
+    // Another module's preset: that module is made aside with it, so that a refusal changes
+    // nothing.
+    auto fresh = createModule(*module, module_->backend());
+    const std::string scaled = loadPresetFrom(*fresh, preset.content, preset.path);
+    adoptModule(std::move(fresh));
+    presetNote_ = scaledNote(scaled);
+  }
+  if (startsPaused(preset.content)) running_ = false;
 }
 
 void Lab::setRunning(bool on) {

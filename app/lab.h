@@ -116,6 +116,9 @@ class Lab {
 
   std::string errorMessage;  // shown once by the UI, then cleared
   std::string notice;        // lasting note (e.g. "running on the CPU: ...")
+  // What the last preset loaded changed to run on the CPU ("preset scaled for the CPU: width
+  // 2048 -> 512"); empty where nothing was. A module switch forgets it.
+  const std::string& presetNote() const { return presetNote_; }
 
   // View.
   render::Camera2D camera;
@@ -168,6 +171,7 @@ class Lab {
   std::map<std::string, std::deque<float>> history_;
   std::vector<Metric> metrics_;
   double frameMs_ = 0;
+  std::string presetNote_;
 };
 
 // Applies "key=value" settings to a module, all in one change; a key may carry the module's name

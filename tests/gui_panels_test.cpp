@@ -413,6 +413,53 @@ TEST(GuiPanels, AShippedPresetOfAnyModuleIsChosenFromTheList) {
   expectPassed(run);
 }
 
+// On the CPU a preset sized for a GPU runs at its CPU size, and the Notes say what was scaled; a
+// preset may start paused.
+TEST(GuiPanels, APresetIsScaledForTheCpuAndMayStartPaused) {
+  REQUIRE_WINDOWS();
+  const std::string script = R"(
+open Presets
+pick shipped lbm-cylinder
+expect-module lbm
+expect-value width 512
+expect-value "preset note" "preset scaled for the CPU: height 1024 -> 256, width 2048 -> 512"
+expect-widget Pause
+pick shipped mesh-folded-sphere
+expect-module mesh
+expect-value "preset note" "preset scaled for the CPU: vertices 163842 -> 10242"
+expect-widget Run
+expect-no-error
+expect-layout
+)";
+  const auto run = runUiScript("scaled", script, "--backend cpu --window 1600x1000");
+  expectPassed(run);
+}
+
+// The auto demo says which preset it shows and when the next comes; it can be held and moved on.
+TEST(GuiPanels, TheAutoDemoShowsItsPresetAndCanBeHeldAndMovedOn) {
+  REQUIRE_WINDOWS();
+  const std::string script = R"(
+open Classroom
+set "s / preset" 60
+toggle "auto demo"
+frames 3
+expect-module graph
+click Hold
+frames 2
+expect-value "demo status" "graph-karate, held"
+click "Next preset"
+frames 3
+expect-value "demo status" "graph-planted-louvain, held"
+click "Go on"
+frames 2
+expect-widget Hold
+expect-no-error
+expect-layout
+)";
+  const auto run = runUiScript("demo", script, "--backend cpu --paused --window 1600x1000");
+  expectPassed(run);
+}
+
 // The window's size, UI scale, contrast, panels and module are remembered; --reset-settings
 // forgets them; a corrupt settings file is ignored with a warning.
 TEST(GuiPanels, SettingsAreRememberedBetweenRuns) {

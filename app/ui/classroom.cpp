@@ -3,6 +3,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -52,6 +54,33 @@ void applyClassroomStyle(Classroom& classroom) {
   classroom.appliedContrast = classroom.highContrast;
 }
 
+namespace {
+
+// Which preset the auto demo shows and when the next comes; hold it there, or move on.
+void drawDemoStatus(Classroom& classroom) {
+  char status[160];
+  if (classroom.demoPreset.empty())
+    std::snprintf(status, sizeof status, "starting");
+  else if (classroom.demoHeld)
+    std::snprintf(status, sizeof status, "%s, held", classroom.demoPreset.c_str());
+  else
+    std::snprintf(status, sizeof status, "%s, next in %.0f s", classroom.demoPreset.c_str(),
+                  std::ceil(classroom.demoLeft()));
+  ImGui::Text("showing %s", status);
+  WidgetLog::instance().text("demo status", status);
+  if (tracked::Button(classroom.demoHeld ? "Go on" : "Hold"))
+    classroom.demoHeld = !classroom.demoHeld;
+  ImGui::SameLine();
+  if (tracked::Button("Next preset")) classroom.demoNextNow = true;
+  if (!classroom.demoSkipped.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", classroom.demoSkipped.c_str());
+    ImGui::PopTextWrapPos();
+  }
+}
+
+}  // namespace
+
 void drawClassroomPanel(Classroom& classroom) {
   // Applied when the slider is let go: each scale rasterizes the fonts again.
   static float dragged = -1;
@@ -68,6 +97,7 @@ void drawClassroomPanel(Classroom& classroom) {
   float seconds = float(classroom.cycleSeconds);
   if (tracked::SliderFloat("s / preset", &seconds, 5.0f, 120.0f, "%.0f"))
     classroom.cycleSeconds = seconds;
+  if (classroom.autoCycle) drawDemoStatus(classroom);
   ImGui::TextDisabled("keys: U scale, I contrast, L large figure, A auto demo");
 }
 
@@ -105,14 +135,55 @@ void drawLargeNumber(Lab& lab, UiContext& context) {
   ImGui::End();
 }
 
+namespace {
+
+// The next shipped preset the auto demo can show (none too slow on this backend), loaded with its
+// module; "" where every one is too slow.
+std::string loadNextPreset(Lab& lab, Classroom& classroom) {
+  const std::vector<std::string> names = shippedNames(kPresets);
+  for (std::size_t tried = 0; tried < names.size(); ++tried) {
+    const std::string& name = names[classroom.nextPreset++ % names.size()];
+    if (classroom.tooSlow.count(name)) continue;
+    lab.loadPreset(*shippedPath(kPresets, name));  // and its module
+    lab.fitView();
+    lab.setRunning(true);
+    return name;
+  }
+  return "";
+}
+
+}  // namespace
+
 void advanceAutoCycle(Lab& lab, Classroom& classroom, double now) {
-  if (!classroom.autoCycle || now - classroom.lastCycle < classroom.cycleSeconds) return;
-  classroom.lastCycle = now;
-  const std::vector<std::string> presets = listAssets("presets", ".json");
-  if (presets.empty()) return;
-  lab.loadPreset(presets[classroom.nextPreset++ % presets.size()]);  // and its module
-  lab.fitView();
-  lab.setRunning(true);
+  const double elapsed = classroom.lastTick < 0 ? 0 : now - classroom.lastTick;
+  classroom.lastTick = now;
+  if (!classroom.autoCycle) {
+    classroom.demoPreset.clear();  // a demo turned on again starts with a preset of its own
+    return;
+  }
+  if (!classroom.demoHeld) classroom.demoElapsed += elapsed;
+  // Measured on this backend: a preset that cannot run at interactive rates is passed over.
+  const TimingStats step = lab.module().stepTiming().stats();
+  const bool slow =
+      !classroom.demoPreset.empty() && step.samples >= 3 && step.medianMs > classroom.tooSlowMs;
+  if (slow) {
+    classroom.tooSlow.insert(classroom.demoPreset);
+    char why[160];
+    std::snprintf(why, sizeof why, "skipped %s: %.0f ms a step on the %s",
+                  classroom.demoPreset.c_str(), step.medianMs,
+                  std::string(toString(lab.module().backend())).c_str());
+    classroom.demoSkipped = why;
+  }
+  if (!slow && !classroom.demoNextNow && !classroom.demoPreset.empty() &&
+      classroom.demoElapsed < classroom.cycleSeconds)
+    return;
+  classroom.demoNextNow = false;
+  classroom.demoElapsed = 0;
+  classroom.demoPreset = loadNextPreset(lab, classroom);
+  if (classroom.demoPreset.empty()) {
+    classroom.autoCycle = false;
+    lab.errorMessage = "The auto demo stopped: no shipped preset runs at interactive rates here.";
+  }
 }
 
 }  // namespace ws::app::ui

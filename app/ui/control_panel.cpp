@@ -58,9 +58,14 @@ void drawModuleAndBackend(Lab& lab) {
 void drawVariantNotes(Lab& lab) {
   Module& module = lab.module();
   const KernelVariant current = module.currentVariant();
-  SteadyBlock notesBlock("notes", std::string(module.name()) + "/" + current.name);
+  SteadyBlock notesBlock("notes",
+                         std::string(module.name()) + "/" + current.name + "/" + lab.presetNote());
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.6f, 1.0f), "%s", module.configuration().c_str());
+  if (!lab.presetNote().empty()) {
+    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.2f, 1.0f), "%s", lab.presetNote().c_str());
+    WidgetLog::instance().text("preset note", lab.presetNote());
+  }
   std::istringstream notes(module.notes());
   for (std::string line; std::getline(notes, line);) {
     if (line.rfind("warning:", 0) == 0)

@@ -1,8 +1,10 @@
 #pragma once
 // The ImGui panels: controls (module, backend, variant, playback, tools, parameters), the timing
 // overlay, the status bar, help, and the error popup. Shared by the GUI and headless frames.
+#include <algorithm>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "app/analysis.h"
@@ -43,9 +45,19 @@ struct Classroom {
   // Applied to ImGui's style when they change.
   float appliedScale = 1.0f;
   bool appliedContrast = false;
-  // The auto-cycle's place and when it last moved.
+  // The auto demo: the shipped preset it shows and for how long it has, held (the demo waits on
+  // it) or not. The panel's "Next preset" moves on at once. A preset whose step takes longer than
+  // tooSlowMs on this backend is skipped, and not shown again.
+  double tooSlowMs = 250;
   std::size_t nextPreset = 0;
-  double lastCycle = -1e9;
+  std::string demoPreset;  // "" before the first
+  double demoElapsed = 0;  // seconds shown, held time not counted
+  double lastTick = -1;
+  bool demoHeld = false;
+  bool demoNextNow = false;
+  std::set<std::string> tooSlow;
+  std::string demoSkipped;  // what was skipped last and why
+  double demoLeft() const { return std::max(0.0, cycleSeconds - demoElapsed); }
 };
 
 // The roofline and scaling-sweep windows: what they measured, and where the last frame drew each

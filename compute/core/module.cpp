@@ -43,7 +43,7 @@ nlohmann::json Module::preset() const {
   return {{"module", std::string(name())}, {"params", params_.toJson()}};
 }
 
-void Module::loadPreset(const nlohmann::json& preset) {
+std::string Module::loadPreset(const nlohmann::json& preset) {
   if (!preset.is_object() || !preset.contains("params") || !preset.contains("module"))
     throw InputError("a preset is a JSON object with \"module\" and \"params\"");
   if (preset["module"] != std::string(name()))
@@ -54,12 +54,32 @@ void Module::loadPreset(const nlohmann::json& preset) {
                      ", not '" + std::string(name()) + "'");
   if (preset.contains("variant") && !preset["variant"].is_string())
     throw InputError("the preset's \"variant\" must be a variant's name");
+  if (preset.contains("paused") && !preset["paused"].is_boolean())
+    throw InputError("the preset's \"paused\" must be true or false");
+  nlohmann::json params = preset["params"];
+  std::string scaled;
+  if (preset.contains("cpu")) {
+    if (!preset["cpu"].is_object())
+      throw InputError("the preset's \"cpu\" must be an object of parameters");
+    params_.checkJson(params);  // both named and valid, whatever the backend
+    params_.checkJson(preset["cpu"]);
+    if (backend_ == Backend::Cpu)
+      for (const auto& [key, value] : preset["cpu"].items()) {
+        const auto was = params.find(key);
+        if (was != params.end() && *was == value) continue;
+        scaled += (scaled.empty() ? "" : ", ") + key + " " +
+                  (was != params.end() ? json_input::briefJson(*was) + " -> " : "") +
+                  json_input::briefJson(value);
+        params[key] = value;
+      }
+  }
   const nlohmann::json before = params_.toJson();
-  setParams(params_.checkJson(preset["params"]));
+  setParams(params_.checkJson(params));
+  clearTimings();  // they were of another configuration
   // A preset may name the kernel that shows its point (a lesson); where this backend does not
   // offer it, the current one stays. A name no backend offers (with the preset's parameters) is
   // refused, and the parameters go back.
-  if (!preset.contains("variant")) return;
+  if (!preset.contains("variant")) return scaled;
   const std::string variant = preset["variant"];
   if (offers(backend_, variant)) {
     select(backend_, variant);
@@ -68,6 +88,7 @@ void Module::loadPreset(const nlohmann::json& preset) {
     throw InputError("the preset names variant '" + json_input::brief(variant) + "', which " +
                      std::string(name()) + " does not have");
   }
+  return scaled;
 }
 
 std::string Module::sizeText() const {

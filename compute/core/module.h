@@ -92,9 +92,15 @@ class Module {
   // `--size` on the command line: the module says which parameters it means ("4096", "800x600").
   virtual void setSize(const std::string& text) = 0;
 
-  // Presets: {"module": name, "params": {...}}. Loading checks all before changing any.
+  // Presets: {"module": name, "params": {...}}, optionally with
+  //   "cpu": {...}     parameters that replace some of "params" on the CPU backend (a preset
+  //                    sized for a GPU, scaled down so that the CPU runs it at interactive rates),
+  //   "variant": name  the kernel that shows the preset's point, where the backend offers it,
+  //   "paused": bool   whether the lab starts paused (app/lab.h reads it).
+  // Loading checks all before changing any; it returns what the CPU's parameters changed
+  // ("width 2048 -> 512, height 1024 -> 256"), or "" where nothing was scaled.
   nlohmann::json preset() const;
-  void loadPreset(const nlohmann::json& preset);
+  std::string loadPreset(const nlohmann::json& preset);
 
   Backend backend() const { return backend_; }
   // The current variant: the backend's default until one is selected.
