@@ -92,8 +92,9 @@ class ViewInput {
       const double wx = camera.worldX(mx, w), wy = camera.worldY(my, h);
       // Drawing tools follow the drag; placing happens once per click.
       if (offers(lab.module().tools(), tool) && (tool != "place" || fresh)) {
-        const PointerEdit edit{
-            tool, wx, wy, fresh ? wx : lastWorldX_, fresh ? wy : lastWorldY_, lab.toolItem};
+        PointerEdit edit{tool,        wx, wy, fresh ? wx : lastWorldX_, fresh ? wy : lastWorldY_,
+                         lab.toolItem};
+        edit.start = fresh;
         lab.perform(act::Edit{edit});
       }
       editing_ = true;

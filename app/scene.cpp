@@ -2,6 +2,7 @@
 
 #include "compute/views/field.h"
 #include "compute/views/graph.h"
+#include "compute/views/marks.h"
 #include "compute/views/mesh.h"
 #include "compute/views/points.h"
 #include "compute/views/voxels.h"
@@ -9,6 +10,7 @@
 #include "render/field_renderer.h"
 #include "render/gl/gl.h"
 #include "render/graph_renderer.h"
+#include "render/mark_renderer.h"
 #include "render/mesh_renderer.h"
 #include "render/point_renderer.h"
 #include "render/voxel_renderer.h"
@@ -90,7 +92,7 @@ class GraphView final : public ViewWithRenderer<render::GraphRenderer> {
   }
 };
 
-// A field, with the module's points over it where it offers them.
+// A field, with the module's points and marks over it where it offers them.
 class FieldView2d final : public ViewWithRenderer<render::FieldRenderer> {
  public:
   using ViewWithRenderer::ViewWithRenderer;
@@ -106,10 +108,16 @@ class FieldView2d final : public ViewWithRenderer<render::FieldRenderer> {
       if (!points_) points_ = std::make_unique<render::PointRenderer>(link_);
       points_->draw(*points, module.backend(), lab.camera.request(width, height));
     }
+    if (const MarkSource* marks = module.view<MarkSource>()) {
+      if (!marks_) marks_ = std::make_unique<render::MarkRenderer>();
+      marks_->draw(marks->marks(), lab.camera.request(width, height), kMarkPixels);
+    }
   }
 
  private:
+  static constexpr float kMarkPixels = 3;
   std::unique_ptr<render::PointRenderer> points_;
+  std::unique_ptr<render::MarkRenderer> marks_;
 };
 
 // One module's view into the current GL viewport (`width` x `height`). When drawing fails on the

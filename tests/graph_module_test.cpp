@@ -125,10 +125,19 @@ TEST(GraphModule, PickAndDrag) {
   // A drag from node 5 to far away: it stays there while the others move on.
   module.edit({"drag", p[10], p[11], p[10], p[11], ""});
   module.edit({"drag", 40, -30, p[10], p[11], ""});
+  // The drag goes on over node 0 and stands still there: node 5 is still the one carried.
+  PointerEdit on{"drag", p[0], p[1], 40, -30, ""};
+  on.start = false;
+  module.edit(on);
+  on.fromX = p[0], on.fromY = p[1];
+  module.edit(on);
+  on.x = 40, on.y = -30;
+  module.edit(on);
   module.step(5);
   p = module.positions();
   EXPECT_EQ(p[10], 40.0f);
   EXPECT_EQ(p[11], -30.0f);
+  EXPECT_NE(p[0], 40.0f);
   module.runAction("unpin all");
   module.step(5);
   EXPECT_NE(module.positions()[10], 40.0f);

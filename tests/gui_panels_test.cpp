@@ -435,6 +435,31 @@ expect-layout
   expectPassed(run);
 }
 
+// LBM's probe tool: a drag draws the line from where it began to where it ends, and the mouse
+// standing still before it lets go keeps it (it used to collapse to a point); a new drag starts
+// again; the line is a parameter, set from the panel or the command line.
+TEST(GuiPanels, TheProbeLineFollowsTheDragAndAStillMouseKeepsIt) {
+  REQUIRE_WINDOWS();
+  const std::string script = R"(
+click probe
+view-drag left 0.3 0.5 0.7 0.5
+expect-match "probe line" "^([0-9]+),([0-9]+),(?!\1,)[0-9]+,\2$"
+view-drag left 0.5 0.2 0.5 0.8
+expect-match "probe line" "^([0-9]+),([0-9]+),\1,(?!\2$)[0-9]+$"
+set "probe line" "5,6,7,8"
+expect-value "probe line" "5,6,7,8"
+set "probe line" "5,6"
+expect-error "x0,y0,x1,y1"
+expect-value "probe line" "5,6,7,8"
+expect-no-error
+expect-layout
+)";
+  const auto run = runUiScript("probe", script,
+                               "--backend cpu --paused --module lbm --set lbm.probe=1,2,3,4 "
+                               "--window 1600x1000");
+  expectPassed(run);
+}
+
 // The auto demo says which preset it shows and when the next comes; it can be held and moved on.
 TEST(GuiPanels, TheAutoDemoShowsItsPresetAndCanBeHeldAndMovedOn) {
   REQUIRE_WINDOWS();

@@ -360,7 +360,7 @@ TEST(LbmExport, VtiAndProbeFilesHoldTheFields) {
   // Three blocks: 8-byte size headers, 160 densities, 480 velocity components, 160 types.
   EXPECT_GT(text.size(), 8 * 3 + 160 * 4 + 480 * 4 + 160u);
 
-  m->setProbe(8, 0, 8, 9);
+  m->setParam("probe", std::string("8,0,8,9"));
   m->exportProbe((dir / "probe.csv").string());
   std::ifstream csv(dir / "probe.csv");
   std::string header, line;
@@ -370,6 +370,51 @@ TEST(LbmExport, VtiAndProbeFilesHoldTheFields) {
   while (std::getline(csv, line)) ++rows;
   EXPECT_EQ(rows, 10);
   std::filesystem::remove_all(dir);
+}
+
+// The probe tool draws a line from where the drag began; a still pointer during the drag keeps it
+// (it used to start again), a new press starts a new one, and the line is the "probe" parameter,
+// drawn as a mark over the field in the view's coordinates.
+TEST(LbmProbe, ADragDrawsTheLineAndAStillPointerKeepsIt) {
+  auto m = cpuModule({{"width", std::int64_t(64)}, {"height", std::int64_t(32)}});
+  const auto drag = [&](double x0, double y0, double x1, double y1, bool start) {
+    PointerEdit e{"probe", x1, y1, x0, y0};
+    e.start = start;
+    m->edit(e);
+  };
+  drag(10.5, 4.5, 10.5, 4.5, true);  // press at cell (10, 27): the view's y grows downwards
+  EXPECT_EQ(m->params().getText("probe"), "10,27,10,27");
+  drag(10.5, 4.5, 40.5, 20.5, false);
+  EXPECT_EQ(m->params().getText("probe"), "10,27,40,11");
+  drag(40.5, 20.5, 40.5, 20.5, false);  // the mouse stands still
+  EXPECT_EQ(m->params().getText("probe"), "10,27,40,11");
+  drag(40.5, 20.5, 50.5, 30.5, false);
+  EXPECT_EQ(m->params().getText("probe"), "10,27,50,1");
+  // Past the plane's edge it is held to the plane.
+  drag(50.5, 30.5, 500, -40, false);
+  EXPECT_EQ(m->params().getText("probe"), "10,27,63,31");
+  // The mark lies on the cells' centres, in the view's coordinates.
+  const std::vector<Mark> marks = m->marks();
+  ASSERT_EQ(marks.size(), 1u);
+  EXPECT_FLOAT_EQ(marks[0].x0, 10.5f);
+  EXPECT_FLOAT_EQ(marks[0].y0, 4.5f);
+  EXPECT_FLOAT_EQ(marks[0].x1, 63.5f);
+  EXPECT_FLOAT_EQ(marks[0].y1, 0.5f);
+  // A new press starts again.
+  drag(2.5, 2.5, 2.5, 2.5, true);
+  EXPECT_EQ(m->params().getText("probe"), "2,29,2,29");
+  // One edit from one point to another (a script's) draws the whole line.
+  drag(0.5, 31.5, 63.5, 31.5, true);
+  EXPECT_EQ(m->params().getText("probe"), "0,0,63,0");
+  // Set as a parameter (the command line's lbm.probe=...), checked, and held to a smaller plane.
+  m->setParam("probe", std::string("1, 2, 300, 4"));
+  EXPECT_EQ(m->probe()[2], 63.0);
+  for (const char* bad : {"1,2,3", "1,2,3,4,5", "a,b,c,d", "1,2,3,-4", "1;2;3;4", "1,2,3,1e9"})
+    EXPECT_THROW(m->setParam("probe", std::string(bad)), InputError) << bad;
+  // Empty: the vertical centreline, not drawn.
+  m->setParam("probe", std::string());
+  EXPECT_EQ(m->probe(), (std::array<double, 4>{31, 0, 31, 31}));
+  EXPECT_TRUE(m->marks().empty());
 }
 
 // ---- tracers ----------------------------------------------------------------------------------

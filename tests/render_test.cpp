@@ -15,6 +15,7 @@
 #include "render/gl/gl_check.h"
 #include "render/gl/offscreen_target.h"
 #include "render/graph_renderer.h"
+#include "render/mark_renderer.h"
 #include "render/mesh_renderer.h"
 #include "render/point_renderer.h"
 #include "render/voxel_renderer.h"
@@ -90,6 +91,8 @@ Frame drawFrame(Module& module, int width, int height, int zoom, bool interop,
                 false);
   if (PointSource* points = module.view<PointSource>())
     render::PointRenderer(link).draw(*points, module.backend(), camera.request(width, height));
+  if (const MarkSource* marks = module.view<MarkSource>())
+    render::MarkRenderer().draw(marks->marks(), camera.request(width, height), 3);
   glFinish();
   return {gl::readPixels(width, height), link->transferMode(module.backend()), link->available()};
 }
@@ -171,6 +174,35 @@ void renderTracersAndCheck(Backend backend, bool interop) {
   }
   EXPECT_GE(lightPixels, 3 * 4);
   EXPECT_LE(lightPixels, 3 * 16);
+}
+
+// LBM's probe line shows where its cells are (plane row 0 at the bottom), a few pixels wide over a
+// dark rim, and ends where it ends.
+TEST(Render, TheProbeLineLandsOnItsPixels) {
+  auto context = makeContext();
+  if (!context) GTEST_SKIP() << "no EGL device with OpenGL 4.3 here";
+  constexpr int kWidth = 320, kHeight = 200, kZoom = 4, kCellsY = 40;
+  lbm::LbmModule flow(Backend::Cpu);
+  flow.setParams({{"width", std::int64_t(64)},
+                  {"height", std::int64_t(kCellsY)},
+                  {"tracers", std::int64_t(0)},
+                  {"probe", std::string("10,20,50,20")}});
+  const auto rgba = drawFrame(flow, kWidth, kHeight, kZoom, false, "inferno").rgba;
+  const auto yellow = [&](int x, int y) {
+    const Rgb p = pixel(rgba, kWidth, x, y);
+    return p.r > 240 && p.g > 200 && p.g < 235 && p.b < 50;
+  };
+  const auto dark = [&](int x, int y) {
+    const Rgb p = pixel(rgba, kWidth, x, y);
+    return p.r < 20 && p.g < 20 && p.b < 20;
+  };
+  const int row = int((kCellsY - 20 - 0.5) * kZoom);  // the cells' centres
+  for (int x = int(10.5 * kZoom); x <= int(50.5 * kZoom); x += 8)
+    EXPECT_TRUE(yellow(x, row)) << "no line at " << x << "," << row;
+  EXPECT_TRUE(dark(100, row - 3)) << "no rim above the line";
+  EXPECT_FALSE(yellow(100, row - 6)) << "the line is too wide";
+  EXPECT_FALSE(yellow(int(10.5 * kZoom) - 8, row)) << "the line goes on past its start";
+  EXPECT_FALSE(yellow(int(50.5 * kZoom) + 8, row)) << "the line goes on past its end";
 }
 
 // Each way a frame reaches GL: CPU upload, CUDA through interop, CUDA through a host copy.

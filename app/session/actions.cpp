@@ -104,6 +104,8 @@ void validateAction(const nlohmann::json& action) {
       throw InputError("\"" + std::string(name) + "\" of a '" + type + "' action must be " +
                        kindName(kind));
   }
+  if (type == "edit" && action.contains("start") && !action["start"].is_boolean())
+    throw InputError("\"start\" of a 'edit' action must be true or false");
   if (type == "edit" && action.contains("ray")) {
     if (!action["ray"].is_object()) throw InputError("\"ray\" of an edit must be an object");
     vector3(action["ray"].value("origin", nlohmann::json()), "ray.origin");
@@ -143,9 +145,9 @@ void validateAction(const nlohmann::json& action) {
 namespace {
 
 nlohmann::json toJson(const PointerEdit& edit) {
-  nlohmann::json action = {{"type", "edit"},   {"tool", edit.tool},    {"x", edit.x},
-                           {"y", edit.y},      {"from_x", edit.fromX}, {"from_y", edit.fromY},
-                           {"item", edit.item}};
+  nlohmann::json action = {{"type", "edit"},    {"tool", edit.tool},    {"x", edit.x},
+                           {"y", edit.y},       {"from_x", edit.fromX}, {"from_y", edit.fromY},
+                           {"item", edit.item}, {"start", edit.start}};
   if (edit.hasRay)
     action["ray"] = {{"origin", {edit.origin[0], edit.origin[1], edit.origin[2]}},
                      {"direction", {edit.direction[0], edit.direction[1], edit.direction[2]}}};
@@ -160,6 +162,9 @@ PointerEdit editFromJson(const nlohmann::json& action) {
   edit.fromX = action.at("from_x");
   edit.fromY = action.at("from_y");
   edit.item = action.at("item");
+  // Sessions recorded before "start" was written: a drag began where the pointer had not moved.
+  edit.start = action.contains("start") ? action["start"].get<bool>()
+                                        : edit.x == edit.fromX && edit.y == edit.fromY;
   if (action.contains("ray")) {
     edit.hasRay = true;
     const auto origin = vector3(action["ray"]["origin"], "ray.origin");

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <regex>
 #include <sstream>
 
 #include "app/ui/ui.h"
@@ -66,6 +67,7 @@ const std::map<std::string, int>& arity() {
       {"expect-layout", 0}, {"walk", 0},          {"monkey", 2},
       {"screenshot", 1},    {"quit", 0},          {"expect-module", 1},
       {"expect-above", 2},  {"expect-below", 2},  {"expect-still", 2},
+      {"expect-match", 2},
   };
   return table;
 }
@@ -271,6 +273,7 @@ void UiDriver::drag(ImVec2 from, ImVec2 to, int button, bool ctrl) {
     g.buttons[button] = true;
     gestures_.push_back(g);
   }
+  gestures_.push_back(g);  // held still a frame before letting go, as a hand does
   g.buttons[button] = false;
   gestures_.push_back(g);
   held_.mouse = to;
@@ -512,6 +515,19 @@ UiDriver::Outcome UiDriver::run(const Command& command, Lab& lab, UiContext& con
     const WidgetRecord& w = widget(arg(1));
     if (!sameValue(w.value, arg(2)))
       throw InputError("'" + arg(1) + "' shows '" + shorten(w.value) + "', not '" +
+                       shorten(arg(2)) + "'");
+    return Outcome::Done;
+  }
+  if (name == "expect-match") {
+    const WidgetRecord& w = widget(arg(1));
+    std::regex pattern;
+    try {
+      pattern = std::regex(arg(2), std::regex::ECMAScript);
+    } catch (const std::regex_error&) {
+      throw InputError("'" + shorten(arg(2)) + "' is not a regular expression");
+    }
+    if (!std::regex_search(w.value, pattern))
+      throw InputError("'" + arg(1) + "' shows '" + shorten(w.value) + "', which does not match '" +
                        shorten(arg(2)) + "'");
     return Outcome::Done;
   }

@@ -15,7 +15,7 @@
 //   set WIDGET TEXT             type TEXT into a field (a slider: Ctrl+click, then type) + Enter
 //   key KEY                     e.g. space, n, shift+n, f12, right, plus, tab, escape
 //   view-drag BUTTON X0 Y0 X1 Y1  drag over the view (left, right, middle, ctrl+left), in
-//                               fractions of it
+//                               fractions of it; the mouse stands still a frame before it lets go
 //   view-click X Y              click the view there
 //   view-wheel X Y CLICKS       turn the wheel over the view
 //   window W H                  resize the window
@@ -23,6 +23,7 @@
 //   expect-module NAME          the lab runs that module
 //   expect-value WIDGET VALUE   the widget shows VALUE (a checkbox: on/off; a combo: its choice;
 //                               a metric of the Timings panel, by name: its value)
+//   expect-match WIDGET REGEX   what it shows matches REGEX (ECMAScript, searched)
 //   expect-above WIDGET N / expect-below WIDGET N   it shows a number above (below) N
 //   expect-still WIDGET N       the widget stays where it is while N frames are drawn
 //   expect-widget LABEL / expect-no-widget LABEL

@@ -54,6 +54,10 @@ struct PointerEdit {
   // In a 3-D scene, a click instead: the ray through the pointer, in world coordinates.
   bool hasRay = false;
   float origin[3] = {0, 0, 0}, direction[3] = {0, 0, 1};
+  // The first event of a drag (the press). Later ones continue it, even where the mouse stood
+  // still (from == to): a tool that draws a line from where the drag began (LBM's probe) or holds
+  // what the press took (a dragged node) tells them apart by this, not by the positions.
+  bool start = true;
 };
 
 // A module's complete state, to restore later or move between backends.

@@ -368,21 +368,21 @@ std::string GraphModule::sizeText() const {
 
 void GraphModule::edit(const PointerEdit& edit) {
   const std::vector<float> p = positions();
-  const bool fresh = edit.x == edit.fromX && edit.y == edit.fromY;
-  auto nearest = [&]() -> long {
+  auto nearest = [&](double x, double y) -> long {
     long best = -1;
     double bestD = INFINITY;
     for (std::uint32_t v = 0; v < graph_->vertices; ++v) {
-      const double d = std::hypot(p[2 * v] - edit.x, p[2 * v + 1] - edit.y);
+      const double d = std::hypot(p[2 * v] - x, p[2 * v + 1] - y);
       if (d < bestD) best = v, bestD = d;
     }
     // Within two spacings (a click that misses every node lets go).
     return bestD < 2 * params().getFloat("spacing") ? best : -1;
   };
   if (edit.tool == "pick") {
-    picked_ = nearest();
+    picked_ = nearest(edit.x, edit.y);
   } else if (edit.tool == "drag") {
-    if (fresh) dragged_ = nearest();
+    // The press takes the node nearest to where the drag began; the drag carries it along.
+    if (edit.start) dragged_ = nearest(edit.fromX, edit.fromY);
     if (dragged_ < 0) return;
     const auto v = std::uint32_t(dragged_);
     const std::array<float, 2> at = {float(edit.x), float(edit.y)};

@@ -35,6 +35,32 @@ std::string fixed(double value, int digits) {
   return text;
 }
 
+// The probe parameter: "x0,y0,x1,y1", four numbers of cells from 0 to kMaxSide; "" for none.
+// Throws InputError saying what is wrong.
+std::optional<std::array<double, 4>> parseProbe(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  std::array<double, 4> ends{};
+  const char* at = text.c_str();
+  for (int k = 0; k < 4; ++k) {
+    char* end = nullptr;
+    ends[k] = std::strtod(at, &end);
+    if (end == at || !std::isfinite(ends[k]) || ends[k] < 0 || ends[k] > kMaxSide)
+      throw InputError("expected four numbers of cells from 0 to " + std::to_string(kMaxSide) +
+                       ", x0,y0,x1,y1");
+    at = end;
+    while (*at == ' ') ++at;
+    if (k < 3 && *at++ != ',') throw InputError("expected x0,y0,x1,y1, separated by commas");
+  }
+  if (*at != '\0') throw InputError("expected x0,y0,x1,y1 and nothing after them");
+  return ends;
+}
+
+std::string probeText(const std::array<double, 4>& ends) {
+  char text[96];
+  std::snprintf(text, sizeof text, "%g,%g,%g,%g", ends[0], ends[1], ends[2], ends[3]);
+  return text;
+}
+
 }  // namespace
 
 LbmModule::LbmModule(Backend backend) : Module(backend) {
@@ -82,6 +108,19 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
                             "3-D: where the slice lies along its axis (0 to 1)"));
   p.declare(
       ParamSpec::integer("brush", "brush radius", 2, 0, 64, "radius in cells of the obstacle pen"));
+  p.declare(ParamSpec::text(
+      "probe", "probe line", "",
+      "the probe line's ends in cells of the plane shown, x0,y0,x1,y1 (y up), as the probe tool "
+      "draws it; 'export probe CSV' writes the flow along it; empty: the vertical centreline "
+      "(not drawn)",
+      [](const std::string& text) {
+        try {
+          parseProbe(text);
+          return std::string();
+        } catch (const InputError& e) {
+          return std::string(e.what());
+        }
+      }));
   p.declare(ParamSpec::integer("tracers", "tracer particles", gpu ? 12000 : 3000, 0,
                                double(kMaxTracers),
                                "points carried by the flow in the plane shown (0: none)"));
@@ -189,9 +228,6 @@ void LbmModule::reset() {
   diverged_ = sawFastFlow_ = false;
   lastGood_.reset();
   lastSnapshotSeconds_ = -1e9;
-  const Plane pl = plane();
-  const double w = pl.width(g), h = pl.height(g);
-  setProbe(0.5 * w, 0, 0.5 * w, h - 1);  // the vertical centreline
   seedTracers();
   clearTimings();
 }
@@ -326,8 +362,27 @@ void LbmModule::renderField(const FieldRequest& request, FieldImage& image) {
   engine_->render(LbmView(currentFieldView()), plane(), request, image);
 }
 
-void LbmModule::setProbe(double a0, double b0, double a1, double b1) {
-  probe_[0] = a0, probe_[1] = b0, probe_[2] = a1, probe_[3] = b1;
+std::array<double, 4> LbmModule::probe() const {
+  const Plane pl = plane();
+  const double w = pl.width(spec_.grid) - 1, h = pl.height(spec_.grid) - 1;
+  const auto drawn = parseProbe(params().getText("probe"));
+  if (!drawn) return {std::floor(0.5 * w), 0, std::floor(0.5 * w), h};
+  std::array<double, 4> ends = *drawn;
+  for (int k = 0; k < 4; ++k) ends[k] = std::clamp(ends[k], 0.0, k % 2 ? h : w);
+  return ends;
+}
+
+std::vector<Mark> LbmModule::marks() const {
+  if (params().getText("probe").empty()) return {};
+  const auto ends = probe();
+  // Cell centres in the view's coordinates (its y grows downwards, the plane's rows upwards).
+  const float h = float(plane().height(spec_.grid));
+  const auto [a0, b0, a1, b1] = ends;
+  return {{float(a0) + 0.5f,
+           h - float(b0) - 0.5f,
+           float(a1) + 0.5f,
+           h - float(b1) - 0.5f,
+           {1.0f, 0.85f, 0.1f}}};
 }
 
 void LbmModule::edit(const PointerEdit& e) {
@@ -335,12 +390,18 @@ void LbmModule::edit(const PointerEdit& e) {
   const Grid& g = spec_.grid;
   const int w = pl.width(g), h = pl.height(g);
   if (e.tool == "probe") {
-    // The cell under the pointer, held to the plane (the view's y is up, the plane's rows down).
-    const int a = int(std::clamp(std::floor(e.x), 0.0, double(w - 1)));
-    const int b = h - 1 - int(std::clamp(std::floor(e.y), 0.0, double(h - 1)));
-    if (e.fromX == e.x && e.fromY == e.y) setProbe(a, b, a, b);
-    probe_[2] = a;
-    probe_[3] = b;
+    // From where the drag began to the cell under the pointer, held to the plane (the view's y
+    // grows downwards, the plane's rows upwards). A still pointer keeps the line.
+    const auto cell = [&](double x, double y) {
+      return std::array<double, 2>{std::clamp(std::floor(x), 0.0, double(w - 1)),
+                                   double(h - 1) - std::clamp(std::floor(y), 0.0, double(h - 1))};
+    };
+    const bool drawn = !params().getText("probe").empty();
+    const std::array<double, 4> current = probe();
+    const std::array<double, 2> from =
+        e.start || !drawn ? cell(e.fromX, e.fromY) : std::array{current[0], current[1]};
+    const std::array<double, 2> to = cell(e.x, e.y);
+    setParam("probe", probeText({from[0], from[1], to[0], to[1]}));
     return;
   }
   if (e.tool != "draw" && e.tool != "erase") throw InputError("unknown tool '" + e.tool + "'");
@@ -420,8 +481,9 @@ void LbmModule::exportVti(const std::string& path) {
 }
 
 void LbmModule::exportProbe(const std::string& path) {
+  const std::array<double, 4> ends = probe();
   const Plane pl = plane();
-  writeProbeCsv(path, spec_.grid, pl, engine_->planeMoments(pl), probe_);
+  writeProbeCsv(path, spec_.grid, pl, engine_->planeMoments(pl), ends.data());
   lastExport_ = path;
 }
 
@@ -472,6 +534,7 @@ void LbmModule::restoreState(const StateBlob& state) {
 }
 
 void LbmModule::applyParams(const std::vector<std::string>& changed) {
+  if (changed == std::vector<std::string>{"probe"}) return;  // read where it is used
   // Check what the new values mean before changing anything.
   const FlowSpec spec = specFromParams();
   const Flow flow = describeFlow(spec);

@@ -1,5 +1,6 @@
 #pragma once
 // Lattice Boltzmann flow (D2Q9 and D3Q19) as a warpscope module.
+#include <array>
 #include <memory>
 #include <optional>
 
@@ -8,11 +9,12 @@
 #include "compute/lbm/lbm_scene.h"
 #include "compute/lbm/lbm_tracers.h"
 #include "compute/views/field.h"
+#include "compute/views/marks.h"
 #include "compute/views/points.h"
 
 namespace ws::lbm {
 
-class LbmModule final : public Module, public FieldSource, public PointSource {
+class LbmModule final : public Module, public FieldSource, public PointSource, public MarkSource {
  public:
   explicit LbmModule(Backend backend);
 
@@ -34,6 +36,7 @@ class LbmModule final : public Module, public FieldSource, public PointSource {
   void renderField(const FieldRequest& request, FieldImage& image) override;
   std::size_t pointCount() const override { return tracers_->count(); }
   void renderPoints(PointImage& points) override;
+  std::vector<Mark> marks() const override;  // the probe line
 
   std::vector<std::string> tools() const override { return {"draw", "erase", "probe"}; }
   std::vector<std::string> toolItems(const std::string&) const override { return {}; }
@@ -62,9 +65,12 @@ class LbmModule final : public Module, public FieldSource, public PointSource {
   TracerSwarm& tracers() { return *tracers_; }
   // Writes the whole lattice's density, velocity and cell types as VTK image data (ParaView).
   void exportVti(const std::string& path);
-  // Writes the moments along the probe line (plane coordinates) as CSV.
+  // Writes the moments along the probe line as CSV.
   void exportProbe(const std::string& path);
-  void setProbe(double a0, double b0, double a1, double b1);
+  // The probe line's ends in cells of the plane shown (a, b; b is the lattice's y, up on the
+  // screen), held to the plane: the parameter "probe", or the vertical centreline where it is
+  // empty.
+  std::array<double, 4> probe() const;
 
  protected:
   void advance(int count) override;
@@ -89,7 +95,6 @@ class LbmModule final : public Module, public FieldSource, public PointSource {
   std::optional<StateBlob> lastGood_;
   double lastSnapshotSeconds_ = -1e9;
   bool diverged_ = false, sawFastFlow_ = false;
-  double probe_[4] = {0, 0, 0, 0};  // plane coordinates of the probe line's ends
   std::string lastExport_;
 };
 
