@@ -150,7 +150,10 @@ int runCommandLine(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   replayCommand->add_option("--video", replay.video, "the video (.mp4, .gif, ...)");
   replayCommand->add_option("--size,-s", replaySize, "frame size WxH (default 1280x720)");
-  replayCommand->add_option("--fps", replay.fps, "the video's frame rate")->capture_default_str();
+  replay.fps = 0;
+  replayCommand->add_option("--fps", replay.fps,
+                            "one video frame per recorded frame at this rate (default: the "
+                            "recording's own rate, so that the video lasts as long as it did)");
   replayCommand->add_flag("--with-ui", replay.withUi, "draw the panels into the frames");
   replayCommand->add_option("--backend,-b", replayBackend,
                             "cuda or cpu (default: as recorded; the CPU where there is no GPU)");
@@ -169,6 +172,7 @@ int runCommandLine(int argc, char** argv) {
   }
 
   try {
+    if (replay.fps < 0) throw InputError("--fps must be above 0 (or 0: the recording's pace)");
     if (!backend.empty()) {
       lab.backend = parseBackend(backend);
       if (!lab.backend) throw InputError("--backend '" + backend + "': expected cuda or cpu");

@@ -54,6 +54,26 @@ std::unique_ptr<SessionPlayer> openReplay(const HeadlessOptions& options, LabOpt
   return player;
 }
 
+// A replay's video runs at the recording's pace: one video frame per recorded frame, at the rate
+// the recording ran (held to what players show well).
+double replayPace(const Session& session, bool video) {
+  constexpr double kSlowest = 1, kFastest = 120, kUnknown = 60;
+  const std::optional<double> recorded = session.framesPerSecond();
+  const double fps = std::clamp(recorded.value_or(kUnknown), kSlowest, kFastest);
+  if (!video) return fps;
+  if (recorded)
+    std::printf(
+        "replay: the video plays at the recording's pace, %.3g frames/s (%.3g s); --fps "
+        "sets another\n",
+        fps, double(session.frames()) / fps);
+  else
+    std::printf(
+        "replay: the session does not say how long it ran: the video plays at %.0f "
+        "frames/s\n",
+        fps);
+  return fps;
+}
+
 // Every variant's roofline point, measured before the frames, and printed.
 void measureRooflineNow(Lab& lab, ui::Analysis& analysis) {
   Module& module = lab.module();
@@ -96,10 +116,14 @@ void sweepNow(Lab& lab, ui::Analysis& analysis) {
 
 }  // namespace
 
-int runHeadless(const HeadlessOptions& options) {
+int runHeadless(const HeadlessOptions& given) {
+  HeadlessOptions options = given;
   LabOptions labOptions = options.lab;
   std::unique_ptr<SessionPlayer> player;
-  if (!options.replay.empty()) player = openReplay(options, labOptions);
+  if (!options.replay.empty()) {
+    player = openReplay(options, labOptions);
+    if (options.fps <= 0) options.fps = replayPace(player->session(), !options.video.empty());
+  }
   // The set-up and every frame's simulation run on a worker: one that takes long says how far it
   // is, and Ctrl+C or SIGTERM cancels it.
   LongWork work;

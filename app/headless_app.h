@@ -18,7 +18,7 @@ struct HeadlessOptions {
   std::vector<std::string> actions;  // module actions run after the steps ("save mesh")
   int eglDevice = -1;
   std::string video;      // every frame into this video (app/video/video_writer.h)
-  double fps = 60;        // of the video
+  double fps = 60;        // of the video; a replay's, 0: the recording's pace
   bool realtime = false;  // frames paced at `fps`, as a display would show them
   // A session to replay (`warpscope replay`) instead of running `steps`: its frames, as recorded.
   std::string replay;

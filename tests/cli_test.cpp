@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 
 #include "compute/core/backend.h"
@@ -148,7 +149,8 @@ TEST(CommandLine, AFaultingGpuKernelSwitchesTheRunToTheCpu) {
 }
 
 // A session of 90 frames on the CPU, from a reset: a cleared grid, a glider, faster playback.
-std::string writeSession(const std::string& name) {
+// `seconds`: how long the recording ran (none: a session recorded before that was written).
+std::string writeSession(const std::string& name, std::optional<double> seconds = std::nullopt) {
   const std::string path = ::testing::TempDir() + "/" + name;
   std::ofstream(path) << R"({
   "warpscope_session": 1,
@@ -164,7 +166,8 @@ std::string writeSession(const std::string& name) {
      "from_y": 100, "item": "glider"},
     {"frame": 30, "type": "steps_per_frame", "value": 4}
   ],
-  "end": {"frames": 90, "state_hash": "fnv1a64:0000000000000000"}
+  "end": {"frames": 90, )" + (seconds ? "\"seconds\": " + std::to_string(*seconds) + ", " : "") +
+                             R"("state_hash": "fnv1a64:0000000000000000"}
 })";
   return path;
 }
@@ -220,6 +223,34 @@ TEST(Replay, WithoutFfmpegTheFramesArePngsAndTheCommandIsPrinted) {
   EXPECT_TRUE(std::filesystem::exists(dir + "/demo_frames/frame_000000.png"));
   EXPECT_TRUE(std::filesystem::exists(dir + "/demo_frames/frame_000089.png"));
   EXPECT_FALSE(std::filesystem::exists(dir + "/demo_frames/frame_000090.png"));
+}
+
+// A video of a replay lasts as long as the recording did (15 s of 90 frames: 6 frames a second);
+// --fps gives one video frame per recorded frame at that rate instead.
+TEST(Replay, TheVideoPlaysAtTheRecordingsPace) {
+  const std::string dir = ::testing::TempDir() + "/paced";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string session = writeSession("paced.json", 15.0);
+  auto result = warpscope("replay " + session + " --video " + dir + "/paced.mp4 --size 160x120");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("the video plays at the recording's pace, 6 frames/s (15 s)"),
+            std::string::npos)
+      << result.output;
+  if (haveFfmpeg()) {
+    EXPECT_EQ(probe(dir + "/paced.mp4"), "160,120,90\n");
+    const std::string seconds =
+        test::runProcess("ffprobe -v error -show_entries format=duration -of csv=p=0 " + dir +
+                         "/paced.mp4")
+            .output;
+    EXPECT_NEAR(std::stod(seconds), 15.0, 0.2) << seconds;
+  }
+  result = test::runProcess("WARPSCOPE_FFMPEG= " + std::string(WARPSCOPE_BIN) + " replay " +
+                            session + " --video " + dir + "/fast.mp4 --size 160x120 --fps 30");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("ffmpeg -framerate 30 -i"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("recording's pace"), std::string::npos) << result.output;
+  expectUsageError("replay " + session + " --fps -3", "--fps");
 }
 
 TEST(Replay, AFailingFfmpegIsReportedAndTheFramesKept) {

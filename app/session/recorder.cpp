@@ -54,8 +54,10 @@ SessionRecorder::SessionRecorder(std::string path, Lab& lab, bool fromReset) {
 }
 
 void SessionRecorder::save(Lab& lab, bool finished) {
-  session_.end = {
-      {"frames", frames_}, {"step", lab.module().stepCount()}, {"module", lab.module().name()}};
+  session_.end = {{"frames", frames_},
+                  {"step", lab.module().stepCount()},
+                  {"seconds", seconds()},
+                  {"module", lab.module().name()}};
   // The end state's hash costs a saveState: only once, at the end.
   session_.end["state_hash"] = finished ? stateHash(lab.module().saveState()) : "";
   if (!finished) session_.end["unfinished"] = true;

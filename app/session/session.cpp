@@ -74,6 +74,10 @@ void validate(Session& session, const std::string& where) {
           where + ": end.frames is " + json_input::briefJson(end["frames"]) +
               ": a session runs from 0 to " + std::to_string(kMostFrames) +
               " frames (two days at 60 a second)");
+  if (end.contains("seconds"))
+    require(end["seconds"].is_number() && end["seconds"].get<double>() >= 0 &&
+                end["seconds"].get<double>() <= 2.0 * 86400,
+            where + ": end.seconds must be the recording's length in seconds, up to two days");
   long previous = 0;
   for (std::size_t i = 0; i < session.events.size(); ++i) {
     const nlohmann::json& event = session.events[i];
@@ -97,6 +101,12 @@ void validate(Session& session, const std::string& where) {
 }
 
 }  // namespace
+
+std::optional<double> Session::framesPerSecond() const {
+  const double seconds = end.value("seconds", 0.0);
+  if (seconds < 0.1 || frames() < 1) return std::nullopt;
+  return double(frames()) / seconds;
+}
 
 std::string Session::checkpointPath() const {
   const nlohmann::json& state = start.value("state", nlohmann::json());

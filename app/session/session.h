@@ -6,10 +6,11 @@
 //              "state": "reset" or {"checkpoint": "<file beside the session>", "hash"},
 //              "files": [{"param", "path", "hash"}]},
 //    "events": [{"frame", "step", "type", ...}, ...],      (app/session/actions.h)
-//    "end": {"frames", "step", "module", "state_hash"}}
+//    "end": {"frames", "step", "seconds", "module", "state_hash"}}
 // An event stamped frame f was done before the lab's f-th advance (counting from 0); "step" is
 // the module's step count then, for readers. The parameters carry the modules' random seeds.
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct Session {
   nlohmann::json end;
 
   long frames() const { return end.at("frames").get<long>(); }
+  // The frames a second the recording ran at (its frames over its length), nullopt for a session
+  // recorded before its length was (or one too short to tell).
+  std::optional<double> framesPerSecond() const;
   // The start checkpoint's path, or "" when the session starts from a reset.
   std::string checkpointPath() const;
 };
