@@ -460,6 +460,25 @@ expect-layout
   expectPassed(run);
 }
 
+// Life: a placed pattern brings its own rule, and the Notes say so.
+TEST(GuiPanels, APlacedPatternBringsItsRuleAndTheNotesSaySo) {
+  REQUIRE_WINDOWS();
+  const std::string script = R"(
+click place
+pick item replicator-highlife
+view-click 0.5 0.5
+expect-value rule B36/S23
+expect-match "module notes" "rule B36/S23, from the pattern replicator-highlife"
+pick item glider
+view-click 0.3 0.3
+expect-value rule B3/S23
+expect-match "module notes" "from the pattern glider"
+expect-no-error
+)";
+  const auto run = runUiScript("rule", script, "--backend cpu --paused --window 1600x1000");
+  expectPassed(run);
+}
+
 // The auto demo says which preset it shows and when the next comes; it can be held and moved on.
 TEST(GuiPanels, TheAutoDemoShowsItsPresetAndCanBeHeldAndMovedOn) {
   REQUIRE_WINDOWS();

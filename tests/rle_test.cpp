@@ -150,5 +150,49 @@ TEST(Rle, ABadFileLeavesTheGridAsItWas) {
   EXPECT_EQ(life.params().getText("pattern"), "");
 }
 
+// A pattern's own rule runs when it is loaded as the start pattern or placed, as Golly does, and
+// the notes say where the rule came from; a rule given with it, or set later, wins.
+TEST(Rle, APatternsOwnRuleIsAppliedAndTheNotesSaySo) {
+  LifeModule life(Backend::Cpu);
+  life.setSize("64");
+  ASSERT_EQ(life.params().getText("rule"), "B3/S23");
+  life.setParamText("pattern", "replicator-highlife");
+  EXPECT_EQ(life.params().getText("rule"), "B36/S23");
+  EXPECT_NE(life.notes().find("rule B36/S23, from the pattern replicator-highlife"),
+            std::string::npos)
+      << life.notes();
+  // Under HighLife the replicator copies itself: more than its 12 cells after 12 generations.
+  life.step(12);
+  EXPECT_GT(life.population(), 12u);
+  // The user's rule wins from then on, and the note goes.
+  life.setParamText("rule", "B3/S23");
+  EXPECT_EQ(life.notes(), "");
+  // Placing it brings its rule too; placing a Conway pattern brings Conway's back.
+  life.edit({"place", 20, 20, 20, 20, "replicator-highlife"});
+  EXPECT_EQ(life.params().getText("rule"), "B36/S23");
+  EXPECT_NE(life.notes().find("from the pattern replicator-highlife"), std::string::npos);
+  life.edit({"place", 40, 40, 40, 40, "glider"});
+  EXPECT_EQ(life.params().getText("rule"), "B3/S23");
+  EXPECT_NE(life.notes().find("rule B3/S23, from the pattern glider"), std::string::npos);
+  // A pattern without a rule leaves the rule as it is.
+  const std::string plain = ::testing::TempDir() + "/no-rule.rle";
+  std::ofstream(plain) << "x = 3, y = 1\n3o!\n";
+  life.setParamText("rule", "B36/S23");
+  life.edit({"place", 30, 30, 30, 30, plain});
+  EXPECT_EQ(life.params().getText("rule"), "B36/S23");
+  // A rule set with the pattern (a preset's) is the one that runs.
+  life.setParams(
+      {{"pattern", std::string("replicator-highlife")}, {"rule", std::string("B3/S23")}});
+  EXPECT_EQ(life.params().getText("rule"), "B3/S23");
+  EXPECT_EQ(life.notes(), "");
+  // A start pattern that cannot be placed changes nothing, its rule included.
+  life.setParams({{"pattern", std::string()}});
+  life.setSize("4");
+  EXPECT_THROW(life.setParamText("pattern", "replicator-highlife"), InputError);
+  EXPECT_EQ(life.params().getText("rule"), "B3/S23");
+  EXPECT_EQ(life.params().getText("pattern"), "");
+  EXPECT_EQ(life.notes(), "");
+}
+
 }  // namespace
 }  // namespace ws::life

@@ -66,6 +66,7 @@ void drawVariantNotes(Lab& lab) {
     ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.2f, 1.0f), "%s", lab.presetNote().c_str());
     WidgetLog::instance().text("preset note", lab.presetNote());
   }
+  WidgetLog::instance().text("module notes", module.notes());
   std::istringstream notes(module.notes());
   for (std::string line; std::getline(notes, line);) {
     if (line.rfind("warning:", 0) == 0)

@@ -173,8 +173,13 @@ void LifeModule::edit(const PointerEdit& e) {
   const int w = engine_->width(), h = engine_->height();
   std::vector<CellEdit> cells;
   if (e.tool == "place") {
-    placePattern(pattern(e.item), static_cast<int>(std::floor(e.x)),
-                 static_cast<int>(std::floor(e.y)));
+    const Pattern& placed = pattern(e.item);
+    // Its own rule first (a whole parameter change, which may fail and change nothing).
+    if (placed.rule && LifeRule::parse(params().getText("rule")) != *placed.rule) {
+      setParam("rule", placed.rule->toString());
+      ruleFrom_ = e.item;
+    }
+    placePattern(placed, static_cast<int>(std::floor(e.x)), static_cast<int>(std::floor(e.y)));
     return;
   }
   const bool alive = e.tool == "draw";
@@ -265,14 +270,28 @@ void LifeModule::restoreState(const StateBlob& state) {
 }
 
 void LifeModule::applyParams(const std::vector<std::string>& changed) {
+  // A start pattern brings its own rule, as Golly does, unless the rule changes with it.
+  const std::string previousRuleFrom = ruleFrom_;
+  if (anyOf(changed, {"rule"})) ruleFrom_.clear();
+  if (anyOf(changed, {"pattern"}) && !anyOf(changed, {"rule"}) &&
+      !params().getText("pattern").empty())
+    adoptRuleOf(pattern(params().getText("pattern")), params().getText("pattern"));
   const LifeConfig previous = config_;
   config_ = readLifeConfig(params());
   try {
     applyConfig(changed);
   } catch (...) {
     config_ = previous;
+    ruleFrom_ = previousRuleFrom;  // the module's caller puts the parameters back
     throw;
   }
+}
+
+bool LifeModule::adoptRuleOf(const Pattern& p, const std::string& source) {
+  if (!p.rule || LifeRule::parse(params().getText("rule")) == *p.rule) return false;
+  declare().assign("rule", p.rule->toString());
+  ruleFrom_ = source;
+  return true;
 }
 
 void LifeModule::applyConfig(const std::vector<std::string>& changed) {
@@ -323,10 +342,14 @@ std::vector<std::string> LifeModule::sweepSizes() const {
 }
 
 std::string LifeModule::notes() const {
+  std::string notes;
+  if (!ruleFrom_.empty())
+    notes += "rule " + config_.rule.toString() + ", from the pattern " + ruleFrom_ + "\n";
   if (backend() == Backend::Cuda && variant() == "shared" && !config_.cuda.barrier)
-    return "warning: race demonstration: the tile kernel runs without its barrier, so cells near "
-           "tile edges come out wrong; results are wrong on purpose\n";
-  return "";
+    notes +=
+        "warning: race demonstration: the tile kernel runs without its barrier, so cells "
+        "near tile edges come out wrong; results are wrong on purpose\n";
+  return notes;
 }
 
 }  // namespace ws::life

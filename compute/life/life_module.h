@@ -67,12 +67,16 @@ class LifeModule final : public Module, public FieldSource {
 
  private:
   void buildEngine();  // the current variant's, for config_
+  // Sets the rule parameter to the pattern's own, where it has one that differs; within
+  // applyParams (whose caller restores the parameters when it fails).
+  bool adoptRuleOf(const Pattern& pattern, const std::string& source);
   void applyConfig(const std::vector<std::string>& changed);
 
   LifeConfig config_;  // the parameters, read when they change
   std::unique_ptr<LifeEngine> engine_;
   LifeTimings cpuTimings_, gpuTimings_;
   std::map<std::string, Pattern> patterns_;
+  std::string ruleFrom_;  // the pattern whose rule runs, where one set it (the notes say so)
 };
 
 }  // namespace ws::life
