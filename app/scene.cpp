@@ -102,8 +102,8 @@ class FieldView2d final : public ViewWithRenderer<render::FieldRenderer> {
       lab.camera.fit(module.world(), width, height);
       lab.fitPending = false;
     }
-    renderer().draw(*module.view<FieldSource>(), module.backend(), lab.camera, width, height,
-                    lab.colormapForView(), lab.gridLines);
+    renderer().draw(*module.view<FieldSource>(), module.backend(), lab.camera, module.world(),
+                    width, height, lab.colormapForView(), lab.gridLines);
     if (PointSource* points = module.view<PointSource>()) {
       if (!points_) points_ = std::make_unique<render::PointRenderer>(link_);
       points_->draw(*points, module.backend(), lab.camera.request(width, height));

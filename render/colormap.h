@@ -20,5 +20,7 @@ constexpr std::uint32_t kCategoryColours[12] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x
                                                 0x9c755f, 0xbab0ac, 0x1f77b4, 0x8c564b};
 // The colour drawn where a field is NaN (outside the world).
 constexpr float kBackground[3] = {0.09f, 0.10f, 0.12f};
+// The line just outside a 2-D world's edges (shaders/field2d.frag).
+constexpr float kWorldBorder[3] = {0.42f, 0.47f, 0.55f};
 
 }  // namespace ws::render

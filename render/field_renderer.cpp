@@ -33,8 +33,8 @@ void FieldRenderer::uploadColormap(const std::string& name) {
 }
 
 void FieldRenderer::draw(FieldSource& source, Backend writer, const Camera2D& camera,
-                         int viewportWidth, int viewportHeight, const std::string& colormap,
-                         bool gridLines) {
+                         const WorldBox& world, int viewportWidth, int viewportHeight,
+                         const std::string& colormap, bool gridLines) {
   if (viewportWidth <= 0 || viewportHeight <= 0) return;
   resize(viewportWidth, viewportHeight);
   uploadColormap(colormap);
@@ -63,6 +63,9 @@ void FieldRenderer::draw(FieldSource& source, Backend writer, const Camera2D& ca
   glUniform1i(glGetUniformLocation(program, "colormap"), 1);
   glUniform2f(glGetUniformLocation(program, "range"), view.minValue, view.maxValue);
   glUniform3fv(glGetUniformLocation(program, "background"), 1, kBackground);
+  glUniform3fv(glGetUniformLocation(program, "border"), 1, kWorldBorder);
+  glUniform4f(glGetUniformLocation(program, "worldBox"), float(world.minX), float(world.minY),
+              float(world.maxX), float(world.maxY));
   glUniform2f(glGetUniformLocation(program, "origin"), float(request.originX),
               float(request.originY));
   glUniform1f(glGetUniformLocation(program, "worldPerPixel"), float(request.worldPerPixel));

@@ -18,9 +18,10 @@ class FieldRenderer {
   explicit FieldRenderer(std::shared_ptr<InteropLink> link);  // needs a current GL 4.3 context
   ~FieldRenderer();
 
-  // `writer`: the backend the source writes from.
-  void draw(FieldSource& source, Backend writer, const Camera2D& camera, int viewportWidth,
-            int viewportHeight, const std::string& colormap, bool gridLines);
+  // `writer`: the backend the source writes from. A thin border is drawn just outside `world`, so
+  // that its edges show where the field's colour is close to the background (an empty grid).
+  void draw(FieldSource& source, Backend writer, const Camera2D& camera, const WorldBox& world,
+            int viewportWidth, int viewportHeight, const std::string& colormap, bool gridLines);
 
  private:
   void resize(int width, int height);

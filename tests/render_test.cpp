@@ -87,8 +87,8 @@ Frame drawFrame(Module& module, int width, int height, int zoom, bool interop,
   camera.zoom = zoom;
   camera.centerX = width / (2.0 * zoom);
   camera.centerY = height / (2.0 * zoom);
-  renderer.draw(*module.view<FieldSource>(), module.backend(), camera, width, height, colormap,
-                false);
+  renderer.draw(*module.view<FieldSource>(), module.backend(), camera, module.world(), width,
+                height, colormap, false);
   if (PointSource* points = module.view<PointSource>())
     render::PointRenderer(link).draw(*points, module.backend(), camera.request(width, height));
   if (const MarkSource* marks = module.view<MarkSource>())
@@ -114,14 +114,18 @@ void renderPatternAndCheck(Backend backend, bool interop) {
   const auto& rgba = frame.rgba;
 
   const Rgb alive = colormapEnd("life", 255), dead = colormapEnd("life", 0);
-  const Rgb outside{int(render::kBackground[0] * 255 + 0.5f),
-                    int(render::kBackground[1] * 255 + 0.5f),
-                    int(render::kBackground[2] * 255 + 0.5f)};
-  int aliveFound = 0, mismatches = 0;
+  const auto rgb = [](const float(&c)[3]) {
+    return Rgb{int(c[0] * 255 + 0.5f), int(c[1] * 255 + 0.5f), int(c[2] * 255 + 0.5f)};
+  };
+  const Rgb outside = rgb(render::kBackground), border = rgb(render::kWorldBorder);
+  int aliveFound = 0, mismatches = 0, borderFound = 0;
   for (int py = 0; py < kHeight; ++py)
     for (int px = 0; px < kWidth; ++px) {
       const int cx = px / kZoom, cy = py / kZoom;
-      Rgb expected = outside;
+      // The world's border: the two pixels just outside it (right and below, here).
+      const bool nearWorld = px < 64 * kZoom + 2 && py < 40 * kZoom + 2;
+      Rgb expected = nearWorld ? border : outside;
+      borderFound += nearWorld && (cx >= 64 || cy >= 40);
       if (cx < 64 && cy < 40) {
         const bool live = std::find(cells.begin(), cells.end(), std::pair{cx, cy}) != cells.end();
         expected = live ? alive : dead;
@@ -137,6 +141,7 @@ void renderPatternAndCheck(Backend backend, bool interop) {
     }
   EXPECT_EQ(mismatches, 0);
   EXPECT_EQ(aliveFound, int(cells.size()) * kZoom * kZoom);
+  EXPECT_EQ(borderFound, 2 * (40 * kZoom + 2) + 2 * 64 * kZoom);
   std::cout << "rendered on " << context->description() << " via " << frame.transferMode
             << std::endl;
   if (backend == Backend::Cuda && interop && frame.interopAvailable)
@@ -236,6 +241,24 @@ INSTANTIATE_TEST_SUITE_P(Render, RenderPaths,
                                            RenderPath{Backend::Cuda, true, "Cuda"},
                                            RenderPath{Backend::Cuda, false, "CudaThroughHostCopy"}),
                          [](const auto& info) { return std::string(info.param.name); });
+
+// Life's age view: a newborn cell is the brightest colour, cells darken as they age but stay
+// apart from dead ones; the evenly spaced maps keep their control points.
+TEST(Colormaps, NewbornCellsAreBrightestInTheAgeMap) {
+  const auto luminance = [](const Rgb& c) { return 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b; };
+  const Rgb dead = colormapEnd("age", 0), newborn = colormapEnd("age", 1);
+  EXPECT_EQ(dead, colormapEnd("life", 0));
+  EXPECT_EQ(newborn, (Rgb{255, 255, 255}));
+  for (int entry = 2; entry < 256; ++entry) {
+    EXPECT_LE(luminance(colormapEnd("age", entry)),
+              luminance(colormapEnd("age", entry - 1)) + 0.5)  // each channel rounds
+        << entry;
+    EXPECT_GT(luminance(colormapEnd("age", entry)), luminance(dead) + 15) << entry;
+  }
+  EXPECT_EQ(colormapEnd("inferno", 0), (Rgb{0x00, 0x00, 0x04}));
+  EXPECT_EQ(colormapEnd("inferno", 255), (Rgb{0xfc, 0xff, 0xa4}));
+  EXPECT_EQ(colormapEnd("life", 85), (Rgb{0x3a, 0x5a, 0x78}));
+}
 
 TEST(Render, ZoomedOutPixelsShowTheLiveFraction) {
   auto context = makeContext();

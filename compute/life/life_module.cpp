@@ -158,7 +158,7 @@ WorldBox LifeModule::world() const {
 
 std::vector<FieldView> LifeModule::fieldViews() const {
   return {{"alive", "live fraction", 0.0f, 1.0f, "life"},
-          {"age", "age (generations)", 0.0f, 255.0f, "inferno"}};
+          {"age", "age (generations)", 0.0f, 255.0f, "age"}};
 }
 
 int LifeModule::currentFieldView() const {
