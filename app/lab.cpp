@@ -154,6 +154,12 @@ void Lab::advance() {
       c.checkEvery(*module_, compareEvery);
     });
     metrics_ = module_->metrics();
+    // A series the module no longer reports (another workload's) is not plotted on.
+    std::erase_if(history_, [&](const auto& series) {
+      return series.first != kFrameSeries &&
+             std::none_of(metrics_.begin(), metrics_.end(),
+                          [&](const Metric& m) { return m.name == series.first; });
+    });
     for (const auto& metric : metrics_) addToHistory(metric.name, metric.value);
   });
   // A simulation that failed pauses, so that its message is read once, not met every frame.
@@ -216,7 +222,14 @@ void Lab::fallBackToCpu(const std::string& reason) {
 bool Lab::perform(const Action& action) {
   // Logged before it runs: a replay meets the same failure at the same point.
   if (recorder_) recorder_->log(*this, toJson(action));
+  const std::uint64_t stepBefore = module_->stepCount();
   const bool done = attempt([&] { apply(action); });
+  // The state the plots describe was replaced (a reset, a new mesh or graph, a preset): they
+  // start again with it. The frame times are the lab's and go on.
+  if (done &&
+      (std::holds_alternative<act::Reset>(action) ||
+       std::holds_alternative<act::LoadPreset>(action) || module_->stepCount() < stepBefore))
+    std::erase_if(history_, [](const auto& series) { return series.first != kFrameSeries; });
   if (done) withComparison([&](Comparison& c) { c.follow(action, *module_); });
   return done;
 }
@@ -420,7 +433,7 @@ void Lab::addToHistory(const std::string& series, double value) {
 
 void Lab::recordFrameTime(double ms) {
   frameMs_ = frameMs_ == 0 ? ms : 0.9 * frameMs_ + 0.1 * ms;
-  addToHistory("frame ms", ms);
+  addToHistory(kFrameSeries, ms);
 }
 
 std::string Lab::colormapForView() {

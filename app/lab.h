@@ -146,6 +146,7 @@ class Lab {
   std::string colormapForView();
 
   static constexpr std::size_t kHistory = 600;
+  static constexpr const char* kFrameSeries = "frame ms";
 
  private:
   void restoreChecked(const LabSnapshot& snapshot, std::optional<Backend> backend);

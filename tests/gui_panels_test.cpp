@@ -479,6 +479,37 @@ expect-no-error
   expectPassed(run);
 }
 
+// The voxel module's random keys hide the models' parameters, and their plots go; the
+// intersection brings them back. A 3-D lattice's depth shows with the 3-D lattice.
+TEST(GuiPanels, ParametersThatMeanNothingAreHidden) {
+  REQUIRE_WINDOWS();
+  const std::string script = R"script(
+expect-widget "voxels per axis"
+expect-no-widget keys
+frames 3
+expect-widget "voxels of A"
+pick workload "random keys"
+frames 3
+expect-no-widget "voxels per axis"
+expect-no-widget "size of B"
+expect-widget keys
+expect-no-widget "voxels of A"
+expect-widget "probes per hit"
+pick workload intersection
+expect-widget "voxels per axis"
+pick module "Lattice Boltzmann flow"
+expect-no-widget "depth (3-D)"
+pick lattice d3q19
+expect-widget "depth (3-D)"
+expect-no-error
+expect-layout
+)script";
+  const auto run = runUiScript("hidden", script,
+                               "--backend cpu --module voxhash --set voxhash.resolution=24 "
+                               "--set voxhash.keys=4096 --window 1600x1000");
+  expectPassed(run);
+}
+
 // The auto demo says which preset it shows and when the next comes; it can be held and moved on.
 TEST(GuiPanels, TheAutoDemoShowsItsPresetAndCanBeHeldAndMovedOn) {
   REQUIRE_WINDOWS();

@@ -50,7 +50,12 @@ void drawText(Lab& lab, const ParamSpec& spec) {
 void drawParameters(Lab& lab) {
   Module& module = lab.module();
   const auto tuned = module.currentVariant().tunedBy;
+  int hidden = 0;
   for (const ParamSpec& spec : module.params().specs()) {
+    if (!module.applies(spec.key)) {
+      ++hidden;
+      continue;
+    }
     ImGui::PushID(spec.key.c_str());
     const ParamValue& value = module.params().value(spec.key);
     switch (spec.type) {
@@ -114,6 +119,13 @@ void drawParameters(Lab& lab) {
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("shapes the current kernel variant");
     }
     ImGui::PopID();
+  }
+  if (hidden > 0) {
+    ImGui::TextDisabled("%d more that mean nothing here", hidden);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "parameters of another workload, lattice, backend or setting: they show "
+          "when they apply (--help lists them all)");
   }
 }
 

@@ -120,6 +120,10 @@ class Module {
   // What the user should know about the current state, one item per line: derived quantities,
   // warnings (lines starting "warning:"), where the last export went. Empty for none.
   virtual std::string notes() const { return ""; }
+  // Whether the parameter `key` means something as the module now runs (the panel hides those
+  // that do not: a 3-D lattice's depth on a 2-D one, the models of a workload of random keys).
+  // Each can still be set; it applies when it comes to mean something.
+  virtual bool applies(const std::string& key) const { return !key.empty(); }
   // Switches implementation and keeps the simulation state; throws (changing nothing) when the
   // backend is unavailable or the variant unknown. An empty variant keeps the current one if the
   // backend offers it, else takes the backend's default.

@@ -162,6 +162,15 @@ FlowSpec LbmModule::specFromParams() const {
   return s;
 }
 
+bool LbmModule::applies(const std::string& key) const {
+  const ParamSet& p = params();
+  if (key == "depth" || key == "slice_axis" || key == "slice")
+    return p.getText("lattice") == "d3q19";
+  if (key == "reynolds" || key == "viscosity") return p.getText("viscosity_from") == key;
+  if (key == "block") return backend() == Backend::Cuda;
+  return true;
+}
+
 void LbmModule::setSize(const std::string& text) {
   std::vector<std::string> parts;
   for (std::size_t start = 0;;) {

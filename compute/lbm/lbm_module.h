@@ -24,6 +24,7 @@ class LbmModule final : public Module, public FieldSource, public PointSource, p
   std::vector<KernelVariant> variants(Backend backend) const override;
   std::string configuration() const override { return engine_->configuration(); }
   std::string notes() const override;
+  bool applies(const std::string& key) const override;
 
   void reset() override;
   void synchronize() override { engine_->synchronize(); }

@@ -48,8 +48,14 @@ VoxhashModule::VoxhashModule(Backend backend) : Module(backend) {
                               "or the hash lab: random keys built into a table and queried (the "
                               "roofline's point: the lab's arithmetic has a model, the "
                               "intersection's six stages have none)"));
-  IntersectionWorkload::declareParams(p, gpu);
-  KeysWorkload::declareParams(p, gpu);
+  // Each workload's own parameters, noted: the other workload has no use for them.
+  for (const auto& [kind, declareOwn] :
+       {std::pair{WorkloadKind::Intersection, &IntersectionWorkload::declareParams},
+        std::pair{WorkloadKind::Keys, &KeysWorkload::declareParams}}) {
+    const std::size_t before = p.specs().size();
+    declareOwn(p, gpu);
+    for (std::size_t k = before; k < p.specs().size(); ++k) onlyFor_[p.specs()[k].key] = kind;
+  }
   declareCuckooParams(p);  // both workloads' tables
   p.declare(ParamSpec::choice("block", "threads per block", "64",
                               {"32", "64", "128", "256", "512", "1024"},
@@ -81,6 +87,11 @@ VoxhashModule::VoxhashModule(Backend backend) : Module(backend) {
                &addTiming("classify (CUDA)", "voxels/s", true),
                &addTiming("voxel view (CUDA)", "voxels/s", true)};
   reset();
+}
+
+bool VoxhashModule::applies(const std::string& key) const {
+  const auto own = onlyFor_.find(key);
+  return own == onlyFor_.end() || own->second == workloadOf(params());
 }
 
 void VoxhashModule::setSize(const std::string& text) {

@@ -3,6 +3,7 @@
 // intersection of two animated models (the chapter's Figure 4.1), and the hash lab's random keys.
 // The module declares the parameters, keeps the state to go back to, and hands everything else
 // to the workload the parameters name.
+#include <map>
 #include <memory>
 
 #include "compute/core/module.h"
@@ -26,6 +27,7 @@ class VoxhashModule final : public Module,
   std::vector<KernelVariant> variants(Backend backend) const override;
   std::string configuration() const override;
   std::string notes() const override { return workload_->notes(); }
+  bool applies(const std::string& key) const override;
 
   void reset() override;
   void synchronize() override { workload_->synchronize(); }
@@ -96,6 +98,7 @@ class VoxhashModule final : public Module,
     ParamSet params;
     std::string variant;
   } applied_;
+  std::map<std::string, WorkloadKind> onlyFor_;  // parameters one workload alone reads
 };
 
 }  // namespace ws::voxhash
