@@ -121,6 +121,11 @@ int runCommandLine(int argc, char** argv) {
                  "GUI: operate the window from this script (tests; app/ui/ui_driver.h); exit 3 "
                  "when a check fails")
       ->check(CLI::ExistingFile);
+  std::string outputDir;
+  app.add_option("--output-dir", outputDir,
+                 "where what you save goes (screenshots, exports, saved meshes, presets, "
+                 "checkpoints, sessions, videos the panel records), never over another file; "
+                 "GUI: default the last one chosen");
   app.add_flag("--reset-settings", gui.resetSettings,
                "GUI: forget the remembered window, UI scale, contrast, panels and module");
 
@@ -186,6 +191,10 @@ int runCommandLine(int argc, char** argv) {
         {&replay.reportJson, "--report"}};
     for (const auto& [path, option] : outputs)
       if (!path->empty()) checkWritable(*path, option);
+    if (!outputDir.empty()) {
+      setOutputFolder(outputDir);
+      gui.outputDirGiven = true;
+    }
     // A preset names its module: --preset alone runs that module.
     if (!lab.preset.empty() && moduleOption->count() == 0)
       if (const auto module = presetModule(lab.preset)) lab.module = *module;

@@ -24,6 +24,7 @@
 #include "app/ui/ui.h"
 #include "app/ui/ui_driver.h"
 #include "compute/core/errors.h"
+#include "compute/core/output_file.h"
 #include "compute/core/progress.h"
 #include "render/colormap.h"
 #include "render/gl/gl.h"
@@ -247,6 +248,14 @@ ui::Settings startingSettings(const GuiOptions& options, LabOptions& lab) {
                       !lab.variant.empty() || !lab.preset.empty() || !lab.compare.empty() ||
                       !options.replaySession.empty();
   if (!chosen && !settings.module.empty()) lab.module = settings.module;
+  // The remembered output folder, unless the command line named one or it is gone.
+  if (!options.outputDirGiven && !settings.outputFolder.empty()) {
+    try {
+      setOutputFolder(settings.outputFolder);
+    } catch (const InputError& e) {
+      std::cerr << "warpscope: " << e.what() << ": files go to the current folder" << std::endl;
+    }
+  }
   return settings;
 }
 
@@ -303,6 +312,7 @@ void rememberSettings(GLFWwindow* window, Lab& lab, const ui::UiContext& context
   settings.controlsCollapsed = context.controlsCollapsed;
   settings.timingsCollapsed = context.timingsCollapsed;
   settings.module = std::string(lab.module().name());
+  settings.outputFolder = outputFolder();
   std::string warning;
   if (!ui::saveSettings(settings, warning)) std::cerr << "warpscope: " << warning << std::endl;
 }
@@ -376,7 +386,6 @@ int runGui(const GuiOptions& options) {
     ViewInput input;
     bool screenshotRequested = false, quit = false;
     std::string scriptScreenshot;
-    int screenshotCount = 0;
     context.screenshot = [&] { screenshotRequested = true; };
     if (!options.recordSession.empty()) {
       demo.sessionPath = options.recordSession;
@@ -470,10 +479,12 @@ int runGui(const GuiOptions& options) {
       ++frames;
       if (options.quitAfterFrames > 0 && frames >= options.quitAfterFrames) quit = true;
       if (screenshotRequested) {
-        char name[128];
-        std::snprintf(name, sizeof name, "warpscope-%s-%05d.png",
-                      std::string(lab.module().name()).c_str(), screenshotCount++);
-        lab.attempt([&] { saveScreenshot(name, fbWidth, fbHeight); });
+        lab.attempt([&] {
+          const std::string path =
+              freshOutputPath("warpscope-" + std::string(lab.module().name()) + ".png");
+          saveScreenshot(path, fbWidth, fbHeight);
+          demo.message = "saved " + path;
+        });
         screenshotRequested = false;
       }
       if (!scriptScreenshot.empty()) {

@@ -18,7 +18,7 @@ struct GuiOptions {
   std::string uiScript;
   bool resetSettings = false;  // forget the remembered settings (app/ui/settings.h) first
   // Whether the command line chose these; where it did not, the remembered ones are used.
-  bool windowGiven = false, moduleGiven = false;
+  bool windowGiven = false, moduleGiven = false, outputDirGiven = false;
 };
 
 // The interactive GUI: GLFW window, OpenGL 4.3 core, ImGui. Returns the process exit code.

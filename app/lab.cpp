@@ -330,8 +330,14 @@ void Lab::loadPreset(const std::string& path) {
   if (attempt([&] { content = readJsonFile(path); })) perform(act::LoadPreset{path, content});
 }
 
-void Lab::savePreset(const std::string& path) {
-  attempt([&] { writeWholeFile(path, module_->preset().dump(2) + "\n", "preset"); });
+std::optional<std::string> Lab::savePreset(const std::string& name) {
+  std::string path;
+  if (!attempt([&] {
+        path = freshOutputPath(name);
+        writeWholeFile(path, module_->preset().dump(2) + "\n", "preset");
+      }))
+    return std::nullopt;
+  return path;
 }
 
 void Lab::fitView() {

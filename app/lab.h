@@ -82,7 +82,9 @@ class Lab {
   void select(Backend backend, const std::string& variant);
   // Another module's preset is loaded into that module, made aside, which then runs.
   void loadPreset(const std::string& path);
-  void savePreset(const std::string& path);
+  // Writes the module's preset as `name` in the output folder, never over another file
+  // (compute/core/output_file.h); the path written, or nullopt when it failed (errorMessage).
+  std::optional<std::string> savePreset(const std::string& name);
   void fitView();
   // The camera as it is, framed in the last frame's height: what input changes and performs as
   // the user moves the view.

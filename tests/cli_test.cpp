@@ -46,6 +46,7 @@ TEST(CommandLine, BadFlagsAndValuesExitWith2AndSayWhy) {
   expectUsageError("bench --backend cpu --samples 1", "--samples");
   expectUsageError("bench --backend gpu-ish", "--backend");
   expectUsageError("--steps-per-frame x", "steps-per-frame");
+  expectUsageError("--backend cpu --headless --output-dir /no/such/folder", "/no/such/folder");
 }
 
 TEST(CommandLine, AMalformedPresetIsRefused) {

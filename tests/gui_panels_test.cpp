@@ -510,6 +510,37 @@ expect-layout
   expectPassed(run);
 }
 
+// Files go to the output folder chosen in the Files section, and a second save of the same name
+// is kept beside the first (a screenshot, a checkpoint), whose field then names it.
+TEST(GuiPanels, FilesGoToTheOutputFolderAndNeverOverwrite) {
+  REQUIRE_WINDOWS();
+  const std::string dir = ::testing::TempDir() + "/gui-output";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string script = R"(
+open Files
+set "output folder" ")" + dir +
+                             R"("
+key f12
+key f12
+expect-file ")" + dir + R"(/warpscope-life.png"
+expect-file ")" + dir + R"(/warpscope-life-2.png"
+set checkpoint c.wsckpt
+click "Save checkpoint"
+click "Save checkpoint"
+expect-file ")" + dir + R"(/c-2.wsckpt"
+expect-value checkpoint ")" + dir +
+                             R"(/c-2.wsckpt"
+set "output folder" /no/such/folder
+expect-error "is not a folder"
+expect-value "output folder" ")" +
+                             dir + R"("
+expect-layout
+)";
+  const auto run = runUiScript("output", script, "--backend cpu --paused --window 1600x1000");
+  expectPassed(run);
+}
+
 // The auto demo says which preset it shows and when the next comes; it can be held and moved on.
 TEST(GuiPanels, TheAutoDemoShowsItsPresetAndCanBeHeldAndMovedOn) {
   REQUIRE_WINDOWS();

@@ -3,7 +3,12 @@
 // the module now runs are known (the panel hides them).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "app/lab.h"
+#include "compute/core/errors.h"
+#include "compute/core/output_file.h"
 #include "compute/lbm/lbm_module.h"
 #include "compute/voxhash/voxhash_module.h"
 #include "test_support.h"
@@ -88,6 +93,34 @@ TEST(Parameters, ThoseThatMeanNothingAsTheModuleRunsAreKnown) {
   EXPECT_TRUE(flow.applies("slice"));
   EXPECT_TRUE(flow.applies("viscosity"));
   EXPECT_FALSE(flow.applies("reynolds"));
+}
+
+// What the user saves goes to the output folder and never over a file that is there.
+TEST(OutputFiles, GoToTheOutputFolderAndNeverOverwrite) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "output-folder";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  setOutputFolder(dir.string());
+  EXPECT_EQ(freshOutputPath("mesh.ply"), (dir / "mesh.ply").string());
+  std::ofstream(dir / "mesh.ply") << "taken";
+  EXPECT_EQ(freshOutputPath("mesh.ply"), (dir / "mesh-2.ply").string());
+  std::ofstream(dir / "mesh-2.ply") << "taken";
+  EXPECT_EQ(freshOutputPath("mesh.ply"), (dir / "mesh-3.ply").string());
+  EXPECT_EQ(freshOutputPath("notes"), (dir / "notes").string());
+  // A name with a folder of its own goes there.
+  EXPECT_EQ(freshOutputPath((dir / "sub" / "x.csv").string()), (dir / "sub" / "x.csv").string());
+  // A preset saved twice is kept twice, and the lab says where each went.
+  Lab lab = labOf("life", {"width=64", "height=64"});
+  EXPECT_EQ(lab.savePreset("p.json"), (dir / "p.json").string());
+  EXPECT_EQ(lab.savePreset("p.json"), (dir / "p-2.json").string());
+  EXPECT_TRUE(fs::exists(dir / "p-2.json"));
+  // A folder that is not one is refused and changes nothing.
+  EXPECT_THROW(setOutputFolder((dir / "no-such").string()), InputError);
+  EXPECT_THROW(setOutputFolder((dir / "mesh.ply").string()), InputError);
+  EXPECT_EQ(outputFolder(), dir.string());
+  setOutputFolder("");
+  EXPECT_EQ(freshOutputPath("q.json"), "q.json");
 }
 
 }  // namespace

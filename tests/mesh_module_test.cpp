@@ -227,6 +227,9 @@ TEST_P(MeshModuleTest, ShippedMeshesImproveAndTheMeshSavesAsItIs) {
     EXPECT_GT(metric(m, "smallest angle (degrees)"), start + 5) << name;
   }
   const std::string path = ::testing::TempDir() + "/saved-mesh.ply";
+  const std::string again = ::testing::TempDir() + "/saved-mesh-2.ply";
+  std::filesystem::remove(path);
+  std::filesystem::remove(again);
   m.setParam("save_as", path);
   m.runAction("save mesh");
   const TriangleMesh saved = loadMesh(path);
@@ -239,6 +242,10 @@ TEST_P(MeshModuleTest, ShippedMeshesImproveAndTheMeshSavesAsItIs) {
         << "vertex " << v;
   EXPECT_EQ(saved.triangles.size(), m.startMesh().triangles());
   EXPECT_NE(m.notes().find("saved to " + path), std::string::npos);
+  // Saved again, it is kept beside the first, not over it.
+  m.runAction("save mesh");
+  EXPECT_TRUE(std::filesystem::exists(again));
+  EXPECT_NE(m.notes().find("saved to " + again), std::string::npos);
   m.setParam("save_as", std::string("/no/such/directory/mesh.obj"));
   EXPECT_THROW(m.runAction("save mesh"), InputError);
   EXPECT_TRUE(samePositions(m.positions(), now));

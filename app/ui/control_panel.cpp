@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 
 #include "app/session/actions.h"
 #include "app/ui/ui.h"
 #include "compute/core/assets.h"
 #include "compute/core/backend.h"
+#include "compute/core/output_file.h"
 #include "render/colormap.h"
 
 namespace ws::app::ui {
@@ -140,7 +142,7 @@ void drawViewSettings(Lab& lab) {
   ImGui::TextDisabled("zoom %.3g px/cell", lab.camera.zoom);
 }
 
-void drawPresets(Lab& lab) {
+void drawPresets(Lab& lab, UiContext& context) {
   // The shipped ones, of every module: choosing one switches to its module. The list shows the
   // one chosen last.
   static std::string chosen = "choose a preset";
@@ -158,10 +160,40 @@ void drawPresets(Lab& lab) {
   static char path[512] = "preset.json";
   tracked::InputText("file", path, sizeof path);
   if (tracked::Button("Save preset"))
-    lab.later([&lab, file = std::string(path)] { lab.savePreset(file); });
+    lab.later([&lab, demo = context.demo, file = std::string(path)] {
+      if (const auto written = lab.savePreset(file)) {
+        std::snprintf(path, sizeof path, "%s", written->c_str());  // Load loads it
+        if (demo) demo->message = "saved " + *written;
+      }
+    });
   ImGui::SameLine();
   if (tracked::Button("Load preset"))
     lab.later([&lab, file = std::string(path)] { lab.loadPreset(file); });
+}
+
+// Where what the user saves goes: the output folder, typed (applied on Enter) and remembered.
+void drawFiles(Lab& lab) {
+  static char folder[1024] = "";
+  static bool editing = false;
+  if (!editing) std::snprintf(folder, sizeof folder, "%s", outputFolder().c_str());
+  tracked::InputTextWithHint("output folder", "the current folder", folder, sizeof folder);
+  editing = ImGui::IsItemActive();
+  if (ImGui::IsItemDeactivatedAfterEdit())
+    lab.later(
+        [&lab, chosen = std::string(folder)] { lab.attempt([&] { setOutputFolder(chosen); }); });
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "screenshots, exports, saved meshes, presets, checkpoints, sessions and "
+        "videos go here (a name with a folder of its own goes there); a name that "
+        "is taken gets a number (optimized-2.ply), never overwriting a file");
+  std::error_code error;
+  const std::string shown =
+      std::filesystem::absolute(outputFolder().empty() ? "." : outputFolder(), error)
+          .lexically_normal()
+          .string();
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("files go to %s", shown.c_str());
+  ImGui::PopTextWrapPos();
 }
 
 void drawCompare(Lab& lab, UiContext& context) {
@@ -191,7 +223,8 @@ void drawControlPanel(Lab& lab, UiContext& context) {
   if (replaying) ImGui::EndDisabled();
   if (tracked::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) drawViewSettings(lab);
   if (replaying) ImGui::BeginDisabled();
-  if (tracked::CollapsingHeader("Presets")) drawPresets(lab);
+  if (tracked::CollapsingHeader("Presets")) drawPresets(lab, context);
+  if (tracked::CollapsingHeader("Files")) drawFiles(lab);
   if (replaying) ImGui::EndDisabled();
   if (context.demo &&
       tracked::CollapsingHeader("Record and replay", ImGuiTreeNodeFlags_DefaultOpen))

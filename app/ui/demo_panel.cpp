@@ -9,6 +9,7 @@
 #include "app/session/session.h"
 #include "app/session/snapshot.h"
 #include "app/ui/ui.h"
+#include "compute/core/output_file.h"
 
 namespace ws::app::ui {
 
@@ -37,8 +38,11 @@ void drawSessionControls(Lab& lab, Demo& demo) {
   } else {
     if (tracked::Button("Record session"))
       lab.later([&lab, &demo] {
-        lab.startRecording(demo.sessionPath, demo.fromReset);
-        if (lab.recording()) demo.message = "recording " + demo.sessionPath;
+        const std::string path = freshOutputPath(demo.sessionPath);  // never over another
+        lab.startRecording(path, demo.fromReset);
+        if (!lab.recording()) return;
+        demo.sessionPath = path;
+        demo.message = "recording " + path;
       });
     ImGui::SameLine();
     tracked::Checkbox("from a reset", &demo.fromReset);
@@ -67,16 +71,30 @@ void drawVideoControls(Lab& lab, Demo& demo, int width, int height) {
   // Frames by the wall clock are taken at this rate; frames by step play back at it.
   float fps = float(settings.fps);
   if (tracked::SliderFloat("frames / s", &fps, 5, 120, "%.0f")) settings.fps = fps;
-  if (tracked::Button("Record video"))
-    if (lab.attempt([&] { demo.video.start(settings, width, height); }))
+  if (tracked::Button("Record video")) {
+    ScreenRecording fresh = settings;
+    if (lab.attempt([&] {
+          fresh.path = freshOutputPath(settings.path);
+          demo.video.start(fresh, width, height);
+        })) {
+      settings.path = fresh.path;
       demo.message = "recording " + settings.path + " (" + demo.video.mode() + ")";
+    }
+  }
 }
 
 void drawCheckpointControls(Lab& lab, Demo& demo) {
   pathField("checkpoint", demo.checkpointPath);
-  if (tracked::Button("Save checkpoint"))
-    if (lab.attempt([&] { writeCheckpoint(demo.checkpointPath, lab.snapshot()); }))
-      demo.message = "saved " + demo.checkpointPath;
+  if (tracked::Button("Save checkpoint")) {
+    std::string path;
+    if (lab.attempt([&] {
+          path = freshOutputPath(demo.checkpointPath);
+          writeCheckpoint(path, lab.snapshot());
+        })) {
+      demo.checkpointPath = path;
+      demo.message = "saved " + path;
+    }
+  }
   ImGui::SameLine();
   if (tracked::Button("Load checkpoint"))
     lab.later([&lab, &demo] {

@@ -74,6 +74,12 @@ Settings loadSettings(std::string& warning) {
         throw std::runtime_error("'module' is not a module's name");
       read.module = json.at("module").get<std::string>();
     }
+    if (json.contains("outputFolder")) {
+      if (!json.at("outputFolder").is_string() ||
+          json.at("outputFolder").get<std::string>().size() > 4096)
+        throw std::runtime_error("'outputFolder' is not a folder's path");
+      read.outputFolder = json.at("outputFolder").get<std::string>();
+    }
     settings = read;  // all or nothing
   } catch (const std::exception& e) {
     std::string why = e.what();
@@ -93,7 +99,8 @@ bool saveSettings(const Settings& settings, std::string& warning) {
                          {"showUi", settings.showUi},
                          {"controlsCollapsed", settings.controlsCollapsed},
                          {"timingsCollapsed", settings.timingsCollapsed},
-                         {"module", settings.module}};
+                         {"module", settings.module},
+                         {"outputFolder", settings.outputFolder}};
   if (settings.x && settings.y) json["x"] = *settings.x, json["y"] = *settings.y;
   std::error_code error;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);

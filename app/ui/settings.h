@@ -15,7 +15,8 @@ struct Settings {
   bool highContrast = false;
   bool showUi = true;
   bool controlsCollapsed = false, timingsCollapsed = false;
-  std::string module;  // empty: the default
+  std::string module;        // empty: the default
+  std::string outputFolder;  // compute/core/output_file.h; empty: the current folder
 };
 
 // The settings file's path; empty where neither XDG_CONFIG_HOME nor HOME is set.

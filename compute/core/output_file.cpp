@@ -9,6 +9,47 @@
 
 namespace ws {
 
+namespace {
+
+std::string& folderSetting() {
+  static std::string folder;
+  return folder;
+}
+
+}  // namespace
+
+void setOutputFolder(const std::string& folder) {
+  if (!folder.empty()) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(folder, error))
+      throw InputError("output folder '" + folder + "' is not a folder");
+    checkWritable((std::filesystem::path(folder) / ".warpscope-write-check").string(),
+                  "a file in the output folder");
+  }
+  folderSetting() = folder;
+}
+
+const std::string& outputFolder() {
+  return folderSetting();
+}
+
+std::string freshOutputPath(const std::string& name) {
+  namespace fs = std::filesystem;
+  const fs::path given(name);
+  const fs::path path =
+      given.has_parent_path() || outputFolder().empty() ? given : fs::path(outputFolder()) / given;
+  std::error_code error;
+  if (!fs::exists(path, error)) return path.string();
+  // The name as given, a number before its extension.
+  const std::string whole = path.string(), extension = path.extension().string();
+  const std::string stem = whole.substr(0, whole.size() - extension.size());
+  for (int copy = 2; copy < 100000; ++copy) {
+    const std::string next = stem + "-" + std::to_string(copy) + extension;
+    if (!fs::exists(next, error)) return next;
+  }
+  throw InputError("'" + path.string() + "' and 100,000 numbered copies of it exist already");
+}
+
 void checkWritable(const std::string& path, const std::string& what) {
   std::error_code error;
   const bool existed = std::filesystem::exists(path, error);

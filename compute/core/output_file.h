@@ -11,6 +11,19 @@ namespace ws {
 // takes files). `what` names it in the message ("--report"). Leaves no file behind.
 void checkWritable(const std::string& path, const std::string& what);
 
+// The folder where what the user saves goes (screenshots, exports, saved meshes, presets,
+// checkpoints, sessions, videos), unless its name says another: the GUI's Files section sets it
+// (and remembers it), --output-dir on the command line; "" (the start) is the current folder.
+// Throws InputError, changing nothing, unless `folder` is a folder that takes files; "" is the
+// current folder again.
+void setOutputFolder(const std::string& folder);
+const std::string& outputFolder();
+
+// Where to write what the user saves as `name`: in the output folder unless the name has a folder
+// of its own, and never over a file that is there: "optimized.ply", else "optimized-2.ply",
+// "optimized-3.ply", ... (a file saved twice is kept twice).
+std::string freshOutputPath(const std::string& name);
+
 // Writes `bytes` to `path`, replacing it; throws InputError naming `what` and `path` when any
 // part fails (open, write, flush, close).
 void writeWholeFile(const std::string& path, std::string_view bytes, const std::string& what);

@@ -11,6 +11,7 @@
 #include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
 #include "compute/core/line.h"
+#include "compute/core/output_file.h"
 #include "compute/core/saved_state.h"
 #include "compute/lbm/lbm_catalog.h"
 #include "compute/lbm/lbm_cuda.h"
@@ -476,9 +477,9 @@ void LbmModule::runAction(const std::string& action) {
     }
     diverged_ = false;
   } else if (action == "export VTI") {
-    exportVti(stem + ".vti");
+    exportVti(freshOutputPath(stem + ".vti"));
   } else if (action == "export probe CSV") {
-    exportProbe(stem + "-probe.csv");
+    exportProbe(freshOutputPath(stem + "-probe.csv"));
   } else {
     throw InputError("unknown action '" + action + "'");
   }

@@ -101,7 +101,8 @@ void declareMeshParams(ParamSet& p, bool gpu) {
                                "a line from each vertex's start to where it is now"));
   p.declare(ParamSpec::text("save_as", "save as", "optimized.ply",
                             "where the action 'save mesh' writes the mesh as it is now (.obj, "
-                            ".ply as binary, or .off)",
+                            ".ply as binary, or .off), in the output folder; a name that is taken "
+                            "gets a number (optimized-2.ply)",
                             [](const std::string& path) -> std::string {
                               try {
                                 meshFormatOf(path);

@@ -9,6 +9,7 @@
 
 #include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
+#include "compute/core/output_file.h"
 #include "compute/core/saved_state.h"
 #include "compute/mesh/mesh_catalog.h"
 
@@ -272,7 +273,7 @@ std::string MeshModule::notes() const {
 
 void MeshModule::runAction(const std::string& action) {
   if (action != "save mesh") return;
-  const std::string path = params().getText("save_as");
+  const std::string path = freshOutputPath(params().getText("save_as"));  // never over another
   const std::vector<Vec3> now = engine_->positions();
   TriangleMesh out;
   out.vertices.reserve(now.size());
