@@ -66,6 +66,30 @@ TEST(Presets, EveryShippedOneLoadsOnTheCpuAtItsCpuSize) {
     EXPECT_TRUE(modules.count(entry.name)) << entry.name;
 }
 
+// On the GPU every shipped preset runs at its own size, nothing scaled.
+TEST(Presets, EveryShippedOneRunsOnTheGpuAtItsOwnSize) {
+  WS_REQUIRE_GPU();
+  for (const std::string& name : shippedNames(kPresets)) {
+    SCOPED_TRACE(name);
+    const std::string path = *shippedPath(kPresets, name);
+    const nlohmann::json content = json_input::parseFile(path, "preset");
+    LabOptions options;
+    options.backend = Backend::Cuda;
+    options.preset = path;
+    options.module = content["module"];
+    Lab lab(options);
+    EXPECT_EQ(lab.presetNote(), "");
+    const nlohmann::json params = lab.module().params().toJson();
+    for (const auto& [key, value] : content["params"].items()) EXPECT_EQ(params[key], value) << key;
+    lab.requestSteps(3);
+    lab.advance();
+    lab.module().synchronize();
+    EXPECT_EQ(lab.errorMessage, "");
+    EXPECT_EQ(lab.module().backend(), Backend::Cuda);
+    EXPECT_GE(lab.module().stepCount(), 3u);
+  }
+}
+
 TEST(Presets, TheCpuSectionIsReadOnlyOnTheCpuAndNamesOnlyWhatChanged) {
   life::LifeModule life(Backend::Cpu);
   const nlohmann::json preset = {
