@@ -72,6 +72,9 @@ class ViewInput {
     render::Camera2D& camera = move.plane;
     context.cursorWorldX = overView ? camera.worldX(mx, w) : -1;
     context.cursorWorldY = overView ? camera.worldY(my, h) : -1;
+    context.pointerText = overView && !editing_
+                              ? lab.module().describeAt(context.cursorWorldX, context.cursorWorldY)
+                              : "";
 
     if (overView && io.MouseWheel != 0)
       camera.zoomAbout(std::pow(1.25, io.MouseWheel), mx, my, w, h);

@@ -6,10 +6,14 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <regex>
+#include <sstream>
 
 #include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
+#include "compute/core/output_file.h"
 #include "compute/graph/graph_module.h"
 #include "tests/test_support.h"
 
@@ -143,6 +147,85 @@ TEST(GraphModule, PickAndDrag) {
   EXPECT_NE(module.positions()[10], 40.0f);
   module.edit({"pick", 1e6, 1e6, 1e6, 1e6, ""});
   EXPECT_EQ(module.picked(), -1) << "a click far from every node lets go";
+}
+
+std::string readAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The exports hold every node and edge with its attributes: CSV for spreadsheets, GraphML and
+// GEXF for Gephi; each export is a new file; the node under the pointer and the picked one are
+// described.
+TEST(GraphModule, ExportsHoldTheCommunitiesCentralitiesAndLayout) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "graph-export";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  setOutputFolder(dir.string());
+  GraphModule module(Backend::Cpu);
+  module.setParam("graph", std::string("karate"));
+  module.step(25);  // Girvan-Newman has split the club by now
+  const GraphTable t = module.table();
+  for (const char* action : {"export CSV", "export GraphML", "export GEXF", "export CSV"})
+    module.runAction(action);
+  setOutputFolder("");
+  const std::string stem = (dir / "warpscope-graph-step25").string();
+  // Nodes: a header and 34 rows whose ids, positions and communities are the module's.
+  std::ifstream nodes(stem + "-nodes.csv");
+  std::string header, line;
+  std::getline(nodes, header);
+  EXPECT_EQ(header.rfind("id,x,y,degree,betweenness,closeness,graph_centrality,stress,community,"
+                         "louvain,gn_level_0,gn_level_1",
+                         0),
+            0u)
+      << header;
+  const std::vector<float> p = module.positions();
+  const std::vector<std::uint32_t> shown = module.shownCommunities();
+  int rows = 0;
+  while (std::getline(nodes, line)) {
+    std::vector<std::string> cells;
+    std::stringstream split(line);
+    for (std::string cell; std::getline(split, cell, ',');) cells.push_back(cell);
+    const auto v = std::uint32_t(std::stoul(cells[0])) - 1;  // karate's ids count from 1
+    EXPECT_NEAR(std::stod(cells[1]), p[2 * v], 1e-4) << line;
+    EXPECT_EQ(cells[3], std::to_string(module.graph().degree(v))) << line;
+    EXPECT_EQ(cells[8], std::to_string(shown[v])) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 34);
+  const std::string edges = readAll(stem + "-edges.csv");
+  EXPECT_EQ(std::count(edges.begin(), edges.end(), '\n'), 78 + 1);
+  EXPECT_EQ(edges.rfind("source,target,betweenness,removed_at_step\n", 0), 0u);
+  // The second CSV export is kept beside the first.
+  EXPECT_TRUE(fs::exists(stem + "-nodes-2.csv"));
+  // GraphML and GEXF: every node and edge, the attributes declared with their types.
+  const std::string graphml = readAll(stem + ".graphml");
+  const auto count = [](const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count(graphml, "<node id="), 34u);
+  EXPECT_EQ(count(graphml, "<edge source="), 78u);
+  EXPECT_NE(graphml.find("attr.name=\"community\" attr.type=\"long\""), std::string::npos);
+  EXPECT_NE(graphml.find("attr.name=\"betweenness\" attr.type=\"double\""), std::string::npos);
+  const std::string gexf = readAll(stem + ".gexf");
+  EXPECT_EQ(count(gexf, "<node id="), 34u);
+  EXPECT_EQ(count(gexf, "<edge id="), 78u);
+  EXPECT_EQ(count(gexf, "<viz:position "), 34u);
+  EXPECT_NE(gexf.find("title=\"community\" type=\"long\""), std::string::npos);
+  EXPECT_NE(module.notes().find("wrote " + stem + "-nodes-2.csv"), std::string::npos);
+  // What is under the pointer, and the picked node's label.
+  EXPECT_EQ(module.describeAt(p[0], p[1]).rfind("node 1: degree 16, community ", 0), 0u)
+      << module.describeAt(p[0], p[1]);
+  EXPECT_EQ(module.describeAt(1e6, 1e6), "");
+  module.edit({"pick", p[66], p[67], p[66], p[67], ""});
+  const auto labels = module.viewLabels();
+  ASSERT_EQ(labels.size(), 1u);
+  EXPECT_EQ(labels[0].text, "node 34");
 }
 
 TEST(GraphModule, BadInputChangesNothing) {

@@ -541,6 +541,36 @@ expect-layout
   expectPassed(run);
 }
 
+// The graph: what is under the pointer shows in a tooltip and the status bar, the picked node's
+// id is drawn beside it, and the exports write CSV, GraphML and GEXF into the output folder.
+TEST(GuiPanels, GraphNodesAreNamedAndTheGraphIsExported) {
+  REQUIRE_WINDOWS();
+  const std::string dir = ::testing::TempDir() + "/gui-graph-export";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string script = R"(
+view-move 0.5 0.5
+expect-match "under the pointer" "^node [0-9]+: degree [0-9]+, community [0-9]+$"
+click pick
+view-click 0.5 0.5
+expect-match "view label" "^node [0-9]+$"
+click "export CSV"
+click "export GraphML"
+click "export GEXF"
+expect-file ")" + dir + R"(/warpscope-graph-step0-nodes.csv"
+expect-file ")" + dir + R"(/warpscope-graph-step0-edges.csv"
+expect-file ")" + dir + R"(/warpscope-graph-step0.graphml"
+expect-file ")" + dir + R"(/warpscope-graph-step0.gexf"
+expect-no-error
+expect-layout
+)";
+  const auto run = runUiScript("graph-export", script,
+                               "--backend cpu --module graph --set graph.graph=karate --paused "
+                               "--output-dir " +
+                                   dir + " --window 1600x1000");
+  expectPassed(run);
+}
+
 // The auto demo says which preset it shows and when the next comes; it can be held and moved on.
 TEST(GuiPanels, TheAutoDemoShowsItsPresetAndCanBeHeldAndMovedOn) {
   REQUIRE_WINDOWS();

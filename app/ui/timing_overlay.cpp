@@ -279,7 +279,9 @@ void drawStatusBar(Lab& lab, UiContext& context) {
       std::string(toString(module.backend())) + ": " + module.variant(),
       lab.running() ? "running" : "paused"};
   if (context.demo && !context.demo->message.empty()) parts.push_back(context.demo->message);
-  if (context.cursorWorldX >= 0)
+  if (!context.pointerText.empty())
+    parts.push_back(context.pointerText);
+  else if (context.cursorWorldX >= 0)
     parts.push_back("cell " + std::to_string(int(context.cursorWorldX)) + ", " +
                     std::to_string(int(context.cursorWorldY)));
   if (!lab.notice.empty()) parts.push_back(lab.notice);

@@ -25,7 +25,9 @@ void WidgetLog::add(WidgetRecord record) {
 
 void WidgetLog::text(const std::string& name, const std::string& text) {
   WidgetRecord record;
-  record.window = ImGui::GetCurrentWindow()->Name;
+  // Read without writing: outside every window (the view's labels), a written-to current window
+  // would be ImGui's implicit "Debug" window, which then shows.
+  record.window = ImGui::GetCurrentWindowRead()->Name;
   record.label = record.id = name;
   record.kind = "text";
   record.value = text;

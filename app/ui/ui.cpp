@@ -18,6 +18,7 @@ void drawUi(Lab& lab, UiContext& context) {
   drawComparisonLabels(lab, context);
   drawAnalysisWindows(lab, context);
   drawStatusBar(lab, context);
+  drawViewLabels(lab, context);
   if (context.showHelp) drawHelp(context);
   if (context.demo && context.demo->replay) drawReplayTimeline(lab, *context.demo, context);
 
@@ -30,7 +31,7 @@ void drawUi(Lab& lab, UiContext& context) {
     ImGui::Separator();
     // A refusal leaves the playback as it was; a failure of the simulation pauses it.
     ImGui::TextDisabled(lab.running() ? "The simulation is unchanged and still running."
-                                    : "The simulation is paused and unchanged.");
+                                      : "The simulation is paused and unchanged.");
     if (tracked::Button("OK", ImVec2(120, 0)) ||
         ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)) ||
         ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter))) {
@@ -39,6 +40,35 @@ void drawUi(Lab& lab, UiContext& context) {
     }
     ImGui::EndPopup();
   }
+}
+
+// The module's words over its 2-D view (the picked node's id), and a tooltip of what is under
+// the pointer; in the main view, not over the panels.
+void drawViewLabels(Lab& lab, UiContext& context) {
+  WidgetLog::instance().text("under the pointer", context.pointerText);
+  if (!context.pointerText.empty() && !ImGui::GetIO().WantCaptureMouse)
+    ImGui::SetTooltip("%s", context.pointerText.c_str());
+  if (shows3d(lab.module())) return;
+  // The camera counts framebuffer pixels, ImGui window units: pixelScale apart.
+  const ScreenRect& view = context.layout.view;
+  const ViewArea pixels = pixelArea(view, context.pixelScale);
+  const ViewColumn first = viewColumns(lab, pixels).front();
+  const FieldRequest at = lab.camera.request(first.width, pixels.height);
+  const float unit = 1.0f / context.pixelScale;
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  draw->PushClipRect(ImVec2(view.x, view.y),
+                     ImVec2(view.x + first.width * unit, view.y + view.height));
+  for (const Module::ViewLabel& label : lab.module().viewLabels()) {
+    const ImVec2 place(view.x + float((label.x - at.originX) / at.worldPerPixel) * unit + 8,
+                       view.y + float((label.y - at.originY) / at.worldPerPixel) * unit - 8);
+    const ImVec2 size = ImGui::CalcTextSize(label.text.c_str());
+    draw->AddRectFilled(ImVec2(place.x - 3, place.y - 2),
+                        ImVec2(place.x + size.x + 3, place.y + size.y + 2), IM_COL32(0, 0, 0, 190),
+                        3.0f);
+    draw->AddText(place, IM_COL32(255, 235, 150, 255), label.text.c_str());
+    WidgetLog::instance().text("view label", label.text);
+  }
+  draw->PopClipRect();
 }
 
 void drawHelp(UiContext& context) {

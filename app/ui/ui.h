@@ -105,6 +105,7 @@ struct UiContext {
   bool controlsCollapsed = false, timingsCollapsed = false;
   Layout layout;
   double cursorWorldX = -1, cursorWorldY = -1;  // under the mouse, when it is over the view
+  std::string pointerText;  // what the module says is under the mouse (Module::describeAt)
   bool showHelp = false;
   Classroom classroom;
   Analysis analysis;
@@ -133,6 +134,7 @@ void drawParameters(Lab& lab);
 void drawTimingOverlay(Lab& lab, UiContext& context);
 void drawStatusBar(Lab& lab, UiContext& context);
 void drawHelp(UiContext& context);
+void drawViewLabels(Lab& lab, UiContext& context);
 void drawDemoPanel(Lab& lab, Demo& demo, int width, int height);
 void drawReplayTimeline(Lab& lab, Demo& demo, UiContext& context);
 // The variant's lesson: the source's figure beside the live one, and the launch readouts.

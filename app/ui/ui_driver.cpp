@@ -57,16 +57,37 @@ std::vector<std::string> words(const std::string& line) {
 // How many words each command takes after its name.
 const std::map<std::string, int>& arity() {
   static const std::map<std::string, int> table = {
-      {"frames", 1},        {"open", 1},          {"close", 1},
-      {"click", 1},         {"pick", 2},          {"toggle", 1},
-      {"slide", 2},         {"drag", 2},          {"set", 2},
-      {"key", 1},           {"view-drag", 5},     {"view-wheel", 3},
-      {"view-click", 2},    {"window", 2},        {"expect-status", 1},
-      {"expect-value", 2},  {"expect-widget", 1}, {"expect-no-widget", 1},
-      {"expect-file", 1},   {"expect-error", 1},  {"expect-no-error", 0},
-      {"expect-layout", 0}, {"walk", 0},          {"monkey", 2},
-      {"screenshot", 1},    {"quit", 0},          {"expect-module", 1},
-      {"expect-above", 2},  {"expect-below", 2},  {"expect-still", 2},
+      {"frames", 1},
+      {"open", 1},
+      {"close", 1},
+      {"click", 1},
+      {"pick", 2},
+      {"toggle", 1},
+      {"slide", 2},
+      {"drag", 2},
+      {"set", 2},
+      {"key", 1},
+      {"view-drag", 5},
+      {"view-wheel", 3},
+      {"view-click", 2},
+      {"view-move", 2},
+      {"window", 2},
+      {"expect-status", 1},
+      {"expect-value", 2},
+      {"expect-widget", 1},
+      {"expect-no-widget", 1},
+      {"expect-file", 1},
+      {"expect-error", 1},
+      {"expect-no-error", 0},
+      {"expect-layout", 0},
+      {"walk", 0},
+      {"monkey", 2},
+      {"screenshot", 1},
+      {"quit", 0},
+      {"expect-module", 1},
+      {"expect-above", 2},
+      {"expect-below", 2},
+      {"expect-still", 2},
       {"expect-match", 2},
   };
   return table;
@@ -464,6 +485,12 @@ UiDriver::Outcome UiDriver::run(const Command& command, Lab& lab, UiContext& con
     drag(inView(context, number(arg(2), "x"), number(arg(3), "y")),
          inView(context, number(arg(4), "x"), number(arg(5), "y")), it->second.first,
          it->second.second);
+    settle(kSettleFrames);
+    return Outcome::Done;
+  }
+  if (name == "view-move") {
+    gestures_.push_back(Gesture{inView(context, number(arg(1), "x"), number(arg(2), "y"))});
+    held_.mouse = gestures_.back().mouse;
     settle(kSettleFrames);
     return Outcome::Done;
   }

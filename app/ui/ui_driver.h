@@ -17,6 +17,7 @@
 //   view-drag BUTTON X0 Y0 X1 Y1  drag over the view (left, right, middle, ctrl+left), in
 //                               fractions of it; the mouse stands still a frame before it lets go
 //   view-click X Y              click the view there
+//   view-move X Y               move the mouse over the view there (hover)
 //   view-wheel X Y CLICKS       turn the wheel over the view
 //   window W H                  resize the window
 //   expect-status TEXT          the status bar says TEXT

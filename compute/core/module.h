@@ -124,6 +124,15 @@ class Module {
   // that do not: a 3-D lattice's depth on a 2-D one, the models of a workload of random keys).
   // Each can still be set; it applies when it comes to mean something.
   virtual bool applies(const std::string& key) const { return !key.empty(); }
+  // What is at the world point (x, y) of a 2-D view, in a few words, for the pointer's tooltip and
+  // the status bar ("node 33: degree 12, community 2"); "" where there is nothing to say.
+  virtual std::string describeAt(double, double) const { return ""; }
+  // Words to draw over a 2-D view at world points (the graph's picked node's id).
+  struct ViewLabel {
+    double x = 0, y = 0;
+    std::string text;
+  };
+  virtual std::vector<ViewLabel> viewLabels() const { return {}; }
   // Switches implementation and keeps the simulation state; throws (changing nothing) when the
   // backend is unavailable or the variant unknown. An empty variant keeps the current one if the
   // backend offers it, else takes the backend's default.

@@ -11,6 +11,7 @@
 #include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
 #include "compute/core/json_input.h"
+#include "compute/core/output_file.h"
 #include "compute/core/progress.h"
 #include "compute/core/saved_state.h"
 #include "compute/graph/generators.h"
@@ -340,6 +341,7 @@ std::string GraphModule::notes() const {
     if (gn_) out << ", component " << gn_->communitiesNow()[v];
   }
   if (!pinned_.empty()) out << "\n" << pinned_.size() << " nodes pinned where dragged";
+  if (!exported_.empty()) out << "\nwrote " << exported_;
   return out.str();
 }
 
@@ -399,7 +401,91 @@ void GraphModule::edit(const PointerEdit& edit) {
   }
 }
 
+GraphTable GraphModule::table() const {
+  GraphTable t;
+  t.graph = graph_.get();
+  t.positions = positions();
+  const std::uint32_t n = graph_->vertices;
+  // A column of `count` values; what was not computed is NaN (an empty cell).
+  const auto column = [](std::string name, bool integer, const auto& values, std::size_t count) {
+    Attribute a{std::move(name), integer, std::vector<double>(values.begin(), values.end())};
+    a.values.resize(count, NAN);
+    return a;
+  };
+  const auto node = [&](std::string name, bool integer, const auto& values) {
+    t.nodes.push_back(column(std::move(name), integer, values, n));
+  };
+  std::vector<double> degree(n);
+  for (std::uint32_t v = 0; v < n; ++v) degree[v] = graph_->degree(v);
+  node("degree", true, degree);
+  node("betweenness", false, centrality_.betweenness);
+  node("closeness", false, centrality_.closeness);
+  node("graph_centrality", false, centrality_.graph);
+  if (backend() == Backend::Cpu || stressShown()) node("stress", false, centrality_.stress);
+  if (const auto shown = shownCommunities(); !shown.empty()) node("community", true, shown);
+  if (louvain_) node("louvain", true, louvain_->community);
+  if (!planted_.empty()) node("planted", true, planted_);
+  // Every Girvan-Newman level the dendrogram draws (while the communities stay few).
+  if (gn_)
+    for (std::size_t l = 0; l < gn_->levels().size(); ++l) {
+      if (gn_->levels()[l].components > kDendrogramLeaves && l > 0) break;
+      node("gn_level_" + std::to_string(l), true, gn_->communities(l));
+    }
+  const std::size_t edges = graph_->edges();
+  t.edges.push_back(column("betweenness", false, centrality_.edgeBetweenness, edges));
+  if (gn_) {
+    std::vector<double> removed(edges, NAN);
+    for (std::size_t e = 0; e < edges && e < removedAt_.size(); ++e)
+      if (removedAt_[e] != ~0u) removed[e] = removedAt_[e];
+    t.edges.push_back(column("removed_at_step", true, removed, edges));
+  }
+  return t;
+}
+
+std::string GraphModule::describeAt(double x, double y) const {
+  if (quotientView()) return "";
+  const std::vector<float> p = positions();
+  long best = -1;
+  double bestD = INFINITY;
+  for (std::uint32_t v = 0; v < graph_->vertices; ++v)
+    if (const double d = std::hypot(p[2 * v] - x, p[2 * v + 1] - y); d < bestD) best = v, bestD = d;
+  if (best < 0 || bestD > params().getFloat("spacing")) return "";
+  const auto v = std::uint32_t(best);
+  std::string text =
+      "node " + std::to_string(graph_->label(v)) + ": degree " + std::to_string(graph_->degree(v));
+  if (const auto shown = shownCommunities(); v < shown.size())
+    text += ", community " + std::to_string(shown[v]);
+  return text;
+}
+
+std::vector<Module::ViewLabel> GraphModule::viewLabels() const {
+  if (picked_ < 0 || quotientView()) return {};
+  const std::vector<float> p = positions();
+  const auto v = std::size_t(picked_);
+  return {{p[2 * v], p[2 * v + 1], "node " + std::to_string(graph_->label(std::uint32_t(v)))}};
+}
+
 void GraphModule::runAction(const std::string& action) {
+  if (action.rfind("export ", 0) == 0) {
+    const GraphTable t = table();
+    const std::string stem = "warpscope-graph-step" + std::to_string(stepCount());
+    if (action == "export CSV") {
+      const std::string nodes = freshOutputPath(stem + "-nodes.csv");
+      writeNodesCsv(nodes, t);
+      const std::string edges = freshOutputPath(stem + "-edges.csv");
+      writeEdgesCsv(edges, t);
+      exported_ = nodes + " and " + edges;
+    } else if (action == "export GraphML") {
+      exported_ = freshOutputPath(stem + ".graphml");
+      writeGraphMl(exported_, t);
+    } else if (action == "export GEXF") {
+      exported_ = freshOutputPath(stem + ".gexf");
+      writeGexf(exported_, t);
+    } else {
+      throw InputError("the graph module has no action '" + action + "'");
+    }
+    return;
+  }
   if (action == "recompute centrality") {
     computeCentrality();
   } else if (action == "unpin all") {

@@ -13,6 +13,7 @@
 #include "compute/graph/centrality.h"
 #include "compute/graph/clustering.h"
 #include "compute/graph/graph_engine.h"
+#include "compute/graph/graph_export.h"
 #include "compute/graph/layout.h"
 #include "compute/graph/louvain.h"
 #include "compute/views/graph.h"
@@ -56,7 +57,8 @@ class GraphModule final : public Module, public GraphSource, public PlotSource {
   std::vector<std::string> toolItems(const std::string&) const override { return {}; }
   void edit(const PointerEdit& edit) override;
   std::vector<std::string> actions() const override {
-    return {"recompute centrality", "unpin all", "shake layout"};
+    return {"recompute centrality", "unpin all",      "shake layout",
+            "export CSV",           "export GraphML", "export GEXF"};
   }
   void runAction(const std::string& action) override;
 
@@ -80,6 +82,15 @@ class GraphModule final : public Module, public GraphSource, public PlotSource {
   const std::optional<LouvainResult>& louvain() const { return louvain_; }
   const Centrality& centrality() const { return centrality_; }
   long picked() const { return picked_; }
+  // The graph with its layout and what was computed on it, as the exports write it: per node its
+  // degree, centralities, the community shown, Louvain's and the planted groups where known, and
+  // each Girvan-Newman level the dendrogram draws; per edge its betweenness and the step it was
+  // removed at.
+  GraphTable table() const;
+  // A short description of the node nearest the world point (x, y), where one is close
+  // ("node 33: degree 12, community 2"), else "".
+  std::string describeAt(double x, double y) const override;
+  std::vector<ViewLabel> viewLabels() const override;  // the picked node's id
 
  protected:
   void advance(int count) override;
@@ -146,6 +157,7 @@ class GraphModule final : public Module, public GraphSource, public PlotSource {
   std::vector<std::uint32_t> removedAt_;  // per edge: the step it was removed at, or ~0u
   std::vector<std::pair<std::uint32_t, std::array<float, 2>>> pinned_;
   long picked_ = -1, dragged_ = -1;
+  std::string exported_;  // the files the last export wrote
   float temperature_ = 1;
   std::uint64_t revision_ = 0;
   // What renderGraph draws: per node radius and value, per edge value and opacity.
