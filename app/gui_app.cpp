@@ -154,9 +154,29 @@ class ViewInput {
 // a press and release that both fall between two frames.
 using ui::KeyPress;
 
+// What the window's callbacks queue for the frame loop: key presses, and files dropped on it.
+struct WindowEvents {
+  std::vector<KeyPress> keys;
+  std::vector<std::string> drops;
+};
+
 void queueKeyPress(GLFWwindow* window, int key, int, int action, int mods) {
   if (action == GLFW_PRESS || action == GLFW_REPEAT)
-    static_cast<std::vector<KeyPress>*>(glfwGetWindowUserPointer(window))->push_back({key, mods});
+    static_cast<WindowEvents*>(glfwGetWindowUserPointer(window))->keys.push_back({key, mods});
+}
+
+void queueDrop(GLFWwindow* window, int count, const char** paths) {
+  auto& drops = static_cast<WindowEvents*>(glfwGetWindowUserPointer(window))->drops;
+  for (int i = 0; i < count; ++i) drops.emplace_back(paths[i]);
+}
+
+// Files dropped on the window open between frames, a pattern where the pointer is over the view.
+void openDrops(Lab& lab, ui::UiContext& context, std::vector<std::string>& drops) {
+  std::optional<std::pair<double, double>> at;
+  if (context.cursorWorldX >= 0) at = std::pair{context.cursorWorldX, context.cursorWorldY};
+  for (const std::string& path : drops)
+    lab.later([&lab, &context, path, at] { ui::openFile(lab, context, path, at); });
+  drops.clear();
 }
 
 void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses, bool& screenshot,
@@ -316,6 +336,7 @@ void rememberSettings(GLFWwindow* window, Lab& lab, const ui::UiContext& context
   settings.timingsCollapsed = context.timingsCollapsed;
   settings.module = std::string(lab.module().name());
   settings.outputFolder = outputFolder();
+  settings.recentFiles = context.recentFiles;
   std::string warning;
   if (!ui::saveSettings(settings, warning)) std::cerr << "warpscope: " << warning << std::endl;
 }
@@ -372,9 +393,11 @@ int runGui(const GuiOptions& options) {
   {
     SceneRenderers renderers;
     ui::ImGuiGl imgui;
-    std::vector<KeyPress> keyPresses;
-    glfwSetWindowUserPointer(window, &keyPresses);
+    WindowEvents events;
+    std::vector<KeyPress>& keyPresses = events.keys;
+    glfwSetWindowUserPointer(window, &events);
     glfwSetKeyCallback(window, queueKeyPress);  // before ImGui's backend, which chains to it
+    glfwSetDropCallback(window, queueDrop);
     ImGui_ImplGlfw_InitForOpenGL(window, true);
 
     ui::UiContext context;
@@ -386,6 +409,7 @@ int runGui(const GuiOptions& options) {
     context.showUi = settings.showUi;
     context.controlsCollapsed = settings.controlsCollapsed;
     context.timingsCollapsed = settings.timingsCollapsed;
+    context.recentFiles = settings.recentFiles;
     ViewInput input;
     bool screenshotRequested = false, quit = false;
     std::string scriptScreenshot;
@@ -446,12 +470,14 @@ int runGui(const GuiOptions& options) {
         if (requests.resize)
           glfwSetWindowSize(window, requests.resize->first, requests.resize->second);
         if (!requests.screenshot.empty()) scriptScreenshot = requests.screenshot;
+        events.drops.insert(events.drops.end(), requests.drops.begin(), requests.drops.end());
         if (requests.quit || driver->finished()) quit = true;
       }
       ImGui::NewFrame();
       ui::WidgetLog::instance().beginFrame();
       handleKeys(lab, context, keyPresses, screenshotRequested, quit);
       input.handle(lab, context, view);
+      openDrops(lab, context, events.drops);
 
       if (videoPending) {  // once the framebuffer's size is known
         demo.videoSettings.path = options.recordVideo;

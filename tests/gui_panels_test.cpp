@@ -571,6 +571,60 @@ expect-layout
   expectPassed(run);
 }
 
+// A file dropped on the window opens where its kind goes: a pattern where it lands in Life, a mesh
+// to optimize, a graph, a preset, a checkpoint; an unknown kind is a message; each opened goes in
+// the recent files, from which it opens again.
+TEST(GuiPanels, ADroppedFileOpensWhereItsKindGoes) {
+  REQUIRE_WINDOWS();
+  const std::string assets = std::string(WS_SOURCE_DIR) + "/assets/";
+  const std::string script = R"(
+view-move 0.3 0.3
+drop ")" + assets + R"(patterns/glider.rle"
+frames 2
+expect-module life
+expect-value population 5
+expect-value item ")" + assets +
+                             R"(patterns/glider.rle"
+drop ")" + assets + R"(meshes/gear.obj"
+expect-module mesh
+expect-value mesh ")" + assets +
+                             R"(meshes/gear.obj"
+drop ")" + assets + R"(graphs/karate.txt"
+expect-module graph
+expect-value graph ")" + assets +
+                             R"(graphs/karate.txt"
+drop ")" + assets + R"(presets/lbm-cavity.json"
+expect-module lbm
+expect-value scene cavity
+open "Record and replay"
+set checkpoint here.wsckpt
+click "Save checkpoint"
+drop ")" + assets + R"(presets/life-gosper-gun.json"
+expect-module life
+drop here.wsckpt
+expect-module lbm
+set session dropped.json
+click "Record session"
+click Step
+click "Stop recording"
+drop dropped.json
+expect-widget "Take over"
+click "Take over"
+drop script.ui
+expect-error "cannot open 'script.ui'"
+drop no-such-file.rle
+expect-error "there is no such file"
+open Files
+pick recent ")" + assets + R"(meshes/gear.obj"
+expect-module mesh
+expect-no-error
+expect-layout
+)";
+  const auto run =
+      runUiScript("drop", script, "--backend cpu --set life.density=0 --paused --window 1600x1000");
+  expectPassed(run);
+}
+
 // The auto demo says which preset it shows and when the next comes; it can be held and moved on.
 TEST(GuiPanels, TheAutoDemoShowsItsPresetAndCanBeHeldAndMovedOn) {
   REQUIRE_WINDOWS();

@@ -1,6 +1,9 @@
 // How the panels, the window's title and the Lesson panel write a rate: the SI prefix that fits
-// the value, a symbol joined to it (GB/s), a word apart from it (45.4 k vertices/s).
+// the value, a symbol joined to it (GB/s), a word apart from it (45.4 k vertices/s); what kind of
+// file a dropped one is.
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 #include "app/ui/ui.h"
 
@@ -13,6 +16,22 @@ TEST(SiRate, ThePrefixFitsTheValue) {
   EXPECT_EQ(siRate(12, "keys/s"), "12 keys/s");
   EXPECT_EQ(siRate(2.5e9, "B/s"), "2.5 GB/s");
   EXPECT_EQ(siRate(4.2e12, ""), "4.2 T");
+}
+
+TEST(OpenFile, AFilesKindComesFromItsNameAndForJsonItsFirstKey) {
+  EXPECT_EQ(fileKindOf("a/b/glider.RLE"), FileKind::Pattern);
+  EXPECT_EQ(fileKindOf("part.obj"), FileKind::Mesh);
+  EXPECT_EQ(fileKindOf("part.off"), FileKind::Mesh);
+  EXPECT_EQ(fileKindOf("club.txt"), FileKind::Graph);
+  EXPECT_EQ(fileKindOf("web.mtx"), FileKind::Graph);
+  EXPECT_EQ(fileKindOf("demo.wsckpt"), FileKind::Checkpoint);
+  EXPECT_EQ(fileKindOf("movie.mp4"), FileKind::Unknown);
+  const std::string session = ::testing::TempDir() + "/kind-session.json";
+  std::ofstream(session) << "{\n \"warpscope_session\": 1,\n \"start\": {}}";
+  EXPECT_EQ(fileKindOf(session), FileKind::Session);
+  const std::string preset = ::testing::TempDir() + "/kind-preset.json";
+  std::ofstream(preset) << R"({"module": "life", "params": {}})";
+  EXPECT_EQ(fileKindOf(preset), FileKind::Preset);
 }
 
 }  // namespace

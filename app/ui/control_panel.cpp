@@ -172,7 +172,21 @@ void drawPresets(Lab& lab, UiContext& context) {
 }
 
 // Where what the user saves goes: the output folder, typed (applied on Enter) and remembered.
-void drawFiles(Lab& lab) {
+void drawFiles(Lab& lab, UiContext& context) {
+  // The files opened last (dropped on the window or picked here), to open again; the list shows
+  // the last one opened.
+  const char* last = context.recentFiles.empty() ? "none yet" : context.recentFiles.front().c_str();
+  if (tracked::BeginCombo("recent", last)) {
+    for (const std::string& path : context.recentFiles)
+      if (tracked::Selectable(path.c_str()))
+        lab.later([&lab, &context, path] { openFile(lab, context, path); });
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "drop a file on the window to open it: a pattern (.rle) where it lands, a "
+        "mesh (.obj .ply .off), a graph (.txt .edges .mtx), a preset or a session "
+        "(.json), a checkpoint (.wsckpt)");
   static char folder[1024] = "";
   static bool editing = false;
   if (!editing) std::snprintf(folder, sizeof folder, "%s", outputFolder().c_str());
@@ -224,7 +238,7 @@ void drawControlPanel(Lab& lab, UiContext& context) {
   if (tracked::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) drawViewSettings(lab);
   if (replaying) ImGui::BeginDisabled();
   if (tracked::CollapsingHeader("Presets")) drawPresets(lab, context);
-  if (tracked::CollapsingHeader("Files")) drawFiles(lab);
+  if (tracked::CollapsingHeader("Files")) drawFiles(lab, context);
   if (replaying) ImGui::EndDisabled();
   if (context.demo &&
       tracked::CollapsingHeader("Record and replay", ImGuiTreeNodeFlags_DefaultOpen))

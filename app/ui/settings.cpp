@@ -80,6 +80,16 @@ Settings loadSettings(std::string& warning) {
         throw std::runtime_error("'outputFolder' is not a folder's path");
       read.outputFolder = json.at("outputFolder").get<std::string>();
     }
+    if (json.contains("recentFiles")) {
+      const nlohmann::json& files = json.at("recentFiles");
+      if (!files.is_array() || files.size() > 10)
+        throw std::runtime_error("'recentFiles' is not a list of up to 10 paths");
+      for (const nlohmann::json& file : files) {
+        if (!file.is_string() || file.get<std::string>().size() > 4096)
+          throw std::runtime_error("'recentFiles' holds something other than a path");
+        read.recentFiles.push_back(file.get<std::string>());
+      }
+    }
     settings = read;  // all or nothing
   } catch (const std::exception& e) {
     std::string why = e.what();
@@ -100,7 +110,8 @@ bool saveSettings(const Settings& settings, std::string& warning) {
                          {"controlsCollapsed", settings.controlsCollapsed},
                          {"timingsCollapsed", settings.timingsCollapsed},
                          {"module", settings.module},
-                         {"outputFolder", settings.outputFolder}};
+                         {"outputFolder", settings.outputFolder},
+                         {"recentFiles", settings.recentFiles}};
   if (settings.x && settings.y) json["x"] = *settings.x, json["y"] = *settings.y;
   std::error_code error;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);

@@ -5,6 +5,7 @@
 // module. A missing file gives the defaults; a corrupt one gives them with a warning.
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ws::app::ui {
 
@@ -15,8 +16,9 @@ struct Settings {
   bool highContrast = false;
   bool showUi = true;
   bool controlsCollapsed = false, timingsCollapsed = false;
-  std::string module;        // empty: the default
-  std::string outputFolder;  // compute/core/output_file.h; empty: the current folder
+  std::string module;                    // empty: the default
+  std::string outputFolder;              // compute/core/output_file.h; empty: the current folder
+  std::vector<std::string> recentFiles;  // opened last first
 };
 
 // The settings file's path; empty where neither XDG_CONFIG_HOME nor HOME is set.

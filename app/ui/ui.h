@@ -106,6 +106,7 @@ struct UiContext {
   Layout layout;
   double cursorWorldX = -1, cursorWorldY = -1;  // under the mouse, when it is over the view
   std::string pointerText;  // what the module says is under the mouse (Module::describeAt)
+  std::vector<std::string> recentFiles;  // opened last first (openFile), remembered
   bool showHelp = false;
   Classroom classroom;
   Analysis analysis;
@@ -134,6 +135,17 @@ void drawParameters(Lab& lab);
 void drawTimingOverlay(Lab& lab, UiContext& context);
 void drawStatusBar(Lab& lab, UiContext& context);
 void drawHelp(UiContext& context);
+
+// What a file the user opens is: by its extension, and for JSON by its first key.
+enum class FileKind { Pattern, Mesh, Graph, Preset, Session, Checkpoint, Unknown };
+FileKind fileKindOf(const std::string& path);
+// Opens a file dropped on the window or picked from the recent files, where its kind goes: a
+// pattern placed at `at` (world coordinates; the centre without) in Life, a mesh to optimize (a
+// voxel model where the voxel module runs), a graph, a preset, a session replayed, a checkpoint
+// resumed. It replaces the module: call it between frames (Lab::later). What fails is a message
+// and changes nothing; what opens goes first in the recent files.
+void openFile(Lab& lab, UiContext& context, const std::string& path,
+              std::optional<std::pair<double, double>> at = std::nullopt);
 void drawViewLabels(Lab& lab, UiContext& context);
 void drawDemoPanel(Lab& lab, Demo& demo, int width, int height);
 void drawReplayTimeline(Lab& lab, Demo& demo, UiContext& context);

@@ -71,6 +71,7 @@ const std::map<std::string, int>& arity() {
       {"view-wheel", 3},
       {"view-click", 2},
       {"view-move", 2},
+      {"drop", 1},
       {"window", 2},
       {"expect-status", 1},
       {"expect-value", 2},
@@ -485,6 +486,11 @@ UiDriver::Outcome UiDriver::run(const Command& command, Lab& lab, UiContext& con
     drag(inView(context, number(arg(2), "x"), number(arg(3), "y")),
          inView(context, number(arg(4), "x"), number(arg(5), "y")), it->second.first,
          it->second.second);
+    settle(kSettleFrames);
+    return Outcome::Done;
+  }
+  if (name == "drop") {
+    requests.drops.push_back(arg(1));
     settle(kSettleFrames);
     return Outcome::Done;
   }

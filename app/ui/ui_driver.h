@@ -18,6 +18,7 @@
 //                               fractions of it; the mouse stands still a frame before it lets go
 //   view-click X Y              click the view there
 //   view-move X Y               move the mouse over the view there (hover)
+//   drop PATH                   drop a file on the window where the mouse is
 //   view-wheel X Y CLICKS       turn the wheel over the view
 //   window W H                  resize the window
 //   expect-status TEXT          the status bar says TEXT
@@ -61,6 +62,7 @@ struct DriverRequests {
   std::vector<KeyPress> keys;
   std::optional<std::pair<int, int>> resize;
   std::string screenshot;
+  std::vector<std::string> drops;  // files dropped on the window
   bool quit = false;
 };
 
