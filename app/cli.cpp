@@ -35,7 +35,8 @@ std::string moduleReference() {
     }
   }
   out << "\nKEYS in the GUI: Space run/pause, N step, Shift+N step N, R reset, C clear, F fit,\n"
-         "  D/E/P draw/erase/place, 1-9 views, G grid, Tab panels, F12 screenshot, H help.\n"
+         "  D/E/P draw/erase/place (, and . turn the placed pattern, X and Y mirror it),\n"
+         "  1-9 views, G grid, Tab panels, F12 screenshot, H help.\n"
          "MOUSE: left drag draws (or places), right drag erases, middle or Ctrl+left drag pans,\n"
          "  wheel zooms.\n"
          "EXIT CODES: 0 success, 1 runtime failure, 2 bad command line or input.\n";

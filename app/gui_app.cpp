@@ -75,6 +75,10 @@ class ViewInput {
     context.pointerText = overView && !editing_
                               ? lab.module().describeAt(context.cursorWorldX, context.cursorWorldY)
                               : "";
+    lab.hover.reset();
+    if (overView && offers(lab.module().tools(), lab.tool))
+      lab.hover = ToolHover{lab.tool, lab.toolItem, context.cursorWorldX, context.cursorWorldY,
+                            lab.placeOrientation};
 
     if (overView && io.MouseWheel != 0)
       camera.zoomAbout(std::pow(1.25, io.MouseWheel), mx, my, w, h);
@@ -99,6 +103,7 @@ class ViewInput {
         PointerEdit edit{tool,        wx, wy, fresh ? wx : lastWorldX_, fresh ? wy : lastWorldY_,
                          lab.toolItem};
         edit.start = fresh;
+        edit.orientation = lab.placeOrientation;
         lab.perform(act::Edit{edit});
       }
       editing_ = true;
@@ -222,6 +227,12 @@ void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses
       case GLFW_KEY_D: lab.tool = "draw"; break;
       case GLFW_KEY_E: lab.tool = "erase"; break;
       case GLFW_KEY_P: lab.tool = "place"; break;
+      // The place tool's pattern: turned a quarter clockwise (.) or back (,), mirrored left to
+      // right (X) or top to bottom (Y); see PointerEdit::orientation.
+      case GLFW_KEY_PERIOD: lab.placeOrientation = turnedOrientation(lab.placeOrientation, 1); break;
+      case GLFW_KEY_COMMA: lab.placeOrientation = turnedOrientation(lab.placeOrientation, 3); break;
+      case GLFW_KEY_X: lab.placeOrientation = mirroredOrientation(lab.placeOrientation, 0); break;
+      case GLFW_KEY_Y: lab.placeOrientation = mirroredOrientation(lab.placeOrientation, 2); break;
       case GLFW_KEY_EQUAL:
       case GLFW_KEY_KP_ADD: lab.setStepsPerFrame(std::min(1024, lab.stepsPerFrame() * 2)); break;
       case GLFW_KEY_MINUS:

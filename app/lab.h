@@ -17,6 +17,7 @@
 #include "app/session/actions.h"
 #include "app/session/snapshot.h"
 #include "compute/core/module.h"
+#include "compute/views/marks.h"
 #include "render/camera2d.h"
 #include "render/orbit_camera.h"
 
@@ -138,6 +139,10 @@ class Lab {
   bool interop = true;
   std::string tool = "draw";
   std::string toolItem = "glider";
+  // How the place tool turns what it places (PointerEdit::orientation), and where the pointer is
+  // over a 2-D view with the tool in hand, for its preview (none while it is elsewhere).
+  int placeOrientation = 0;
+  std::optional<ToolHover> hover;
 
   // Histories for the plots: one value per frame, newest last.
   const std::map<std::string, std::deque<float>>& metricHistory() const { return history_; }

@@ -110,7 +110,12 @@ class FieldView2d final : public ViewWithRenderer<render::FieldRenderer> {
     }
     if (const MarkSource* marks = module.view<MarkSource>()) {
       if (!marks_) marks_ = std::make_unique<render::MarkRenderer>();
-      marks_->draw(marks->marks(), lab.camera.request(width, height), kMarkPixels);
+      std::vector<Mark> shown = marks->marks();
+      if (lab.hover && &module == &lab.module()) {  // A's pointer, not B's
+        const std::vector<Mark> preview = marks->preview(*lab.hover);
+        shown.insert(shown.end(), preview.begin(), preview.end());
+      }
+      marks_->draw(shown, lab.camera.request(width, height), kMarkPixels);
     }
   }
 

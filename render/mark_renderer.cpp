@@ -20,7 +20,8 @@ void MarkRenderer::draw(const std::vector<Mark>& marks, const FieldRequest& view
   std::vector<float> packed;
   packed.reserve(marks.size() * 8);
   for (const Mark& m : marks)
-    packed.insert(packed.end(), {m.x0, m.y0, m.x1, m.y1, m.rgb[0], m.rgb[1], m.rgb[2], 0.0f});
+    packed.insert(packed.end(),
+                  {m.x0, m.y0, m.x1, m.y1, m.rgb[0], m.rgb[1], m.rgb[2], m.worldWidth});
   WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, segments_.get()));
   WS_GL_CHECK(glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(packed.size() * sizeof(float)),
                            packed.data(), GL_STREAM_DRAW));
@@ -32,8 +33,9 @@ void MarkRenderer::draw(const std::vector<Mark>& marks, const FieldRequest& view
   glUniform2f(glGetUniformLocation(program, "viewport"), float(view.width), float(view.height));
   WS_GL_CHECK(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSegments, segments_.get()));
   WS_GL_CHECK(glBindVertexArray(vertexArray_.get()));
+  glUniform1f(glGetUniformLocation(program, "width"), width);
+  glUniform1f(glGetUniformLocation(program, "rim"), kRim);
   for (const bool outline : {true, false}) {
-    glUniform1f(glGetUniformLocation(program, "width"), outline ? width + 2 * kRim : width);
     glUniform1i(glGetUniformLocation(program, "outline"), outline);
     WS_GL_CHECK(glDrawArraysInstanced(GL_TRIANGLES, 0, 6, GLsizei(marks.size())));
   }

@@ -1,12 +1,14 @@
 #version 430 core
-// Marks over the field: each segment (world x0 y0 x1 y1, then a colour; 8 floats) drawn as a quad
-// `width` pixels wide with square ends (so that a segment of no length shows as a dot), placed
-// with the field's origin and scale (top row first). One instance a segment, six vertices each.
+// Marks over the field: each segment (world x0 y0 x1 y1, a colour, a width in world units; 8
+// floats) drawn as a quad `width` pixels wide, or its own width where that is more, with square
+// ends (a segment of no length is a square), placed with the field's origin and scale (top row
+// first). One instance a segment, six vertices each.
 layout(std430, binding = 5) readonly buffer Marks { float marks[]; };
 uniform vec2 origin;
 uniform float worldPerPixel;
 uniform vec2 viewport;
 uniform float width;
+uniform float rim;
 uniform bool outline;  // a dark rim under the colour, so that a mark shows on every colour map
 out vec3 colour;
 
@@ -20,7 +22,7 @@ void main() {
   const float length_ = length(p1 - p0);
   const vec2 along = length_ > 0.0 ? (p1 - p0) / length_ : vec2(1, 0);
   const vec2 across = vec2(-along.y, along.x);
-  const float half_ = 0.5 * width;
+  const float half_ = 0.5 * (max(width, marks[m + 7] / worldPerPixel) + (outline ? 2.0 * rim : 0.0));
   const vec2 corner = kCorners[gl_VertexID];
   const vec2 pixel =
       mix(p0 - along * half_, p1 + along * half_, corner.x) + across * (corner.y * half_);

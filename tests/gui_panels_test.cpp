@@ -625,6 +625,33 @@ expect-layout
   expectPassed(run);
 }
 
+// Life's place tool: the keys turn and mirror the pattern, the Tools section says how it will be
+// placed, and a click places it so (a session replays the orientation).
+TEST(GuiPanels, ThePlaceToolTurnsAndMirrorsThePattern) {
+  REQUIRE_WINDOWS();
+  const std::string script = R"(
+key p
+expect-value orientation "as drawn"
+key period
+expect-value orientation "a quarter turn"
+key x
+expect-value orientation "three quarter turns, mirrored"
+key comma
+key y
+expect-value orientation "as drawn"
+key period
+view-move 0.5 0.5
+screenshot preview.png
+view-click 0.5 0.5
+expect-value population 5
+expect-no-error
+)";
+  const auto run = runUiScript("place", script,
+                               "--backend cpu --set life.density=0 --size 64 --paused "
+                               "--window 1600x1000");
+  expectPassed(run);
+}
+
 // The auto demo says which preset it shows and when the next comes; it can be held and moved on.
 TEST(GuiPanels, TheAutoDemoShowsItsPresetAndCanBeHeldAndMovedOn) {
   REQUIRE_WINDOWS();

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 
@@ -148,6 +149,56 @@ TEST(Rle, ABadFileLeavesTheGridAsItWas) {
   EXPECT_THROW(life.setParamText("pattern", path), InputError);
   EXPECT_EQ(life.grid(), before);
   EXPECT_EQ(life.params().getText("pattern"), "");
+}
+
+// A pattern turned and mirrored: the cells move as the orientation says, four quarter turns or two
+// mirrors give it back, and the keys' arithmetic on orientations matches turning the cells.
+TEST(Rle, PatternsTurnAndMirror) {
+  const Pattern row = parseRle("x = 3, y = 1\n3o!\n");
+  const Pattern column = oriented(row, 1);
+  EXPECT_EQ(column.width, 1);
+  EXPECT_EQ(column.height, 3);
+  const Pattern l = parseRle("x = 2, y = 3\no$o$2o!\n");  // an L: (0,0) (0,1) (0,2) (1,2)
+  using Cells = std::vector<std::pair<int, int>>;
+  const auto sorted = [](Pattern p) {
+    std::sort(p.cells.begin(), p.cells.end());
+    return p.cells;
+  };
+  EXPECT_EQ(sorted(oriented(l, 1)),
+            (Cells{{0, 0}, {0, 1}, {1, 0}, {2, 0}}));  // a quarter clockwise
+  EXPECT_EQ(sorted(oriented(l, 4)), (Cells{{0, 2}, {1, 0}, {1, 1}, {1, 2}}));  // mirrored
+  const Pattern glider = loadRleFile(*shippedPath(kPatterns, "glider"));
+  EXPECT_EQ(sorted(oriented(oriented(glider, 2), 2)), sorted(glider));
+  EXPECT_EQ(sorted(oriented(oriented(glider, 4), 4)), sorted(glider));
+  const auto mirror = [](Pattern p) { return oriented(p, 4); };
+  const auto turn = [](Pattern p, int q) { return oriented(p, q); };
+  for (int o = 0; o < 8; ++o)
+    for (int q = 0; q < 4; ++q) {
+      EXPECT_EQ(sorted(oriented(l, turnedOrientation(o, q))), sorted(turn(oriented(l, o), q)))
+          << o << " " << q;
+      EXPECT_EQ(sorted(oriented(l, mirroredOrientation(o, q))),
+                sorted(turn(mirror(oriented(l, o)), q)))
+          << o << " " << q;
+    }
+  // Placed turned, the cells land turned about the pattern's centre.
+  LifeModule life(Backend::Cpu);
+  life.setSize("64");
+  life.runAction("clear");
+  PointerEdit place{"place", 20, 20, 20, 20, "glider"};
+  place.orientation = 5;
+  life.edit(place);
+  const Pattern expected = oriented(glider, 5);
+  const auto [left, top] = LifeModule::cornerOf(expected, 20, 20);
+  const LifeGrid grid = life.grid();
+  for (const auto [x, y] : expected.cells)
+    EXPECT_TRUE(grid.get(left + x, top + y)) << x << "," << y;
+  EXPECT_EQ(life.population(), expected.cells.size());
+  // Its preview shows the same cells (a dot on each) inside its box.
+  const std::vector<Mark> preview = life.preview({"place", "glider", 20.5, 20.5, 5});
+  ASSERT_EQ(preview.size(), 4 + expected.cells.size());
+  EXPECT_FLOAT_EQ(preview[0].x0, float(left));
+  EXPECT_FLOAT_EQ(preview[0].y0, float(top));
+  EXPECT_TRUE(life.preview({"draw", "glider", 20.5, 20.5, 0}).empty());
 }
 
 // A pattern's own rule runs when it is loaded as the start pattern or placed, as Golly does, and

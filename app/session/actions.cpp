@@ -104,6 +104,10 @@ void validateAction(const nlohmann::json& action) {
       throw InputError("\"" + std::string(name) + "\" of a '" + type + "' action must be " +
                        kindName(kind));
   }
+  if (type == "edit" && action.contains("orientation") &&
+      !(action["orientation"].is_number_integer() && action["orientation"].get<long long>() >= 0 &&
+        action["orientation"].get<long long>() <= 7))
+    throw InputError("\"orientation\" of a 'edit' action must be a whole number from 0 to 7");
   if (type == "edit" && action.contains("start") && !action["start"].is_boolean())
     throw InputError("\"start\" of a 'edit' action must be true or false");
   if (type == "edit" && action.contains("ray")) {
@@ -148,6 +152,7 @@ nlohmann::json toJson(const PointerEdit& edit) {
   nlohmann::json action = {{"type", "edit"},    {"tool", edit.tool},    {"x", edit.x},
                            {"y", edit.y},       {"from_x", edit.fromX}, {"from_y", edit.fromY},
                            {"item", edit.item}, {"start", edit.start}};
+  if (edit.orientation != 0) action["orientation"] = edit.orientation;
   if (edit.hasRay)
     action["ray"] = {{"origin", {edit.origin[0], edit.origin[1], edit.origin[2]}},
                      {"direction", {edit.direction[0], edit.direction[1], edit.direction[2]}}};
@@ -162,6 +167,7 @@ PointerEdit editFromJson(const nlohmann::json& action) {
   edit.fromX = action.at("from_x");
   edit.fromY = action.at("from_y");
   edit.item = action.at("item");
+  edit.orientation = action.value("orientation", 0);
   // Sessions recorded before "start" was written: a drag began where the pointer had not moved.
   edit.start = action.contains("start") ? action["start"].get<bool>()
                                         : edit.x == edit.fromX && edit.y == edit.fromY;

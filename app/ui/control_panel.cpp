@@ -120,6 +120,14 @@ void drawTools(Lab& lab) {
       if (tracked::Selectable(item.c_str(), item == lab.toolItem)) lab.toolItem = item;
     ImGui::EndCombo();
   }
+  if (lab.tool == "place") {
+    static const char* const turns[] = {"as drawn", "a quarter turn", "a half turn",
+                                        "three quarter turns"};
+    const std::string how = std::string(turns[lab.placeOrientation & 3]) +
+                            (lab.placeOrientation & 4 ? ", mirrored" : "");
+    ImGui::TextDisabled("placed %s (, . turn; X Y mirror)", how.c_str());
+    WidgetLog::instance().text("orientation", how);
+  }
   if (!items.empty()) {
     static char path[512] = "";
     tracked::InputTextWithHint("##file", "or a file path, then Enter", path, sizeof path);

@@ -87,6 +87,8 @@ void drawHelp(UiContext& context) {
       {"R", "reset to the parameters' initial state"},
       {"C", "clear"},
       {"D / E / P", "tool: draw / erase / place"},
+      {", / .", "place: turn the pattern a quarter back / on"},
+      {"X / Y", "place: mirror the pattern left-right / top-bottom"},
       {"left drag", "use the tool (place: click)"},
       {"right drag", "erase"},
       {"middle drag, Ctrl+left drag", "pan"},

@@ -119,10 +119,11 @@ KeyPress keyCode(const std::string& name) {
        {std::pair<const char*, int>{"shift+", GLFW_MOD_SHIFT}, {"ctrl+", GLFW_MOD_CONTROL}})
     if (key.rfind(prefix, 0) == 0) press.mods |= mod, key = key.substr(std::strlen(prefix));
   static const std::map<std::string, int> named = {
-      {"space", GLFW_KEY_SPACE}, {"tab", GLFW_KEY_TAB},     {"escape", GLFW_KEY_ESCAPE},
-      {"enter", GLFW_KEY_ENTER}, {"right", GLFW_KEY_RIGHT}, {"left", GLFW_KEY_LEFT},
-      {"up", GLFW_KEY_UP},       {"down", GLFW_KEY_DOWN},   {"plus", GLFW_KEY_EQUAL},
-      {"minus", GLFW_KEY_MINUS}, {"f1", GLFW_KEY_F1},       {"f12", GLFW_KEY_F12}};
+      {"space", GLFW_KEY_SPACE}, {"tab", GLFW_KEY_TAB},      {"escape", GLFW_KEY_ESCAPE},
+      {"enter", GLFW_KEY_ENTER}, {"right", GLFW_KEY_RIGHT},  {"left", GLFW_KEY_LEFT},
+      {"up", GLFW_KEY_UP},       {"down", GLFW_KEY_DOWN},    {"plus", GLFW_KEY_EQUAL},
+      {"minus", GLFW_KEY_MINUS}, {"f1", GLFW_KEY_F1},        {"f12", GLFW_KEY_F12},
+      {"comma", GLFW_KEY_COMMA}, {"period", GLFW_KEY_PERIOD}};
   if (auto it = named.find(key); it != named.end()) {
     press.key = it->second;
   } else if (key.size() == 1 && std::isalnum(static_cast<unsigned char>(key[0]))) {

@@ -282,9 +282,10 @@ void UiDriver::monkeyEvent(Lab& lab, UiContext& context, DriverRequests& request
     gestures_.push_back(g);
     held_.mouse = g.mouse;
   } else if (roll < 0.985f) {  // a key (not quit, a screenshot, run or more steps a frame)
-    static const char* const keys[] = {
-        "n", "shift+n", "right", "r", "c", "f",     "g", "tab", "u", "i",      "l",
-        "a", "h",       "d",     "e", "p", "minus", "1", "2",   "3", "escape", "enter"};
+    static const char* const keys[] = {"n",     "shift+n", "right",  "r", "c", "f", "g",
+                                       "tab",   "u",       "i",      "l", "a", "h", "d",
+                                       "e",     "p",       "minus",  "1", "2", "3", "escape",
+                                       "enter", "comma",   "period", "x", "y"};
     pressKey(keys[std::uniform_int_distribution<std::size_t>(0, std::size(keys) - 1)(random_)],
              requests);
   } else {  // the window's size

@@ -58,7 +58,19 @@ struct PointerEdit {
   // still (from == to): a tool that draws a line from where the drag began (LBM's probe) or holds
   // what the press took (a dragged node) tells them apart by this, not by the positions.
   bool start = true;
+  // How a placed item is turned: quarter turns clockwise (0 to 3), after a left-right mirror when
+  // 4 is added (0 to 7).
+  int orientation = 0;
 };
+
+// An orientation (PointerEdit's) then turned `quarters` more clockwise; or then mirrored left to
+// right and turned `quarters` (a mirror after r turns is -r turns after a mirror).
+inline int turnedOrientation(int orientation, int quarters) {
+  return (orientation & 4) | ((orientation + quarters) & 3);
+}
+inline int mirroredOrientation(int orientation, int quarters) {
+  return ((orientation & 4) ^ 4) | ((4 - (orientation & 3) + quarters) & 3);
+}
 
 // A module's complete state, to restore later or move between backends.
 struct StateBlob {

@@ -179,7 +179,8 @@ void LifeModule::edit(const PointerEdit& e) {
       setParam("rule", placed.rule->toString());
       ruleFrom_ = e.item;
     }
-    placePattern(placed, static_cast<int>(std::floor(e.x)), static_cast<int>(std::floor(e.y)));
+    placePattern(oriented(placed, e.orientation), static_cast<int>(std::floor(e.x)),
+                 static_cast<int>(std::floor(e.y)));
     return;
   }
   const bool alive = e.tool == "draw";
@@ -187,6 +188,27 @@ void LifeModule::edit(const PointerEdit& e) {
   for (auto [x, y] : lineCells(e.fromX, e.fromY, e.x, e.y, w, h))
     if (x >= 0 && y >= 0 && x < w && y < h) cells.push_back({x, y, alive});
   engine_->setCells(cells);
+}
+
+std::vector<Mark> LifeModule::preview(const ToolHover& hover) const {
+  if (hover.tool != "place" || hover.item.empty()) return {};
+  Pattern p;
+  try {
+    p = oriented(pattern(hover.item), hover.orientation);
+  } catch (const std::exception&) {
+    return {};  // a file that does not read shows nothing; placing it says why
+  }
+  const auto [left, top] = cornerOf(p, int(std::floor(hover.x)), int(std::floor(hover.y)));
+  std::vector<Mark> marks;
+  addBox(marks, float(left), float(top), float(left + p.width), float(top + p.height),
+         {0.35f, 0.85f, 1.0f});
+  constexpr std::size_t kMostDots = 4096;
+  if (p.cells.size() <= kMostDots)
+    for (const auto [x, y] : p.cells) {
+      const float cx = float(left + x) + 0.5f, cy = float(top + y) + 0.5f;
+      marks.push_back({cx, cy, cx, cy, {0.35f, 0.85f, 1.0f}, 0.6f});
+    }
+  return marks;
 }
 
 std::vector<std::string> LifeModule::toolItems(const std::string& tool) const {
@@ -209,8 +231,9 @@ void LifeModule::placePattern(const Pattern& p, int cx, int cy) {
   const bool torus = config_.boundary == Boundary::Torus;
   std::vector<CellEdit> cells;
   cells.reserve(p.cells.size());
+  const auto [left, top] = cornerOf(p, cx, cy);
   for (auto [px, py] : p.cells) {
-    int x = cx - p.width / 2 + px, y = cy - p.height / 2 + py;
+    int x = left + px, y = top + py;
     if (torus) {
       x = ((x % w) + w) % w;
       y = ((y % h) + h) % h;
@@ -222,7 +245,7 @@ void LifeModule::placePattern(const Pattern& p, int cx, int cy) {
   engine_->setCells(cells);
 }
 
-const Pattern& LifeModule::pattern(const std::string& nameOrPath) {
+const Pattern& LifeModule::pattern(const std::string& nameOrPath) const {
   if (auto it = patterns_.find(nameOrPath); it != patterns_.end()) return it->second;
   Pattern loaded = loadRleFile(findPatternPath(nameOrPath));
   return patterns_.emplace(nameOrPath, std::move(loaded)).first->second;

@@ -8,10 +8,11 @@
 #include "compute/life/life_engine.h"
 #include "compute/life/rle.h"
 #include "compute/views/field.h"
+#include "compute/views/marks.h"
 
 namespace ws::life {
 
-class LifeModule final : public Module, public FieldSource {
+class LifeModule final : public Module, public FieldSource, public MarkSource {
  public:
   explicit LifeModule(Backend backend);
 
@@ -28,6 +29,10 @@ class LifeModule final : public Module, public FieldSource {
   std::vector<FieldView> fieldViews() const override;
   int currentFieldView() const override;
   void renderField(const FieldRequest& request, FieldImage& image) override;
+  std::vector<Mark> marks() const override { return {}; }
+  // The place tool's pattern under the pointer, turned as it would be placed: its box, and a dot
+  // on each live cell (the box alone for a pattern of many cells).
+  std::vector<Mark> preview(const ToolHover& hover) const override;
 
   std::vector<std::string> tools() const override { return {"draw", "erase", "place"}; }
   std::vector<std::string> toolItems(const std::string& tool) const override;
@@ -56,8 +61,12 @@ class LifeModule final : public Module, public FieldSource {
   std::uint64_t population() { return engine_->population(); }
   // Places a pattern centred on (x, y); cells outside the grid are dropped (or wrap on a torus).
   void placePattern(const Pattern& pattern, int x, int y);
+  // Where a pattern centred on (x, y) has its top-left corner.
+  static std::pair<int, int> cornerOf(const Pattern& pattern, int x, int y) {
+    return {x - pattern.width / 2, y - pattern.height / 2};
+  }
   // A shipped pattern by name ("glider") or a path to an RLE file. Throws ParseError/InputError.
-  const Pattern& pattern(const std::string& nameOrPath);
+  const Pattern& pattern(const std::string& nameOrPath) const;
   static std::vector<std::string> shippedPatterns();
 
  protected:
@@ -75,7 +84,7 @@ class LifeModule final : public Module, public FieldSource {
   LifeConfig config_;  // the parameters, read when they change
   std::unique_ptr<LifeEngine> engine_;
   LifeTimings cpuTimings_, gpuTimings_;
-  std::map<std::string, Pattern> patterns_;
+  mutable std::map<std::string, Pattern> patterns_;
   std::string ruleFrom_;  // the pattern whose rule runs, where one set it (the notes say so)
 };
 

@@ -255,4 +255,20 @@ std::string writeRle(const Pattern& pattern) {
   return out.str();
 }
 
+Pattern oriented(const Pattern& pattern, int orientation) {
+  Pattern out = pattern;
+  if (orientation & 4)
+    for (auto& [x, y] : out.cells) x = out.width - 1 - x;
+  for (int turn = 0; turn < (orientation & 3); ++turn) {
+    // A quarter turn clockwise (y grows downwards): (x, y) -> (h - 1 - y, x).
+    for (auto& [x, y] : out.cells) {
+      const int was = x;
+      x = out.height - 1 - y;
+      y = was;
+    }
+    std::swap(out.width, out.height);
+  }
+  return out;
+}
+
 }  // namespace ws::life

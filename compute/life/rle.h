@@ -29,4 +29,8 @@ Pattern parseRle(const std::string& text, const std::string& source = "<rle>");
 Pattern loadRleFile(const std::string& path);
 std::string writeRle(const Pattern& pattern);
 
+// The pattern turned: mirrored left to right when orientation & 4, then turned a quarter clockwise
+// (orientation & 3) times (PointerEdit::orientation).
+Pattern oriented(const Pattern& pattern, int orientation);
+
 }  // namespace ws::life

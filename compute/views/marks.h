@@ -1,6 +1,7 @@
 #pragma once
 // Marks over a 2-D view: line segments in world coordinates drawn over the field, each in a colour
 // (LBM's probe line, Life's world border).
+#include <string>
 #include <vector>
 
 namespace ws {
@@ -8,6 +9,16 @@ namespace ws {
 struct Mark {
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // the segment's ends, in the world's coordinates
   float rgb[3] = {1, 1, 1};
+  // At least this wide in world units (a cell's mark that grows with the zoom); else the
+  // renderer's width in pixels. A segment of no length is then a square of this side.
+  float worldWidth = 0;
+};
+
+// The pointer over the view and the tool in hand: what a press there would do (PointerEdit's).
+struct ToolHover {
+  std::string tool, item;
+  double x = 0, y = 0;  // world coordinates
+  int orientation = 0;  // PointerEdit::orientation
 };
 
 // What a module that draws marks over its field offers.
@@ -15,6 +26,9 @@ class MarkSource {
  public:
   virtual ~MarkSource() = default;
   virtual std::vector<Mark> marks() const = 0;
+  // What the tool would do if the pointer were pressed where `hover` is (its tool, item, place and
+  // orientation): Life's place tool shows the pattern under the pointer.
+  virtual std::vector<Mark> preview(const ToolHover&) const { return {}; }
 };
 
 // The four sides of a box, appended to `marks`.
