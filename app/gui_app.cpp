@@ -184,6 +184,26 @@ void openDrops(Lab& lab, ui::UiContext& context, std::vector<std::string>& drops
   drops.clear();
 }
 
+// Ctrl+C copies what the module offers (Life: the selection as RLE) to the clipboard; Ctrl+V
+// makes the clipboard's text an item for the place tool (a pattern to place, with its preview).
+void clipboard(Lab& lab, ui::UiContext& context, bool copy) {
+  if (copy) {
+    lab.attempt([&] {
+      const std::string text = lab.module().copyText();
+      if (text.empty()) return;
+      ImGui::SetClipboardText(text.c_str());
+      if (context.demo) context.demo->message = "copied to the clipboard";
+    });
+    return;
+  }
+  const char* text = ImGui::GetClipboardText();
+  lab.later([&lab, &context, text = std::string(text ? text : "")] {
+    if (!lab.attempt([&] { lab.toolItem = lab.module().pasteItem(text); })) return;
+    lab.tool = "place";
+    if (context.demo) context.demo->message = "pasted: click to place " + lab.toolItem;
+  });
+}
+
 void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses, bool& screenshot,
                 bool& quit) {
   const bool typing = ImGui::GetIO().WantCaptureKeyboard;
@@ -192,6 +212,8 @@ void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses
     const bool ctrl = mods & GLFW_MOD_CONTROL, shift = mods & GLFW_MOD_SHIFT;
     if (ctrl && key == GLFW_KEY_Q) quit = true;
     if (key == GLFW_KEY_F12) screenshot = true;
+    if (ctrl && !typing && !replay && (key == GLFW_KEY_C || key == GLFW_KEY_V))
+      clipboard(lab, context, key == GLFW_KEY_C);
     if (typing || ctrl) continue;
     // During a replay, Space plays and pauses it and keys that would change the simulation wait.
     if (replay && key == GLFW_KEY_SPACE) {

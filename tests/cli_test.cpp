@@ -315,7 +315,7 @@ TEST(Writing, AnUnknownActionIsRefusedBeforeTheRun) {
       "--action nosuch");
   EXPECT_EQ(result.exitCode, 2) << result.output;
   EXPECT_NE(result.output.find("--action 'nosuch': life has no such action (it has 'clear', "
-                               "'random soup')"),
+                               "'random soup', 'save RLE', 'select none')"),
             std::string::npos)
       << result.output;
   EXPECT_EQ(result.output.find("steps in"), std::string::npos) << result.output;

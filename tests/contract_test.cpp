@@ -198,6 +198,7 @@ PointerEdit editAt(Module& module, const std::string& tool, double fx, double fy
 TEST_P(Contract, EveryActionAndToolCanBePerformed) {
   const std::filesystem::path folder = std::filesystem::path(::testing::TempDir()) /
                                        ("contract-" + name() + std::string(toString(backend())));
+  std::filesystem::remove_all(folder);  // saves never overwrite: a folder of their own each run
   std::filesystem::create_directories(folder);
   const std::filesystem::path before = std::filesystem::current_path();
   std::filesystem::current_path(folder);  // actions that export write here

@@ -652,6 +652,30 @@ expect-no-error
   expectPassed(run);
 }
 
+// Life's selection: dragged with the select tool, saved as RLE, copied and pasted back through
+// the clipboard as a pattern the place tool places.
+TEST(GuiPanels, ASelectionIsSavedCopiedAndPasted) {
+  REQUIRE_WINDOWS();
+  const std::string script = R"(
+click select
+view-drag left 0.2 0.2 0.6 0.6
+expect-match "module notes" "selected [0-9]+x[0-9]+ cells"
+click "save RLE"
+expect-file warpscope-life-step0.rle
+key ctrl+c
+key ctrl+v
+expect-value place on
+expect-value item pasted.rle
+view-click 0.8 0.8
+click "select none"
+expect-no-error
+expect-layout
+)";
+  const auto run =
+      runUiScript("select", script, "--backend cpu --size 64 --paused --window 1600x1000");
+  expectPassed(run);
+}
+
 // The auto demo says which preset it shows and when the next comes; it can be held and moved on.
 TEST(GuiPanels, TheAutoDemoShowsItsPresetAndCanBeHeldAndMovedOn) {
   REQUIRE_WINDOWS();

@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <random>
 
 #include "compute/core/assets.h"
 #include "compute/core/errors.h"
+#include "compute/core/output_file.h"
 #include "compute/life/life_module.h"
 #include "tests/test_support.h"
 
@@ -199,6 +201,59 @@ TEST(Rle, PatternsTurnAndMirror) {
   EXPECT_FLOAT_EQ(preview[0].x0, float(left));
   EXPECT_FLOAT_EQ(preview[0].y0, float(top));
   EXPECT_TRUE(life.preview({"draw", "glider", 20.5, 20.5, 0}).empty());
+}
+
+// The select tool picks a rectangle of cells; "save RLE" writes it (the live cells of the whole
+// world with none), Ctrl+C's text is the same RLE, and pasting it gives a pattern that places the
+// same cells; a clipboard that is not RLE is refused.
+TEST(Rle, ASelectionIsSavedCopiedAndPastedAsRle) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "life-rle-out";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  setOutputFolder(dir.string());
+  LifeModule life(Backend::Cpu);
+  life.setSize("64");
+  life.runAction("clear");
+  life.edit({"place", 20, 20, 20, 20, "glider"});
+  life.edit({"place", 50, 50, 50, 50, "blinker"});
+  life.setParamText("rule", "B36/S23");  // after the patterns, which bring Conway's
+  // The whole world: the box of every live cell.
+  const Pattern all = life.selectedPattern();
+  EXPECT_EQ(all.cells.size(), 8u);
+  EXPECT_EQ(all.rule->toString(), "B36/S23");
+  // A selection dragged over the glider alone, from its far corner back.
+  PointerEdit select{"select", 22.5, 22.5, 22.5, 22.5, ""};
+  life.edit(select);
+  select.start = false;
+  select.fromX = select.x, select.fromY = select.y;
+  select.x = 17.5, select.y = 17.5;
+  life.edit(select);
+  ASSERT_TRUE(life.selection());
+  EXPECT_EQ(life.selection()->x0, 17);
+  EXPECT_EQ(life.selection()->y1, 22);
+  EXPECT_EQ(life.marks().size(), 4u);  // its box
+  const Pattern glider = life.selectedPattern();
+  EXPECT_EQ(glider.cells.size(), 5u);
+  EXPECT_EQ(glider.width, 6);
+  life.runAction("save RLE");
+  const std::string saved = (dir / "warpscope-life-step0.rle").string();
+  ASSERT_TRUE(fs::exists(saved));
+  const Pattern read = loadRleFile(saved);
+  EXPECT_EQ(read.cells.size(), 5u);
+  EXPECT_NE(life.notes().find("wrote " + saved), std::string::npos);
+  // Copied and pasted: a file the place tool places, the same cells elsewhere.
+  const std::string item = life.pasteItem(life.copyText());
+  EXPECT_EQ(item, (dir / "pasted.rle").string());
+  life.runAction("clear");
+  life.edit({"place", 40, 10, 40, 10, item});
+  EXPECT_EQ(life.population(), 5u);
+  EXPECT_THROW(life.pasteItem("hello, world"), InputError);
+  EXPECT_THROW(life.pasteItem("x = 3, y = 1\n3b!\n"), InputError);  // no live cell
+  EXPECT_FALSE(fs::exists(dir / "pasted-2.rle"));
+  life.runAction("select none");
+  EXPECT_FALSE(life.selection());
+  setOutputFolder("");
 }
 
 // A pattern's own rule runs when it is loaded as the start pattern or placed, as Golly does, and

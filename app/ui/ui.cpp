@@ -89,6 +89,7 @@ void drawHelp(UiContext& context) {
       {"D / E / P", "tool: draw / erase / place"},
       {", / .", "place: turn the pattern a quarter back / on"},
       {"X / Y", "place: mirror the pattern left-right / top-bottom"},
+      {"Ctrl+C / Ctrl+V", "copy the selection (or the world) as RLE / paste a pattern to place"},
       {"left drag", "use the tool (place: click)"},
       {"right drag", "erase"},
       {"middle drag, Ctrl+left drag", "pan"},

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "compute/core/backend.h"
+#include "compute/core/errors.h"
 #include "compute/core/launch.h"
 #include "compute/core/params.h"
 #include "compute/core/roofline.h"
@@ -145,6 +146,14 @@ class Module {
     std::string text;
   };
   virtual std::vector<ViewLabel> viewLabels() const { return {}; }
+  // The clipboard. copyText: what Ctrl+C copies ("" for nothing: Life copies its selection, or its
+  // live cells, as RLE). pasteItem: what pasted text becomes, an item the place tool places
+  // (Life keeps an RLE pattern as a file in the output folder, so that sessions can name it);
+  // throws InputError for text it cannot take, changing nothing.
+  virtual std::string copyText() { return ""; }
+  virtual std::string pasteItem(const std::string&) {
+    throw InputError("there is nothing to paste into in module '" + std::string(name()) + "'");
+  }
   // Switches implementation and keeps the simulation state; throws (changing nothing) when the
   // backend is unavailable or the variant unknown. An empty variant keeps the current one if the
   // backend offers it, else takes the backend's default.

@@ -10,6 +10,7 @@
 #include "compute/core/input_file.h"
 #include "compute/core/json_input.h"
 #include "compute/core/line.h"
+#include "compute/core/output_file.h"
 #include "compute/core/saved_state.h"
 #include "compute/life/life_catalog.h"
 #include "compute/life/life_cuda.h"
@@ -183,11 +184,61 @@ void LifeModule::edit(const PointerEdit& e) {
                  static_cast<int>(std::floor(e.y)));
     return;
   }
+  if (e.tool == "select") {
+    // From the cell where the drag began to the one under the pointer, held to the grid.
+    const auto cell = [&](double x, double y) {
+      return std::pair{std::clamp(int(std::floor(x)), 0, w - 1),
+                       std::clamp(int(std::floor(y)), 0, h - 1)};
+    };
+    if (e.start || !selection_) selectFrom_ = cell(e.fromX, e.fromY);
+    const auto [x, y] = cell(e.x, e.y);
+    selection_ = Selection{std::min(selectFrom_.first, x), std::min(selectFrom_.second, y),
+                           std::max(selectFrom_.first, x), std::max(selectFrom_.second, y)};
+    return;
+  }
   const bool alive = e.tool == "draw";
   if (!alive && e.tool != "erase") throw InputError("unknown tool '" + e.tool + "'");
   for (auto [x, y] : lineCells(e.fromX, e.fromY, e.x, e.y, w, h))
     if (x >= 0 && y >= 0 && x < w && y < h) cells.push_back({x, y, alive});
   engine_->setCells(cells);
+}
+
+std::vector<Mark> LifeModule::marks() const {
+  if (!selection_) return {};
+  std::vector<Mark> box;
+  addBox(box, float(selection_->x0), float(selection_->y0), float(selection_->x1 + 1),
+         float(selection_->y1 + 1), {1.0f, 0.85f, 0.1f});
+  return box;
+}
+
+Pattern LifeModule::selectedPattern() {
+  const LifeGrid g = engine_->save();
+  Selection box{0, 0, g.width - 1, g.height - 1};
+  if (selection_) box = *selection_;
+  Pattern p;
+  p.rule = config_.rule;
+  for (int y = box.y0; y <= box.y1 && y < g.height; ++y)
+    for (int x = box.x0; x <= box.x1 && x < g.width; ++x)
+      if (g.get(x, y)) p.cells.emplace_back(x, y);
+  if (!selection_ && !p.cells.empty()) {  // the whole world: the live cells' box
+    int minX = g.width, minY = g.height, maxX = 0, maxY = 0;
+    for (const auto [x, y] : p.cells)
+      minX = std::min(minX, x), minY = std::min(minY, y), maxX = std::max(maxX, x),
+      maxY = std::max(maxY, y);
+    box = {minX, minY, maxX, maxY};
+  }
+  for (auto& [x, y] : p.cells) x -= box.x0, y -= box.y0;
+  p.width = p.cells.empty() && !selection_ ? 0 : box.x1 - box.x0 + 1;
+  p.height = p.cells.empty() && !selection_ ? 0 : box.y1 - box.y0 + 1;
+  return p;
+}
+
+std::string LifeModule::pasteItem(const std::string& text) {
+  const Pattern pasted = parseRle(text, "the clipboard");  // refused before anything is written
+  if (pasted.cells.empty()) throw InputError("the clipboard's pattern has no live cells");
+  const std::string path = freshOutputPath("pasted.rle");
+  writeWholeFile(path, text, "pasted pattern");
+  return path;
 }
 
 std::vector<Mark> LifeModule::preview(const ToolHover& hover) const {
@@ -218,6 +269,13 @@ std::vector<std::string> LifeModule::toolItems(const std::string& tool) const {
 void LifeModule::runAction(const std::string& action) {
   if (action == "clear") {
     clear();
+  } else if (action == "save RLE") {
+    const std::string path =
+        freshOutputPath("warpscope-life-step" + std::to_string(stepCount()) + ".rle");
+    writeWholeFile(path, writeRle(selectedPattern()), "pattern");
+    saved_ = path;
+  } else if (action == "select none") {
+    selection_.reset();
   } else if (action == "random soup") {
     // A new soup each time, reproducibly: the seed moves on and the start pattern is dropped.
     setParams({{"pattern", std::string()}, {"seed", (params().getInt("seed") + 1) % 2147483647}});
@@ -329,6 +387,7 @@ void LifeModule::applyConfig(const std::vector<std::string>& changed) {
     clearTimings();
   }
   if (anyOf(changed, {"width", "height"})) {
+    selection_.reset();  // of another grid
     const int oldW = engine_->width(), oldH = engine_->height();
     const StateBlob before = saveState();
     try {
@@ -366,6 +425,12 @@ std::vector<std::string> LifeModule::sweepSizes() const {
 
 std::string LifeModule::notes() const {
   std::string notes;
+  if (selection_)
+    notes += "selected " + std::to_string(selection_->x1 - selection_->x0 + 1) + "x" +
+             std::to_string(selection_->y1 - selection_->y0 + 1) + " cells from (" +
+             std::to_string(selection_->x0) + ", " + std::to_string(selection_->y0) +
+             "): save RLE and Ctrl+C take them\n";
+  if (!saved_.empty()) notes += "wrote " + saved_ + "\n";
   if (!ruleFrom_.empty())
     notes += "rule " + config_.rule.toString() + ", from the pattern " + ruleFrom_ + "\n";
   if (backend() == Backend::Cuda && variant() == "shared" && !config_.cuda.barrier)

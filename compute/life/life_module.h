@@ -29,15 +29,19 @@ class LifeModule final : public Module, public FieldSource, public MarkSource {
   std::vector<FieldView> fieldViews() const override;
   int currentFieldView() const override;
   void renderField(const FieldRequest& request, FieldImage& image) override;
-  std::vector<Mark> marks() const override { return {}; }
+  std::vector<Mark> marks() const override;  // the selection's box
   // The place tool's pattern under the pointer, turned as it would be placed: its box, and a dot
   // on each live cell (the box alone for a pattern of many cells).
   std::vector<Mark> preview(const ToolHover& hover) const override;
 
-  std::vector<std::string> tools() const override { return {"draw", "erase", "place"}; }
+  // "select" drags a rectangle of cells: what "save RLE" writes and Ctrl+C copies (the live cells
+  // of the whole world while nothing is selected).
+  std::vector<std::string> tools() const override { return {"draw", "erase", "place", "select"}; }
   std::vector<std::string> toolItems(const std::string& tool) const override;
   void edit(const PointerEdit& edit) override;
-  std::vector<std::string> actions() const override { return {"clear", "random soup"}; }
+  std::vector<std::string> actions() const override {
+    return {"clear", "random soup", "save RLE", "select none"};
+  }
   void runAction(const std::string& action) override;
 
   StateBlob saveState() override;
@@ -51,6 +55,15 @@ class LifeModule final : public Module, public FieldSource, public MarkSource {
   const TimingScope& stepTiming() const override {
     return *(backend() == Backend::Cuda ? gpuTimings_ : cpuTimings_).step;
   }
+
+  std::string copyText() override { return writeRle(selectedPattern()); }
+  std::string pasteItem(const std::string& text) override;
+  // The selection (or, with none, the box of every live cell) as a pattern, with the rule.
+  Pattern selectedPattern();
+  struct Selection {
+    int x0, y0, x1, y1;  // cells, inclusive, x0 <= x1 and y0 <= y1
+  };
+  const std::optional<Selection>& selection() const { return selection_; }
 
   // Life's own operations, for the UI and the tests.
   LifeGrid grid() { return engine_->save(); }
@@ -86,6 +99,9 @@ class LifeModule final : public Module, public FieldSource, public MarkSource {
   LifeTimings cpuTimings_, gpuTimings_;
   mutable std::map<std::string, Pattern> patterns_;
   std::string ruleFrom_;  // the pattern whose rule runs, where one set it (the notes say so)
+  std::optional<Selection> selection_;
+  std::pair<int, int> selectFrom_{0, 0};  // where the selecting drag began
+  std::string saved_;                     // the last file "save RLE" wrote
 };
 
 }  // namespace ws::life
