@@ -676,6 +676,21 @@ expect-layout
   expectPassed(run);
 }
 
+// The reduction lab's threads view names its axes and the cell under the pointer.
+TEST(GuiPanels, TheReductionTreeViewsNameTheirAxes) {
+  REQUIRE_WINDOWS();
+  const std::string script = R"(
+expect-value "view label" "thread 0"
+view-move 0.5 0.5
+expect-match "under the pointer" "^step [0-9]+ \(s = [0-9]+\), thread [0-9]+ \(warp [0-9]+\): "
+expect-layout
+)";
+  const std::string preset = std::string(WS_SOURCE_DIR) + "/assets/presets/reduce-divergence.json";
+  const auto run =
+      runUiScript("tree", script, "--backend cpu --preset " + preset + " --window 1600x1000");
+  expectPassed(run);
+}
+
 // The auto demo says which preset it shows and when the next comes; it can be held and moved on.
 TEST(GuiPanels, TheAutoDemoShowsItsPresetAndCanBeHeldAndMovedOn) {
   REQUIRE_WINDOWS();

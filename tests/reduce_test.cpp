@@ -111,6 +111,34 @@ TEST(ReduceModuleTest, ASizeOutOfRangeIsRefusedAndTheLabKeepsItsInput) {
   EXPECT_EQ(m->params().getInt("size"), 1000);
 }
 
+// The threads and banks views fill a view about half as tall as wide, name their axes (step down
+// the left; thread, or warp for banks, along the top) and say what the thread under the pointer
+// does at that step.
+TEST(ReduceModuleTest, TheTreeViewsNameTheirAxesAndTheirCells) {
+  auto m = lab(Backend::Cpu, "reduce", 1000);
+  m->setParams({{"view", std::string("threads")}, {"tree_of", std::string("interleaved")}});
+  const WorldBox box = m->world();
+  EXPECT_EQ(box.maxX, 128);
+  EXPECT_NEAR(box.maxY, 64, 1e-9);  // 7 steps, each 64 / 7 units tall
+  std::vector<std::string> texts;
+  for (const auto& label : m->viewLabels()) texts.push_back(label.text);
+  EXPECT_EQ(texts,
+            (std::vector<std::string>{"thread 0", "thread 32", "thread 64", "thread 96", "step 1",
+                                      "step 2", "step 3", "step 4", "step 5", "step 6", "step 7"}));
+  const double row = m->rowHeight();
+  EXPECT_EQ(m->describeAt(0.5, 0.5 * row), "step 1 (s = 1), thread 0 (warp 0): adds");
+  EXPECT_EQ(m->describeAt(1.5, 0.5 * row),
+            "step 1 (s = 1), thread 1 (warp 0): waits (its warp diverged)");
+  EXPECT_EQ(m->describeAt(40.5, 6.5 * row), "step 7 (s = 64), thread 40 (warp 1): warp idle");
+  EXPECT_EQ(m->describeAt(-1, 0), "");
+  m->setParam("view", std::string("banks"));
+  EXPECT_EQ(m->viewLabels()[1].text, "warp 1");
+  EXPECT_EQ(m->describeAt(0.5, 0.5 * row), "step 1 (s = 1), thread 0 (warp 0): no bank conflict");
+  m->setParam("view", std::string("input"));
+  EXPECT_TRUE(m->viewLabels().empty());
+  EXPECT_EQ(m->describeAt(0.5, 0.5), "");
+}
+
 TEST(ReduceTree, InterleavedDivergesInEveryWarpWithoutConflicts) {
   const TreePattern p = treePattern(Kernel::Interleaved, 128, false);
   ASSERT_EQ(p.steps, 7);

@@ -304,9 +304,13 @@ std::string ReduceModule::notes() const {
   return text;
 }
 
+double ReduceModule::rowHeight() const {
+  return std::max(1.0, double(pattern_.threads) / (2.0 * std::max(pattern_.steps, 1)));
+}
+
 WorldBox ReduceModule::world() const {
   if (currentFieldView() >= 2)
-    return {0, 0, double(std::max(pattern_.threads, 1)), double(std::max(pattern_.steps, 1))};
+    return {0, 0, double(std::max(pattern_.threads, 1)), std::max(pattern_.steps, 1) * rowHeight()};
   const auto n = std::size_t(params().getInt("size"));
   const int width = imageWidth(n);
   return {0, 0, double(width), double((n + width - 1) / width)};
@@ -339,8 +343,9 @@ void ReduceModule::renderField(const FieldRequest& request, FieldImage& image) {
     for (int px = 0; px < image.width; ++px) {
       const double wx = request.originX + (px + 0.5) * request.worldPerPixel;
       const double wy = request.originY + (py + 0.5) * request.worldPerPixel;
-      if (wx < 0 || wy < 0 || wx >= pattern_.threads || wy >= pattern_.steps) continue;
-      const int step = int(wy);  // the first step at the top (world y grows down the image)
+      const double row = wy / rowHeight();
+      if (wx < 0 || row < 0 || wx >= pattern_.threads || row >= pattern_.steps) continue;
+      const int step = int(row);  // the first step at the top (world y grows down the image)
       pixels[std::size_t(py) * image.width + px] =
           cells[std::size_t(step) * pattern_.threads + std::size_t(wx)];
     }
@@ -349,6 +354,39 @@ void ReduceModule::renderField(const FieldRequest& request, FieldImage& image) {
                              cudaMemcpyHostToDevice));
   else
     std::copy(pixels.begin(), pixels.end(), image.pixels);
+}
+
+std::vector<Module::ViewLabel> ReduceModule::viewLabels() const {
+  const int view = currentFieldView();
+  if (view < 2 || pattern_.steps == 0) return {};
+  std::vector<ViewLabel> labels;
+  const bool banks = view == 3;
+  for (int t = 0; t < pattern_.threads; t += 32)
+    labels.push_back({double(t), -0.02 * pattern_.threads,
+                      banks ? "warp " + std::to_string(t / 32) : "thread " + std::to_string(t)});
+  for (int s = 0; s < pattern_.steps; ++s)
+    labels.push_back({0.0, (s + 0.5) * rowHeight(),  // over the image's left edge
+                      "step " + std::to_string(s + 1)});
+  return labels;
+}
+
+std::string ReduceModule::describeAt(double x, double y) const {
+  const int view = currentFieldView();
+  const double row = y / rowHeight();
+  if (view < 2 || x < 0 || row < 0 || x >= pattern_.threads || row >= pattern_.steps) return "";
+  const int t = int(x), s = int(row);
+  const std::size_t at = std::size_t(s) * pattern_.threads + std::size_t(t);
+  const std::string where = "step " + std::to_string(s + 1) + " (" + pattern_.stepNames[s] +
+                            "), thread " + std::to_string(t) + " (warp " + std::to_string(t / 32) +
+                            ")";
+  if (view == 3) {
+    const int ways = int(pattern_.conflicts[at]);
+    return where + (ways > 1 ? ": its warp's access is a " + std::to_string(ways) + "-way conflict"
+                    : ways == 1 ? ": no bank conflict"
+                                : ": does not access");
+  }
+  const float a = pattern_.activity[at];
+  return where + (a >= 1 ? ": adds" : a > 0 ? ": waits (its warp diverged)" : ": warp idle");
 }
 
 void ReduceModule::edit(const PointerEdit&) {

@@ -27,6 +27,13 @@ class ReduceModule final : public Module, public FieldSource {
   std::vector<Metric> metrics() override;
 
   WorldBox world() const override;
+  // The threads and banks views: "step" down the left, "thread" (banks: "warp") along the top,
+  // and what the thread under the pointer does at that step.
+  std::vector<ViewLabel> viewLabels() const override;
+  std::string describeAt(double x, double y) const override;
+  // The tree views' rows are this many world units tall, so that a block's few steps fill a view
+  // about as tall as half its width (a row a unit tall would be a thin band).
+  double rowHeight() const;
   std::string sizeText() const override;
   std::vector<FieldView> fieldViews() const override;
   int currentFieldView() const override;
