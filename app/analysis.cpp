@@ -20,6 +20,7 @@ std::optional<RooflinePoint> rooflinePoint(const Module& module) {
   p.intensity = ops->ops / module.bytesPerWorkUnit();
   p.opsPerSecond = s.ratePerSecond * ops->ops;
   p.bytesPerSecond = s.bytesPerSecond;
+  p.workingSet = s.medianBytes;
   p.live = true;
   return p;
 }

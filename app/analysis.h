@@ -18,7 +18,10 @@ struct RooflinePoint {
   double intensity = 0;       // operations per byte of the byte model
   double opsPerSecond = 0;    // work units per second x the op model
   double bytesPerSecond = 0;  // as the timing overlay shows it
-  bool live = false;          // from the running module's own timings
+  // The median sample's model bytes (a step or a few over the same data): what a cache must hold
+  // for the point to sit under the cache's roof rather than memory's (bandwidthFor).
+  double workingSet = 0;
+  bool live = false;  // from the running module's own timings
 };
 
 // The module's point from its own step timing; none before a timing or without an op model.

@@ -87,11 +87,18 @@ void measureRooflineNow(Lab& lab, ui::Analysis& analysis) {
       "(measured)\n",
       c.where.c_str(), c.bytesPerSecond / 1e9, c.fp32PerSecond / 1e9, c.fp64PerSecond / 1e9,
       c.int32PerSecond / 1e9);
-  for (const RooflinePoint& p : analysis.roofline->points())
-    std::printf("  %-5s %-14s %8.4g %s/B  %10.4g G%s/s  %8.1f GB/s  %5.1f%% of its roof\n",
+  for (const RooflinePoint& p : analysis.roofline->points()) {
+    const double bandwidth = bandwidthFor(module.backend(), p.workingSet);
+    const double roof = std::min(bandwidth * p.intensity, c.peak(p.kind));
+    std::printf("  %-5s %-14s %8.4g %s/B  %10.4g G%s/s  %8.1f GB/s  %5.1f%% of its roof",
                 p.backend.c_str(), p.variant.c_str(), p.intensity, toString(p.kind),
                 p.opsPerSecond / 1e9, toString(p.kind), p.bytesPerSecond / 1e9,
-                100 * p.opsPerSecond / c.bound(p.kind, p.intensity));
+                100 * p.opsPerSecond / roof);
+    if (bandwidth > c.bytesPerSecond)
+      std::printf(" (a copy of its sample's %.3g MB runs at %.0f GB/s here: a cache's roof)",
+                  p.workingSet / 1e6, bandwidth / 1e9);
+    std::printf("\n");
+  }
 }
 
 // The whole sweep, before the frames, printed with its fitted lines and crossover.

@@ -191,6 +191,10 @@ TEST(Roofline, PointsComeFromTheOverlaysByteModel) {
   EXPECT_GT(cpu.fp64PerSecond, 1e8);
   EXPECT_DOUBLE_EQ(cpu.bound(OpKind::Fp32, 1e-3), cpu.bytesPerSecond * 1e-3);
   EXPECT_DOUBLE_EQ(cpu.bound(OpKind::Fp32, 1e9), cpu.fp32PerSecond);
+  // Data that fit in a cache have a roof of their own, never below memory's.
+  EXPECT_EQ(bandwidthFor(Backend::Cpu, 0), cpu.bytesPerSecond);
+  EXPECT_EQ(bandwidthFor(Backend::Cpu, 1e12), cpu.bytesPerSecond);
+  EXPECT_GE(bandwidthFor(Backend::Cpu, 4e6), cpu.bytesPerSecond);
 }
 
 // A module on the CPU at parameters `sets`, stepped as the roofline measures it; its point.

@@ -95,6 +95,18 @@ void drawRoofline(Lab& lab, Analysis& analysis) {
       "(measured)",
       ceilings->where.c_str(), ceilings->bytesPerSecond / 1e9, ceilings->fp32PerSecond / 1e12,
       ceilings->fp64PerSecond / 1e12, ceilings->int32PerSecond / 1e12);
+  // Points whose data fit in a cache sit under that cache's roof: a copy of their size, measured.
+  double cacheBandwidth = 0;
+  for (const RooflinePoint& p : points)
+    lab.attempt([&] {
+      cacheBandwidth = std::max(cacheBandwidth, bandwidthFor(module.backend(), p.workingSet));
+    });
+  const bool cacheRoof = cacheBandwidth > ceilings->bytesPerSecond;
+  if (cacheRoof)
+    ImGui::TextWrapped(
+        "a cache: %.0f GB/s for a copy of the points' data (measured): the thin "
+        "roof, under which data that fit there sit",
+        cacheBandwidth / 1e9);
   if (measured && !measured->done())
     ImGui::Text("measuring the variants on copies: %zu of %zu ...", measured->measured(),
                 measured->planned());
@@ -104,6 +116,7 @@ void drawRoofline(Lab& lab, Analysis& analysis) {
     if (std::find(kinds.begin(), kinds.end(), p.kind) == kinds.end()) kinds.push_back(p.kind);
   // Decades that hold the roofs and every point (one working from a cache can sit above them).
   double lowest = ceilings->bytesPerSecond * 0.01, highest = 0;
+
   for (OpKind kind : kinds) highest = std::max(highest, ceilings->peak(kind));
   double narrowest = 0.01, widest = 1000;
   for (const RooflinePoint& p : points) {
@@ -128,6 +141,15 @@ void drawRoofline(Lab& lab, Analysis& analysis) {
                          axes.at(right, ceilings->peak(kind)).y - 16),
                   kindColour(kind), toString(kind));
   }
+  if (cacheRoof)
+    for (OpKind kind : kinds) {
+      const double ridge = ceilings->peak(kind) / cacheBandwidth;
+      const double left = std::pow(10.0, axes.x0), right = std::pow(10.0, axes.x1);
+      const double end = std::min(ridge, right);
+      list->AddLine(axes.at(left, cacheBandwidth * left), axes.at(end, cacheBandwidth * end),
+                    kindColour(kind), 1.0f);
+      list->AddText(axes.at(left * 1.5, cacheBandwidth * left * 1.5), kindColour(kind), "cache");
+    }
   std::vector<ImVec4> labels;  // the rectangles taken, so that labels of close points stack
   const auto overlaps = [&](const ImVec4& r) {
     return std::any_of(labels.begin(), labels.end(), [&](const ImVec4& o) {

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <type_traits>
 #include <vector>
@@ -44,20 +46,23 @@ double bestSeconds(int runs, F&& work) {
   return best;
 }
 
-// Every thread copies its share of two large arrays (read plus write, as on the GPU).
-double hostCopyBandwidth() {
-  const std::size_t n = std::size_t(1) << 25;  // 128 MiB of floats each way: far past the caches
+// Every thread copies its share of two arrays of n floats (read plus write, as on the GPU), the
+// whole `repeats` times: large ones measure memory, ones that fit in a cache that cache.
+double hostCopyBandwidth(std::size_t n, int repeats = 1) {
   std::vector<float> from(n, 1.0f), to(n, 0.0f);
   const double seconds = bestSeconds(5, [&] {
 #pragma omp parallel
     {
       const std::size_t threads = omp_get_num_threads(), t = omp_get_thread_num();
       const std::size_t begin = n * t / threads, end = n * (t + 1) / threads;
-      std::memcpy(to.data() + begin, from.data() + begin, (end - begin) * sizeof(float));
+      for (int r = 0; r < repeats; ++r)
+        std::memcpy(to.data() + begin, from.data() + begin, (end - begin) * sizeof(float));
     }
   });
-  return 2.0 * n * sizeof(float) / seconds;
+  return 2.0 * double(n) * sizeof(float) * repeats / seconds;
 }
+
+constexpr std::size_t kLargeCopy = std::size_t(1) << 25;  // 128 MiB of floats each way
 
 // Independent chains, vectorised by the compiler as the modules' loops are (same flags):
 // a multiply and an add per step (FP32, FP64), or an xor and an add (int32).
@@ -91,7 +96,7 @@ double hostPeak() {
 
 Ceilings measureCpu() {
   Ceilings c;
-  c.bytesPerSecond = hostCopyBandwidth();
+  c.bytesPerSecond = hostCopyBandwidth(kLargeCopy);
   c.fp32PerSecond = hostPeak<float>();
   c.fp64PerSecond = hostPeak<double>();
   c.int32PerSecond = hostPeak<std::uint32_t>();
@@ -118,6 +123,22 @@ const Ceilings& measuredCeilings(Backend backend) {
     }
   }
   return *slot;
+}
+
+double bandwidthFor(Backend backend, double bytes) {
+  const double memory = measuredCeilings(backend).bytesPerSecond;
+  if (backend == Backend::Cuda || bytes <= 0) return memory;
+  // The bytes a step moves are read and written: arrays of half of them, to the power of two
+  // above (from 64 KiB), copied as often as fills a large copy's time.
+  static std::map<int, double> measured;
+  const int power = std::max(16, int(std::ceil(std::log2(bytes / 2))));
+  if (double(std::size_t(1) << power) >= double(kLargeCopy * sizeof(float))) return memory;
+  auto [at, fresh] = measured.try_emplace(power, 0.0);
+  if (fresh) {
+    const std::size_t n = (std::size_t(1) << power) / sizeof(float);
+    at->second = hostCopyBandwidth(n, int(kLargeCopy / n));
+  }
+  return std::max(memory, at->second);
 }
 
 }  // namespace ws

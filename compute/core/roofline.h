@@ -35,6 +35,12 @@ struct Ceilings {
 // Measured on first use per backend (about a second), then kept; throws CudaError.
 const Ceilings& measuredCeilings(Backend backend);
 
+// The bandwidth a kernel moving `bytes` a step can have: on the CPU, a copy of that many bytes
+// (read plus write, every core, best of 5), measured on first use per power of two and kept, at
+// least memory's: data that fit in a cache move at the cache's speed (a 2^22 reduction's 16 MiB
+// sat above a roof measured with 128 MiB). On the GPU, its memory bandwidth.
+double bandwidthFor(Backend backend, double bytes);
+
 // The GPU's arithmetic peaks alone (the kernels behind measuredCeilings), for the tests.
 double measureGpuPeak(OpKind kind);
 

@@ -40,6 +40,7 @@ TimingStats TimingScope::stats() const {
   s.maxMs = sorted.back().ms;
   const Sample& median = sorted[sorted.size() / 2];
   s.medianMs = median.ms;
+  s.medianBytes = median.bytes;
   if (median.ms > 0) {
     s.ratePerSecond = median.work / (median.ms * 1e-3);
     s.bytesPerSecond = median.bytes / (median.ms * 1e-3);

@@ -18,6 +18,7 @@ struct TimingStats {
   double meanMs = 0, minMs = 0, maxMs = 0, medianMs = 0;
   double ratePerSecond = 0;   // work units per second, over the median sample
   double bytesPerSecond = 0;  // model bytes per second, over the median sample
+  double medianBytes = 0;     // the median sample's model bytes (the data a step moves)
 };
 
 class TimingScope {
