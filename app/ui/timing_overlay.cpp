@@ -281,7 +281,9 @@ void drawStatusBar(Lab& lab, UiContext& context) {
   if (context.demo && !context.demo->message.empty()) parts.push_back(context.demo->message);
   if (!context.pointerText.empty())
     parts.push_back(context.pointerText);
-  else if (context.cursorWorldX >= 0)
+  else if (const WorldBox box = module.world();
+           context.cursorWorldX >= box.minX && context.cursorWorldX < box.maxX &&
+           context.cursorWorldY >= box.minY && context.cursorWorldY < box.maxY)
     parts.push_back("cell " + std::to_string(int(context.cursorWorldX)) + ", " +
                     std::to_string(int(context.cursorWorldY)));
   if (!lab.notice.empty()) parts.push_back(lab.notice);
