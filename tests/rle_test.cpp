@@ -192,7 +192,7 @@ TEST(Rle, PatternsTurnAndMirror) {
   const Pattern expected = oriented(glider, 5);
   const auto [left, top] = LifeModule::cornerOf(expected, 20, 20);
   const LifeGrid grid = life.grid();
-  for (const auto [x, y] : expected.cells)
+  for (const auto& [x, y] : expected.cells)
     EXPECT_TRUE(grid.get(left + x, top + y)) << x << "," << y;
   EXPECT_EQ(life.population(), expected.cells.size());
   // Its preview shows the same cells (a dot on each) inside its box.

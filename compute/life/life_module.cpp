@@ -222,7 +222,7 @@ Pattern LifeModule::selectedPattern() {
       if (g.get(x, y)) p.cells.emplace_back(x, y);
   if (!selection_ && !p.cells.empty()) {  // the whole world: the live cells' box
     int minX = g.width, minY = g.height, maxX = 0, maxY = 0;
-    for (const auto [x, y] : p.cells)
+    for (const auto& [x, y] : p.cells)
       minX = std::min(minX, x), minY = std::min(minY, y), maxX = std::max(maxX, x),
       maxY = std::max(maxY, y);
     box = {minX, minY, maxX, maxY};
@@ -255,7 +255,7 @@ std::vector<Mark> LifeModule::preview(const ToolHover& hover) const {
          {0.35f, 0.85f, 1.0f});
   constexpr std::size_t kMostDots = 4096;
   if (p.cells.size() <= kMostDots)
-    for (const auto [x, y] : p.cells) {
+    for (const auto& [x, y] : p.cells) {
       const float cx = float(left + x) + 0.5f, cy = float(top + y) + 0.5f;
       marks.push_back({cx, cy, cx, cy, {0.35f, 0.85f, 1.0f}, 0.6f});
     }
