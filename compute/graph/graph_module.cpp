@@ -371,14 +371,9 @@ std::string GraphModule::sizeText() const {
 void GraphModule::edit(const PointerEdit& edit) {
   const std::vector<float> p = positions();
   auto nearest = [&](double x, double y) -> long {
-    long best = -1;
-    double bestD = INFINITY;
-    for (std::uint32_t v = 0; v < graph_->vertices; ++v) {
-      const double d = std::hypot(p[2 * v] - x, p[2 * v + 1] - y);
-      if (d < bestD) best = v, bestD = d;
-    }
+    const auto [node, distance] = nearestNode(p, x, y);
     // Within two spacings (a click that misses every node lets go).
-    return bestD < 2 * params().getFloat("spacing") ? best : -1;
+    return distance < 2 * params().getFloat("spacing") ? node : -1;
   };
   if (edit.tool == "pick") {
     picked_ = nearest(edit.x, edit.y);
@@ -442,14 +437,19 @@ GraphTable GraphModule::table() const {
   return t;
 }
 
-std::string GraphModule::describeAt(double x, double y) const {
-  if (quotientView()) return "";
-  const std::vector<float> p = positions();
+std::pair<long, double> GraphModule::nearestNode(const std::vector<float>& p, double x,
+                                                 double y) const {
   long best = -1;
   double bestD = INFINITY;
   for (std::uint32_t v = 0; v < graph_->vertices; ++v)
     if (const double d = std::hypot(p[2 * v] - x, p[2 * v + 1] - y); d < bestD) best = v, bestD = d;
-  if (best < 0 || bestD > params().getFloat("spacing")) return "";
+  return {best, bestD};
+}
+
+std::string GraphModule::describeAt(double x, double y) const {
+  if (quotientView()) return "";
+  const auto [best, distance] = nearestNode(positions(), x, y);
+  if (best < 0 || distance > params().getFloat("spacing")) return "";
   const auto v = std::uint32_t(best);
   std::string text =
       "node " + std::to_string(graph_->label(v)) + ": degree " + std::to_string(graph_->degree(v));

@@ -123,6 +123,8 @@ class GraphModule final : public Module, public GraphSource, public PlotSource {
   // their age at `step`.
   void restyle(std::uint64_t step);
   bool quotientView() const;
+  // The node nearest (x, y) at positions `p` (x, y per node) and its distance; -1 for none.
+  std::pair<long, double> nearestNode(const std::vector<float>& p, double x, double y) const;
   bool stressShown() const;
   // The communities view: a node per community, an edge per pair with edges between them
   // (two node numbers each, then value and opacity), kept until the style changes; the nodes
