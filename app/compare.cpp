@@ -78,6 +78,7 @@ void Comparison::follow(const Action& action, Module& a) {
           [&](const act::SetParam& p) { b_->setParam(p.key, p.value); },
           [&](const act::Edit& e) { b_->edit(e.pointer); }, [&](const act::Reset&) { b_->reset(); },
           [&](const act::RunAction&) { resync(a); }, [&](const act::LoadPreset&) { resync(a); },
+          [&](const act::Undo&) { resync(a); }, [&](const act::Redo&) { resync(a); },
           [](const auto&) {},  // the playback, A's own backend or variant
       },
       action);

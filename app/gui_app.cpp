@@ -214,6 +214,12 @@ void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses
     if (key == GLFW_KEY_F12) screenshot = true;
     if (ctrl && !typing && !replay && (key == GLFW_KEY_C || key == GLFW_KEY_V))
       clipboard(lab, context, key == GLFW_KEY_C);
+    if (ctrl && !typing && !replay && (key == GLFW_KEY_Z || key == GLFW_KEY_Y)) {
+      if (key == GLFW_KEY_Y || shift)
+        lab.redo();
+      else
+        lab.undo();
+    }
     if (typing || ctrl) continue;
     // During a replay, Space plays and pauses it and keys that would change the simulation wait.
     if (replay && key == GLFW_KEY_SPACE) {
@@ -229,9 +235,9 @@ void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses
       case GLFW_KEY_SPACE: lab.setRunning(!lab.running()); break;
       case GLFW_KEY_N:
       case GLFW_KEY_RIGHT: lab.requestSteps(shift ? lab.stepN : 1); break;
-      case GLFW_KEY_R: lab.reset(); break;
+      case GLFW_KEY_R: ui::askToReset(lab, context); break;
       case GLFW_KEY_C:
-        if (offers(lab.module().actions(), "clear")) lab.runAction("clear");
+        if (offers(lab.module().actions(), "clear")) ui::askToClear(lab, context);
         break;
       case GLFW_KEY_F: lab.fitView(); break;  // to the view's area, between the panels
       case GLFW_KEY_G: lab.gridLines = !lab.gridLines; break;
@@ -533,6 +539,10 @@ int runGui(const GuiOptions& options) {
       ui::renderDrawLists([&](std::string_view o) { return !timings(o) && !foreground(o); });
       lab.attempt([&] { demo.video.capture(ScreenRecording::Capture::Window); });
       ui::renderDrawLists(foreground);
+      if (!lab.undoMessage.empty()) {
+        demo.message = lab.undoMessage;  // "undid draw"
+        lab.undoMessage.clear();
+      }
       if (!demo.video.active() && !demo.video.lastSummary.empty()) {
         demo.message = demo.video.lastSummary;  // it stopped itself (the window was resized)
         demo.video.lastSummary.clear();

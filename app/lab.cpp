@@ -130,6 +130,7 @@ void Lab::adoptModule(std::unique_ptr<Module> module) {
   comparison_.reset();  // B was of the old module
   module_ = std::move(module);
   history_.clear();
+  undo_.clear();
   fitPending = true;
   followGraph = true;
   colormap.clear();
@@ -223,15 +224,32 @@ bool Lab::perform(const Action& action) {
   // Logged before it runs: a replay meets the same failure at the same point.
   if (recorder_) recorder_->log(*this, toJson(action));
   const std::uint64_t stepBefore = module_->stepCount();
-  const bool done = attempt([&] { apply(action); });
+  const std::uint64_t generation = module_->stateGeneration();
+  const Module* moduleBefore = module_.get();
+  const auto* param = std::get_if<act::SetParam>(&action);
+  const std::optional<ParamSet> paramsBefore =
+      param ? std::optional(module_->params()) : std::nullopt;
+  std::unique_ptr<EditChange> change;
+  const bool done = attempt([&] { change = apply(action); });
+  if (!done) return false;
   // The state the plots describe was replaced (a reset, a new mesh or graph, a preset): they
   // start again with it. The frame times are the lab's and go on.
-  if (done &&
-      (std::holds_alternative<act::Reset>(action) ||
-       std::holds_alternative<act::LoadPreset>(action) || module_->stepCount() < stepBefore))
+  if (std::holds_alternative<act::Reset>(action) ||
+      std::holds_alternative<act::LoadPreset>(action) || module_->stepCount() < stepBefore)
     std::erase_if(history_, [](const auto& series) { return series.first != kFrameSeries; });
-  if (done) withComparison([&](Comparison& c) { c.follow(action, *module_); });
-  return done;
+  // Undo steps of a state that started again (a reset, a clear, a new size) or of another module
+  // no longer apply; the change that restarted it can still be undone.
+  const bool undoing =
+      std::holds_alternative<act::Undo>(action) || std::holds_alternative<act::Redo>(action);
+  if (module_.get() != moduleBefore || std::holds_alternative<act::LoadPreset>(action) ||
+      (!undoing && module_->stateGeneration() != generation))
+    undo_.clear();
+  if (param && module_.get() == moduleBefore)
+    undo_.noteParam(param->key, *paramsBefore, module_->params());
+  if (const auto* edit = std::get_if<act::Edit>(&action))
+    undo_.noteEdit(edit->pointer, std::move(change));
+  withComparison([&](Comparison& c) { c.follow(action, *module_); });
+  return true;
 }
 
 void Lab::startComparison(const CompareTarget& target) {
@@ -251,11 +269,15 @@ void Lab::withComparison(const std::function<void(Comparison&)>& work) {
   }
 }
 
-void Lab::apply(const Action& action) {
+std::unique_ptr<EditChange> Lab::apply(const Action& action) {
   validate(action);
+  std::unique_ptr<EditChange> change;
+  // What an undo or redo did, for the status bar.
+  const auto said = [&](const std::optional<std::string>& what, const char* done,
+                        const char* none) { undoMessage = what ? done + (" " + *what) : none; };
   std::visit(Overloaded{
                  [&](const act::SetParam& a) { module_->setParam(a.key, a.value); },
-                 [&](const act::Edit& a) { module_->edit(a.pointer); },
+                 [&](const act::Edit& a) { change = module_->edit(a.pointer); },
                  [&](const act::RunAction& a) { module_->runAction(a.name); },
                  [&](const act::Reset&) { module_->reset(); },
                  [&](const act::SwitchModule& a) {
@@ -268,8 +290,11 @@ void Lab::apply(const Action& action) {
                  [&](const act::RequestSteps& a) { pendingSteps_ += a.count; },
                  [&](const act::Fit&) { fitPending = followGraph = true; },
                  [&](const act::MoveCamera& a) { moveCamera(a); },
+                 [&](const act::Undo&) { said(undo_.undo(*module_), "undid", "nothing to undo"); },
+                 [&](const act::Redo&) { said(undo_.redo(*module_), "redid", "nothing to redo"); },
              },
              action);
+  return change;
 }
 
 void Lab::applyPreset(const act::LoadPreset& preset) {
@@ -344,6 +369,14 @@ void Lab::fitView() {
   perform(act::Fit{});
 }
 
+void Lab::undo() {
+  perform(act::Undo{});
+}
+
+void Lab::redo() {
+  perform(act::Redo{});
+}
+
 void Lab::moveCamera(const act::MoveCamera& move) {
   camera = move.plane;
   // The same part of the world fills the frame at another frame height.
@@ -403,6 +436,7 @@ void Lab::restoreChecked(const LabSnapshot& snapshot, std::optional<Backend> bac
   else
     fresh->restoreState(snapshot.state);
   if (module_ == nullptr || module_->name() != name) history_.clear();
+  undo_.clear();  // of the state replaced
   module_ = std::move(fresh);
   if (comparison_ && comparison_->module().name() != name) comparison_.reset();
   withComparison([&](Comparison& c) { c.resync(*module_); });
@@ -420,6 +454,8 @@ void Lab::startRecording(const std::string& path, bool fromReset) {
   attempt([&] {
     if (fromReset) module_->reset();
     recorder_ = std::make_unique<SessionRecorder>(path, *this, fromReset);
+    // A replay starts with no history: so does the recording, so that its undos replay exactly.
+    undo_.clear();
   });
 }
 

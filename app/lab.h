@@ -16,6 +16,7 @@
 #include "app/compare.h"
 #include "app/session/actions.h"
 #include "app/session/snapshot.h"
+#include "app/undo.h"
 #include "compute/core/module.h"
 #include "compute/views/marks.h"
 #include "render/camera2d.h"
@@ -87,6 +88,15 @@ class Lab {
   // (compute/core/output_file.h); the path written, or nullopt when it failed (errorMessage).
   std::optional<std::string> savePreset(const std::string& name);
   void fitView();
+  // Ctrl+Z and Ctrl+Shift+Z: the last edit or parameter change taken back, or made again
+  // (app/undo.h). The history starts again where the state does: a reset, a clear, another
+  // module, a preset, a restored checkpoint, a recording begun.
+  void undo();
+  void redo();
+  const UndoHistory& history() const { return undo_; }
+  // What the last undo or redo did ("undid draw", "nothing to undo"), for the status bar; the UI
+  // clears it once shown.
+  std::string undoMessage;
   // The camera as it is, framed in the last frame's height: what input changes and performs as
   // the user moves the view.
   act::MoveCamera cameraNow() const { return {camera, orbit, viewportHeight}; }
@@ -160,7 +170,8 @@ class Lab {
   void fallBackToCpu(const std::string& reason);
   void addToHistory(const std::string& series, double value);  // keeps the last kHistory values
   void adoptModule(std::unique_ptr<Module> module);
-  void apply(const Action& action);
+  // Applies the action; returns what an edit changed (for the undo history), else null.
+  std::unique_ptr<EditChange> apply(const Action& action);
   void moveCamera(const act::MoveCamera& move);
   // A preset into the module, or into a new one where it is another module's.
   void applyPreset(const act::LoadPreset& preset);
@@ -180,6 +191,7 @@ class Lab {
   std::vector<Metric> metrics_;
   double frameMs_ = 0;
   std::string presetNote_;
+  UndoHistory undo_;
 };
 
 // Applies "key=value" settings to a module, all in one change; a key may carry the module's name

@@ -6,7 +6,7 @@ if(NOT ROOT)
   message(FATAL_ERROR "CheckLayers.cmake: -DROOT=<source tree> is needed")
 endif()
 
-set(ws_lab_files analysis compare interrupt long_work lab measure shown_view session/)
+set(ws_lab_files analysis compare interrupt long_work lab measure shown_view undo session/)
 set(ws_window_headers "<imgui" "<backends/" "<GLFW/" "<epoxy/" "<EGL/" "<GL/" "render/gl/")
 
 # The project include prefixes a file at `path` may use, and whether it may touch a window or GL.

@@ -74,14 +74,17 @@ void editEverywhere(Lab& lab, int round) {
   }
 }
 
-// Runs a script of 40 frames while recording: parameter changes, edits, an action, pause and
-// single steps, steps per frame, a variant switch and camera moves. Returns the final state.
+// Runs a script of 40 frames while recording: parameter changes, edits, undo and redo, an action,
+// pause and single steps, steps per frame, a variant switch and camera moves. Returns the final
+// state.
 StateBlob recordScript(Lab& lab, const Script& script, const std::string& path, bool fromReset) {
   lab.startRecording(path, fromReset);
   EXPECT_TRUE(lab.recording()) << lab.errorMessage;
   const auto variants = lab.module().variants(lab.module().backend());
   for (int frame = 0; frame < 40; ++frame) {
     if (frame == 3 || frame == 21) editEverywhere(lab, frame / 10);
+    if (frame == 22 || frame == 24) lab.undo();  // undo, redo and undo again replay alike
+    if (frame == 23) lab.redo();
     if (frame == 8) lab.setParam(script.key, script.value);
     if (frame == 12 && !script.action.empty()) lab.runAction(script.action);
     if (frame == 15) lab.setRunning(false);
@@ -177,7 +180,7 @@ TEST(Session, RecordsEveryKindOfAction) {
   std::set<std::string> kinds;
   for (const auto& event : session.events) kinds.insert(event["type"].get<std::string>());
   for (const char* kind : {"param", "edit", "action", "running", "steps", "steps_per_frame",
-                           "camera", "select", "fit"})
+                           "camera", "select", "fit", "undo", "redo"})
     EXPECT_TRUE(kinds.count(kind)) << "no '" << kind << "' event recorded";
   EXPECT_EQ(session.frames(), 40);
   EXPECT_EQ(session.start["params"]["width"], 96);

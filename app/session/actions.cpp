@@ -72,6 +72,8 @@ const std::map<std::string, Fields>& schema() {
       {"steps", {{"count", Kind::Integer}}},
       {"camera", {{"zoom", Kind::Number}, {"height", Kind::Number}, {"orbit", Kind::Object}}},
       {"fit", {}},
+      {"undo", {}},
+      {"redo", {}},
   };
   return fields;
 }
@@ -256,6 +258,12 @@ nlohmann::json toJson(const Action& action) {
           [](const act::Fit&) -> nlohmann::json {
             return {{"type", "fit"}};
           },
+          [](const act::Undo&) -> nlohmann::json {
+            return {{"type", "undo"}};
+          },
+          [](const act::Redo&) -> nlohmann::json {
+            return {{"type", "redo"}};
+          },
           [](const act::MoveCamera& a) -> nlohmann::json {
             const glm::vec3& c = a.orbit.centre;
             return {{"type", "camera"},
@@ -293,6 +301,8 @@ Action actionFromJson(const nlohmann::json& event) {
   if (type == "steps_per_frame") return act::SetStepsPerFrame{event["value"]};
   if (type == "steps") return act::RequestSteps{event["count"]};
   if (type == "fit") return act::Fit{};
+  if (type == "undo") return act::Undo{};
+  if (type == "redo") return act::Redo{};
   if (type == "camera") {
     act::MoveCamera move;
     move.plane.centerX = event["center"][0];

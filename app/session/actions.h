@@ -12,6 +12,7 @@
 //   steps {count}                  steps asked for by Step or Step N
 //   camera {center, zoom, height, orbit {centre, yaw, pitch, distance}}   the user moved the view
 //   fit {}                         fit the view (and follow a graph's layout)
+//   undo {}, redo {}               Ctrl+Z, Ctrl+Shift+Z (app/undo.h)
 // A string field that named an existing file when recorded ("value", "item", "path") carries
 // "file": {"path", "hash"}, so that a replay can say when the file is missing or changed.
 #include <nlohmann/json.hpp>
@@ -59,6 +60,8 @@ struct RequestSteps {
   int count;
 };
 struct Fit {};
+struct Undo {};
+struct Redo {};
 // The user moved the view (pan, zoom, turn): the whole camera, as framed in a view `height`
 // pixels tall (a replay in a view of another height keeps the same part of the world in frame).
 struct MoveCamera {
@@ -71,7 +74,7 @@ bool operator==(const MoveCamera& a, const MoveCamera& b);
 
 using Action = std::variant<act::SetParam, act::Edit, act::RunAction, act::Reset, act::SwitchModule,
                             act::Select, act::LoadPreset, act::SetRunning, act::SetStepsPerFrame,
-                            act::RequestSteps, act::Fit, act::MoveCamera>;
+                            act::RequestSteps, act::Fit, act::MoveCamera, act::Undo, act::Redo>;
 
 // For std::visit over an Action with one lambda per type.
 template <class... F>

@@ -80,6 +80,24 @@ void drawVariantNotes(Lab& lab) {
   ImGui::PopTextWrapPos();
 }
 
+// Undo and Redo, each saying what it would take back or make again.
+void drawUndo(Lab& lab) {
+  const UndoHistory& history = lab.history();
+  const auto button = [&](const char* label, const std::string& what, const char* keys,
+                          void (Lab::*change)()) {
+    ImGui::BeginDisabled(what.empty());
+    if (tracked::Button(label)) lab.later([&lab, change] { (lab.*change)(); });
+    ImGui::EndDisabled();
+    if (!what.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("%s %s (%s)", label, what.c_str(), keys);
+  };
+  button("Undo", history.nextUndo(), "Ctrl+Z", &Lab::undo);
+  ImGui::SameLine();
+  button("Redo", history.nextRedo(), "Ctrl+Shift+Z", &Lab::redo);
+  WidgetLog::instance().text("undo", history.nextUndo());
+  WidgetLog::instance().text("redo", history.nextRedo());
+}
+
 void drawPlayback(Lab& lab, UiContext& context) {
   if (tracked::Button(lab.running() ? "Pause" : "Run", ImVec2(ImGui::GetFontSize() * 4.5f, 0)))
     lab.setRunning(!lab.running());
@@ -90,17 +108,23 @@ void drawPlayback(Lab& lab, UiContext& context) {
   std::snprintf(label, sizeof label, "Step %d", lab.stepN);
   if (tracked::Button(label)) lab.requestSteps(lab.stepN);
   ImGui::SameLine();
-  if (tracked::Button("Reset")) lab.later([&lab] { lab.reset(); });
+  if (tracked::Button("Reset")) askToReset(lab, context);
   tracked::InputInt("N", &lab.stepN, 10, 100);
   lab.stepN = std::clamp(lab.stepN, 1, int(kMostStepsAtOnce));
   int perFrame = lab.stepsPerFrame();
   if (tracked::SliderInt("steps / frame", &perFrame, 1, 1024, "%d", ImGuiSliderFlags_Logarithmic))
     lab.setStepsPerFrame(perFrame);
   for (const auto& action : lab.module().actions()) {
-    if (tracked::Button(action.c_str())) lab.later([&lab, action] { lab.runAction(action); });
+    if (tracked::Button(action.c_str())) {
+      if (action == "clear")
+        askToClear(lab, context);
+      else
+        lab.later([&lab, action] { lab.runAction(action); });
+    }
     ImGui::SameLine();
   }
   if (tracked::Button("Fit view")) lab.later([&lab] { lab.fitView(); });
+  drawUndo(lab);
   if (context.screenshot) {
     ImGui::SameLine();
     if (tracked::Button("Screenshot")) context.screenshot();

@@ -9,6 +9,7 @@ void drawUi(Lab& lab, UiContext& context) {
   // Escape closes an open list. (ImGui does this only with keyboard navigation on, which would take
   // keys the simulation uses.) The error box below answers Escape itself.
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)) && !ImGui::IsPopupOpen("Error") &&
+      !ImGui::IsPopupOpen("Confirm") &&
       ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel))
     ImGui::ClosePopupToLevel(0, true);
   applyClassroomStyle(context.classroom);
@@ -22,6 +23,7 @@ void drawUi(Lab& lab, UiContext& context) {
   if (context.showHelp) drawHelp(context);
   if (context.demo && context.demo->replay) drawReplayTimeline(lab, *context.demo, context);
 
+  drawConfirmation(lab, context);
   if (!lab.errorMessage.empty() && !ImGui::IsPopupOpen("Error")) ImGui::OpenPopup("Error");
   ImGui::SetNextWindowSize(ImVec2(520, 0), ImGuiCond_Appearing);
   if (ImGui::BeginPopupModal("Error", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
@@ -40,6 +42,49 @@ void drawUi(Lab& lab, UiContext& context) {
     }
     ImGui::EndPopup();
   }
+}
+
+void askToReset(Lab& lab, UiContext& context) {
+  context.confirmation = Confirmation{
+      "Reset the simulation to the start its parameters describe?\n\nThe state it has reached "
+      "and the edits made since the last reset are lost: a reset cannot be undone.",
+      "Yes, reset", [&lab] { lab.reset(); }};
+}
+
+void askToClear(Lab& lab, UiContext& context) {
+  context.confirmation = Confirmation{
+      "Clear the world?\n\nEvery cell is lost, with the edits made before: a clear cannot be "
+      "undone.",
+      "Yes, clear", [&lab] { lab.runAction("clear"); }};
+}
+
+// The question of a change that cannot be undone, until the user answers it.
+void drawConfirmation(Lab& lab, UiContext& context) {
+  if (context.confirmation && !ImGui::IsPopupOpen("Confirm")) ImGui::OpenPopup("Confirm");
+  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, 0), ImGuiCond_Appearing);
+  if (!ImGui::BeginPopupModal("Confirm", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  if (!context.confirmation) {  // answered, or replaced the module (a replay took over)
+    ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+    return;
+  }
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 29);
+  ImGui::TextUnformatted(context.confirmation->question.c_str());
+  ImGui::PopTextWrapPos();
+  WidgetLog::instance().text("confirmation", context.confirmation->question);
+  ImGui::Separator();
+  const ImVec2 button(ImGui::GetFontSize() * 7, 0);
+  const bool yes = tracked::Button(context.confirmation->yes.c_str(), button) ||
+                   ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter));
+  ImGui::SameLine();
+  const bool no =
+      tracked::Button("Cancel", button) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+  if (yes) lab.later(context.confirmation->change);
+  if (yes || no) {
+    context.confirmation.reset();
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
 }
 
 // The module's words over its 2-D view (the picked node's id), and a tooltip of what is under
@@ -84,8 +129,9 @@ void drawHelp(UiContext& context) {
       {"N  or  Right", "step once"},
       {"Shift+N", "step N (set in Playback)"},
       {"+ / -", "double / halve steps per frame"},
-      {"R", "reset to the parameters' initial state"},
-      {"C", "clear"},
+      {"R", "reset to the parameters' initial state (asks first)"},
+      {"C", "clear (asks first)"},
+      {"Ctrl+Z / Ctrl+Shift+Z", "undo / redo an edit or a parameter change (also Ctrl+Y)"},
       {"D / E / P", "tool: draw / erase / place"},
       {", / .", "place: turn the pattern a quarter back / on"},
       {"X / Y", "place: mirror the pattern left-right / top-bottom"},
@@ -102,7 +148,7 @@ void drawHelp(UiContext& context) {
       {"I", "high-contrast theme"},
       {"L", "the key figure in large type"},
       {"A", "auto demo: a shipped preset every few seconds"},
-      {"F12", "screenshot (PNG in the current folder)"},
+      {"F12", "screenshot (PNG in the output folder)"},
       {"Escape", "close an open list"},
       {"H  or  F1", "this help"},
       {"Ctrl+Q", "quit"},

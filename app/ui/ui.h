@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -96,6 +97,14 @@ struct Layout {
   ScreenRect controls, timings, status, figure, timeline, view;
 };
 
+// A change that cannot be undone (a reset, a clear), waiting on the user's word: drawUi asks the
+// question in a box, and queues the change on `yes` (a button of that label, or Enter).
+struct Confirmation {
+  std::string question;
+  std::string yes;  // "Yes, reset"
+  std::function<void()> change;
+};
+
 struct UiContext {
   std::string glRenderer;
   std::string transferMode;
@@ -106,7 +115,8 @@ struct UiContext {
   Layout layout;
   double cursorWorldX = -1, cursorWorldY = -1;  // under the mouse, when it is over the view
   std::string pointerText;  // what the module says is under the mouse (Module::describeAt)
-  std::vector<std::string> recentFiles;  // opened last first (openFile), remembered
+  std::vector<std::string> recentFiles;      // opened last first (openFile), remembered
+  std::optional<Confirmation> confirmation;  // asked in the next frame
   bool showHelp = false;
   Classroom classroom;
   Analysis analysis;
@@ -129,6 +139,11 @@ bool beginSidePanel(const char* window, const ScreenRect& rect, bool& collapsed,
 
 void drawUi(Lab& lab, UiContext& context);
 
+// Reset and Clear, as the button, the key and the demo ask for them: after the user says yes,
+// since neither can be undone.
+void askToReset(Lab& lab, UiContext& context);
+void askToClear(Lab& lab, UiContext& context);
+
 // The parts, one file each.
 void drawControlPanel(Lab& lab, UiContext& context);
 void drawParameters(Lab& lab);
@@ -147,6 +162,7 @@ FileKind fileKindOf(const std::string& path);
 void openFile(Lab& lab, UiContext& context, const std::string& path,
               std::optional<std::pair<double, double>> at = std::nullopt);
 void drawViewLabels(Lab& lab, UiContext& context);
+void drawConfirmation(Lab& lab, UiContext& context);
 void drawDemoPanel(Lab& lab, Demo& demo, int width, int height);
 void drawReplayTimeline(Lab& lab, Demo& demo, UiContext& context);
 // The variant's lesson: the source's figure beside the live one, and the launch readouts.

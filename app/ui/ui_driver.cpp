@@ -115,9 +115,14 @@ bool sameValue(const std::string& shown, const std::string& expected) {
 KeyPress keyCode(const std::string& name) {
   KeyPress press{GLFW_KEY_UNKNOWN, 0};
   std::string key = name;
-  for (const auto& [prefix, mod] :
-       {std::pair<const char*, int>{"shift+", GLFW_MOD_SHIFT}, {"ctrl+", GLFW_MOD_CONTROL}})
-    if (key.rfind(prefix, 0) == 0) press.mods |= mod, key = key.substr(std::strlen(prefix));
+  // In any order ("ctrl+shift+z").
+  for (bool more = true; more;) {
+    more = false;
+    for (const auto& [prefix, mod] :
+         {std::pair<const char*, int>{"shift+", GLFW_MOD_SHIFT}, {"ctrl+", GLFW_MOD_CONTROL}})
+      if (key.size() > std::strlen(prefix) && key.rfind(prefix, 0) == 0)
+        press.mods |= mod, key = key.substr(std::strlen(prefix)), more = true;
+  }
   static const std::map<std::string, int> named = {
       {"space", GLFW_KEY_SPACE}, {"tab", GLFW_KEY_TAB},      {"escape", GLFW_KEY_ESCAPE},
       {"enter", GLFW_KEY_ENTER}, {"right", GLFW_KEY_RIGHT},  {"left", GLFW_KEY_LEFT},
@@ -142,7 +147,7 @@ std::string shorten(const std::string& text) {
 
 bool isPopup(const std::string& window) {
   return window.rfind("##Combo", 0) == 0 || window.rfind("##Popup", 0) == 0 ||
-         window.rfind("##Tooltip", 0) == 0 || window == "Error";
+         window.rfind("##Tooltip", 0) == 0 || window == "Error" || window == "Confirm";
 }
 
 // Where a click on the widget goes: the middle of its frame, or the start of a selectable's text

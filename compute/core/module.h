@@ -93,6 +93,15 @@ struct StateDifference {
 };
 StateDifference compareStates(const StateBlob& a, const StateBlob& b);
 
+// What one edit changed (Module::edit returns it), for the lab's undo history (app/undo.h): the
+// cells a stroke set and what they held before, a node's place before a drag. Never the world:
+// only the module that made it reads it, to put it back (undo) or make it again (redo).
+class EditChange {
+ public:
+  virtual ~EditChange() = default;
+  virtual std::size_t bytes() const = 0;  // what it holds, for the history's bound
+};
+
 class Module {
  public:
   virtual ~Module() = default;
@@ -164,6 +173,9 @@ class Module {
   // the steps once advance() returns.
   void step(int count);
   std::uint64_t stepCount() const { return steps_; }
+  // Counts the times the state started again (restart()): the undo history lets go of the changes
+  // made to an older one.
+  std::uint64_t stateGeneration() const { return generation_; }
   virtual void synchronize() {}
   virtual std::vector<Metric> metrics() = 0;
 
@@ -185,7 +197,13 @@ class Module {
   virtual std::vector<std::string> tools() const = 0;
   // What a tool can place (Life: the shipped patterns); empty for tools that place nothing.
   virtual std::vector<std::string> toolItems(const std::string& tool) const = 0;
-  virtual void edit(const PointerEdit& edit) = 0;
+  // Returns what the edit changed, for undo; null where it changed nothing undo keeps (a pick, a
+  // selection, an edit that met nothing to change).
+  virtual std::unique_ptr<EditChange> edit(const PointerEdit& edit) = 0;
+  // Puts a change this module's edit() returned back as it was before (undo) or as the edit left
+  // it (redo), over the state as it is now: what grew from an edit since stays. Parts that no
+  // longer exist (a node of another graph) are passed over.
+  virtual void revert(const EditChange&, bool /*redo*/) {}
   // One-shot commands the UI shows as buttons ("clear", "random soup").
   virtual std::vector<std::string> actions() const = 0;
   virtual void runAction(const std::string& action) = 0;
@@ -223,7 +241,14 @@ class Module {
   // `warmupSamples`: the first samples after a clear that are not counted (0 for work done once
   // per reset, such as a colouring).
   TimingScope& addTiming(std::string name, std::string rateUnit, bool onGpu, int warmupSamples = 2);
-  void setStepCount(std::uint64_t steps) { steps_ = steps; }
+  void setStepCount(std::uint64_t steps) { steps_ = steps; }  // a restored state's
+  // The state starts again (a reset, a clear, a new mesh or graph) at step 0.
+  void restart() {
+    steps_ = 0;
+    ++generation_;
+  }
+  // Steps that ran though advance() then throws (they are not counted otherwise).
+  void countSteps(std::uint64_t steps) { steps_ += steps; }
 
  private:
   // Whether the backend offers a variant of this name.
@@ -235,6 +260,7 @@ class Module {
   ParamSet params_;
   std::vector<std::unique_ptr<TimingScope>> timings_;
   std::uint64_t steps_ = 0;
+  std::uint64_t generation_ = 0;
 };
 
 // Whether any of `keys` is among the changed parameter keys (for applyParams).

@@ -162,7 +162,7 @@ void GraphModule::rebuild(const ParamSet& p) {
   louvain_ = std::move(louvain);
   louvainMs_ = louvainMs;
   restartGirvanNewman();
-  setStepCount(0);
+  restart();
 }
 
 void GraphModule::reset() {
@@ -368,7 +368,21 @@ std::string GraphModule::sizeText() const {
   return std::to_string(graph_->vertices) + "v/" + std::to_string(graph_->edges()) + "e";
 }
 
-void GraphModule::edit(const PointerEdit& edit) {
+namespace {
+
+// What dragging a node changed: its place and its pin, before and after.
+struct GraphChange final : EditChange {
+  std::uint32_t node = 0;
+  struct Where {
+    std::array<float, 2> at;
+    bool pinned;
+  } before, after;
+  std::size_t bytes() const override { return sizeof *this; }
+};
+
+}  // namespace
+
+std::unique_ptr<EditChange> GraphModule::edit(const PointerEdit& edit) {
   const std::vector<float> p = positions();
   auto nearest = [&](double x, double y) -> long {
     const auto [node, distance] = nearestNode(p, x, y);
@@ -377,23 +391,43 @@ void GraphModule::edit(const PointerEdit& edit) {
   };
   if (edit.tool == "pick") {
     picked_ = nearest(edit.x, edit.y);
-  } else if (edit.tool == "drag") {
-    // The press takes the node nearest to where the drag began; the drag carries it along.
-    if (edit.start) dragged_ = nearest(edit.fromX, edit.fromY);
-    if (dragged_ < 0) return;
-    const auto v = std::uint32_t(dragged_);
-    const std::array<float, 2> at = {float(edit.x), float(edit.y)};
-    auto it = std::find_if(pinned_.begin(), pinned_.end(),
-                           [&](const auto& pin) { return pin.first == v; });
-    if (it == pinned_.end())
-      pinned_.emplace_back(v, at);
-    else
-      it->second = at;
-    engine_->place(v, at[0], at[1]);
-    picked_ = dragged_;
-  } else {
-    throw InputError("the graph module has no tool '" + edit.tool + "'");
+    return nullptr;
   }
+  if (edit.tool != "drag") throw InputError("the graph module has no tool '" + edit.tool + "'");
+  // The press takes the node nearest to where the drag began; the drag carries it along.
+  if (edit.start) dragged_ = nearest(edit.fromX, edit.fromY);
+  if (dragged_ < 0) return nullptr;
+  const auto v = std::uint32_t(dragged_);
+  auto change = std::make_unique<GraphChange>();
+  change->node = v;
+  change->before = {{p[2 * v], p[2 * v + 1]}, pinAt(v) != pinned_.end()};
+  change->after = {{float(edit.x), float(edit.y)}, true};
+  put(v, change->after.at, true);
+  picked_ = dragged_;
+  return change;
+}
+
+void GraphModule::revert(const EditChange& edit, bool redo) {
+  const auto& change = dynamic_cast<const GraphChange&>(edit);
+  if (change.node >= graph_->vertices) return;  // of another graph
+  const GraphChange::Where& to = redo ? change.after : change.before;
+  put(change.node, to.at, to.pinned);
+}
+
+std::vector<GraphModule::Pin>::iterator GraphModule::pinAt(std::uint32_t v) {
+  return std::find_if(pinned_.begin(), pinned_.end(),
+                      [&](const auto& pin) { return pin.first == v; });
+}
+
+void GraphModule::put(std::uint32_t v, std::array<float, 2> at, bool pinned) {
+  const auto pin = pinAt(v);
+  if (!pinned && pin != pinned_.end())
+    pinned_.erase(pin);
+  else if (pinned && pin == pinned_.end())
+    pinned_.emplace_back(v, at);
+  else if (pinned)
+    pin->second = at;
+  engine_->place(v, at[0], at[1]);
 }
 
 GraphTable GraphModule::table() const {

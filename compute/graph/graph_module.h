@@ -55,7 +55,8 @@ class GraphModule final : public Module, public GraphSource, public PlotSource {
   // under the pointer, which then stays where it was left (pinned) while the layout goes on.
   std::vector<std::string> tools() const override { return {"pick", "drag"}; }
   std::vector<std::string> toolItems(const std::string&) const override { return {}; }
-  void edit(const PointerEdit& edit) override;
+  std::unique_ptr<EditChange> edit(const PointerEdit& edit) override;
+  void revert(const EditChange& change, bool redo) override;
   std::vector<std::string> actions() const override {
     return {"recompute centrality", "unpin all",      "shake layout",
             "export CSV",           "export GraphML", "export GEXF"};
@@ -98,6 +99,11 @@ class GraphModule final : public Module, public GraphSource, public PlotSource {
   void applySelection(Backend previous, const StateBlob& state) override;
 
  private:
+  using Pin = std::pair<std::uint32_t, std::array<float, 2>>;  // a node held where the user put it
+  // The pin of node v, or pinned_.end().
+  std::vector<Pin>::iterator pinAt(std::uint32_t v);
+  // Puts node v at `at`, pinned there or free to move.
+  void put(std::uint32_t v, std::array<float, 2> at, bool pinned);
   struct Timings {
     TimingScope *girvanNewman, *louvain, *centrality, *layout;
   };
@@ -157,7 +163,7 @@ class GraphModule final : public Module, public GraphSource, public PlotSource {
   std::optional<std::uint64_t> lastRemoval_;  // the step of the last Girvan-Newman removal
   Centrality centrality_;
   std::vector<std::uint32_t> removedAt_;  // per edge: the step it was removed at, or ~0u
-  std::vector<std::pair<std::uint32_t, std::array<float, 2>>> pinned_;
+  std::vector<Pin> pinned_;
   long picked_ = -1, dragged_ = -1;
   std::string exported_;  // the files the last export wrote
   float temperature_ = 1;

@@ -234,7 +234,7 @@ void LbmModule::reset() {
   engine_->setFlags(flags_, 0, flags_.size());
   engine_->setParams(flow_.params);
   engine_->importState(sceneState(spec_, flags_), 0);
-  setStepCount(0);
+  restart();
   diverged_ = sawFastFlow_ = false;
   lastGood_.reset();
   lastSnapshotSeconds_ = -1e9;
@@ -285,7 +285,7 @@ void LbmModule::advance(int count) {
   if (status & kStatusFast) sawFastFlow_ = true;
   if (status & kStatusNonFinite) {
     diverged_ = true;
-    setStepCount(stepCount() + std::uint64_t(count));  // they ran, though the run stops here
+    countSteps(std::uint64_t(count));  // they ran, though the run stops here
     throw InputError(
         "The flow diverged by step " + std::to_string(stepCount()) +
         " (density or velocity no longer finite), so the run is paused. Lower the Reynolds "
@@ -395,7 +395,21 @@ std::vector<Mark> LbmModule::marks() const {
            {1.0f, 0.85f, 0.1f}}};
 }
 
-void LbmModule::edit(const PointerEdit& e) {
+namespace {
+
+// What an LBM edit changed: cells made walls or fluid, or the probe line.
+struct LbmChange final : EditChange {
+  std::vector<std::size_t> cells;
+  bool solid = true;                    // what the edit made of them
+  std::string probeBefore, probeAfter;  // a probe edit's
+  std::size_t bytes() const override {
+    return cells.size() * sizeof(std::size_t) + probeBefore.size() + probeAfter.size();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<EditChange> LbmModule::edit(const PointerEdit& e) {
   const Plane pl = plane();
   const Grid& g = spec_.grid;
   const int w = pl.width(g), h = pl.height(g);
@@ -411,8 +425,12 @@ void LbmModule::edit(const PointerEdit& e) {
     const std::array<double, 2> from =
         e.start || !drawn ? cell(e.fromX, e.fromY) : std::array{current[0], current[1]};
     const std::array<double, 2> to = cell(e.x, e.y);
+    auto change = std::make_unique<LbmChange>();
+    change->probeBefore = params().getText("probe");
     setParam("probe", probeText({from[0], from[1], to[0], to[1]}));
-    return;
+    change->probeAfter = params().getText("probe");
+    if (change->probeAfter == change->probeBefore) return nullptr;
+    return change;
   }
   if (e.tool != "draw" && e.tool != "erase") throw InputError("unknown tool '" + e.tool + "'");
   const int r = int(params().getInt("brush"));
@@ -425,10 +443,26 @@ void LbmModule::edit(const PointerEdit& e) {
         if (da * da + db * db > r * r || ca < 0 || cb < 0 || ca >= w || cb >= h) continue;
         cells.insert(pl.cell(g, ca, cb));
       }
-  setCellTypes({cells.begin(), cells.end()}, e.tool == "draw");
+  auto change = std::make_unique<LbmChange>();
+  change->solid = e.tool == "draw";
+  change->cells = setCellTypes({cells.begin(), cells.end()}, change->solid);
+  if (change->cells.empty()) return nullptr;
+  return change;
 }
 
-void LbmModule::setCellTypes(const std::vector<std::size_t>& cells, bool solid) {
+void LbmModule::revert(const EditChange& edit, bool redo) {
+  const auto& change = dynamic_cast<const LbmChange&>(edit);
+  if (change.probeBefore != change.probeAfter) {
+    setParam("probe", redo ? change.probeAfter : change.probeBefore);
+    return;
+  }
+  std::vector<std::size_t> cells = change.cells;
+  std::erase_if(cells, [&](std::size_t n) { return n >= flags_.size(); });  // another lattice's
+  setCellTypes(cells, redo ? change.solid : !change.solid);
+}
+
+std::vector<std::size_t> LbmModule::setCellTypes(const std::vector<std::size_t>& cells,
+                                                 bool solid) {
   std::vector<std::size_t> changed, nowFluid;
   for (std::size_t n : cells) {
     const int type = flags_[n] & kTypeMask;
@@ -441,7 +475,7 @@ void LbmModule::setCellTypes(const std::vector<std::size_t>& cells, bool solid) 
       nowFluid.push_back(n);
     }
   }
-  if (changed.empty()) return;
+  if (changed.empty()) return changed;
   // Near-wall bits change within one cell of an edit (further through the periodic wrap, which
   // only edits at the domain's edge reach: then redo them all).
   const Grid& g = spec_.grid;
@@ -459,6 +493,7 @@ void LbmModule::setCellTypes(const std::vector<std::size_t>& cells, bool solid) 
   markNearWalls(g, flags_, first, last);
   engine_->setFlags(flags_, first, last - first);
   engine_->restCells(nowFluid);
+  return changed;
 }
 
 std::vector<std::string> LbmModule::actions() const {

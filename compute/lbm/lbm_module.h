@@ -41,7 +41,8 @@ class LbmModule final : public Module, public FieldSource, public PointSource, p
 
   std::vector<std::string> tools() const override { return {"draw", "erase", "probe"}; }
   std::vector<std::string> toolItems(const std::string&) const override { return {}; }
-  void edit(const PointerEdit& edit) override;
+  std::unique_ptr<EditChange> edit(const PointerEdit& edit) override;
+  void revert(const EditChange& change, bool redo) override;
   std::vector<std::string> actions() const override;
   void runAction(const std::string& action) override;
 
@@ -82,7 +83,8 @@ class LbmModule final : public Module, public FieldSource, public PointSource, p
   FlowSpec specFromParams() const;
   void buildEngine();
   void keepSnapshot();
-  void setCellTypes(const std::vector<std::size_t>& cells, bool solid);
+  // Makes the cells walls (solid) or fluid at rest; returns those that changed.
+  std::vector<std::size_t> setCellTypes(const std::vector<std::size_t>& cells, bool solid);
   TracerField tracerField();
   void seedTracers();
 

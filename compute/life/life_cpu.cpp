@@ -89,8 +89,14 @@ class ReferenceEngine final : public LifeEngine {
     for (int y = 0; y < height_; ++y)
       for (int x = 0; x < width_; ++x) cell(x, y) = soupCell(seed, threshold, x, y);
   }
-  void setCells(std::span<const CellEdit> edits) override {
-    for (const auto& e : edits) cell(e.x, e.y) = e.alive;
+  std::vector<CellEdit> setCells(std::span<const CellEdit> edits) override {
+    std::vector<CellEdit> before;
+    before.reserve(edits.size());
+    for (const auto& e : edits) {
+      before.push_back({e.x, e.y, cell(e.x, e.y) != 0});
+      cell(e.x, e.y) = e.alive;
+    }
+    return before;
   }
   void load(const LifeGrid& grid) override {
 #pragma omp parallel for schedule(static)
@@ -209,8 +215,14 @@ class BitPackedEngine final : public LifeEngine {
         grid_.words[std::size_t(y) * stride + j] = w;
       }
   }
-  void setCells(std::span<const CellEdit> edits) override {
-    for (const auto& e : edits) grid_.set(e.x, e.y, e.alive);
+  std::vector<CellEdit> setCells(std::span<const CellEdit> edits) override {
+    std::vector<CellEdit> before;
+    before.reserve(edits.size());
+    for (const auto& e : edits) {
+      before.push_back({e.x, e.y, grid_.get(e.x, e.y)});
+      grid_.set(e.x, e.y, e.alive);
+    }
+    return before;
   }
   void load(const LifeGrid& grid) override {
     grid_ = grid;

@@ -157,8 +157,8 @@ class CudaEngine final : public LifeEngine {
     WS_CUDA_CHECK_LAUNCH();
   }
 
-  void setCells(std::span<const CellEdit> edits) override {
-    if (edits.empty()) return;
+  std::vector<CellEdit> setCells(std::span<const CellEdit> edits) override {
+    if (edits.empty()) return {};
     std::vector<DeviceCellEdit> host;
     host.reserve(edits.size());
     for (const auto& e : edits) host.push_back({e.x, e.y, e.alive ? 1 : 0});
@@ -174,6 +174,12 @@ class CudaEngine final : public LifeEngine {
       paddedEdit<<<blocks, threads>>>(cells_[current_].data(), padded_, edits_.data(),
                                       static_cast<int>(host.size()));
     WS_CUDA_CHECK_LAUNCH();
+    WS_CUDA_CHECK(cudaMemcpy(host.data(), edits_.data(), host.size() * sizeof(DeviceCellEdit),
+                             cudaMemcpyDeviceToHost));
+    std::vector<CellEdit> before;
+    before.reserve(host.size());
+    for (const auto& e : host) before.push_back({e.x, e.y, e.alive != 0});
+    return before;
   }
 
   void load(const LifeGrid& grid) override {

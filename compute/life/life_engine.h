@@ -32,7 +32,9 @@ class LifeEngine {
 
   virtual void clear() = 0;
   virtual void fillRandom(std::uint64_t seed, double density) = 0;
-  virtual void setCells(std::span<const CellEdit> cells) = 0;
+  // Sets each cell as the edit says and returns what the cells held before, in the same order
+  // (the edit that puts them back). A cell is named at most once.
+  virtual std::vector<CellEdit> setCells(std::span<const CellEdit> cells) = 0;
   virtual void load(const LifeGrid& grid) = 0;  // same size as the engine's grid
   virtual LifeGrid save() = 0;
 

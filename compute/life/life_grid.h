@@ -45,6 +45,7 @@ struct LifeGrid {
 struct CellEdit {
   int x, y;
   bool alive;
+  bool operator==(const CellEdit&) const = default;
 };
 
 }  // namespace ws::life

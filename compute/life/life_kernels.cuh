@@ -134,22 +134,26 @@ struct DeviceCellEdit {
   int x, y, alive;
 };
 
-__global__ void paddedEdit(std::uint32_t* grid, PaddedGeometry g, const DeviceCellEdit* edits,
+// Each edit sets its cell and leaves in `alive` what the cell held before (for undo). Edits name
+// distinct cells; in the bit layout, several may share a word (hence the atomics).
+__global__ void paddedEdit(std::uint32_t* grid, PaddedGeometry g, DeviceCellEdit* edits,
                            int count) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count) grid[g.origin + edits[i].y * g.pitch + edits[i].x] = edits[i].alive;
+  if (i >= count) return;
+  std::uint32_t& cell = grid[g.origin + edits[i].y * g.pitch + edits[i].x];
+  const int before = cell != 0;
+  cell = edits[i].alive;
+  edits[i].alive = before;
 }
 
-__global__ void bitEdit(Word* bits, BitGeometry g, const DeviceCellEdit* edits, int count) {
+__global__ void bitEdit(Word* bits, BitGeometry g, DeviceCellEdit* edits, int count) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
   auto* word = reinterpret_cast<unsigned long long*>(
       bits + static_cast<long long>(edits[i].y) * g.words + edits[i].x / kWordBits);
   const unsigned long long bit = 1ull << (edits[i].x % kWordBits);
-  if (edits[i].alive)
-    atomicOr(word, bit);
-  else
-    atomicAnd(word, ~bit);
+  const unsigned long long before = edits[i].alive ? atomicOr(word, bit) : atomicAnd(word, ~bit);
+  edits[i].alive = (before & bit) != 0;
 }
 
 // ---- (6) bit-packed step ----

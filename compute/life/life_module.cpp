@@ -136,13 +136,13 @@ void LifeModule::reset() {
   }
   engine_->trackAge(false);  // ages restart with the new state
   engine_->trackAge(config_.ageView);
-  setStepCount(0);
+  restart();
   clearTimings();
 }
 
 void LifeModule::clear() {
   engine_->clear();
-  setStepCount(0);
+  restart();
 }
 
 void LifeModule::advance(int count) {
@@ -170,21 +170,40 @@ void LifeModule::renderField(const FieldRequest& request, FieldImage& image) {
   engine_->render(currentFieldView() == 1 ? LifeView::Age : LifeView::Alive, request, image);
 }
 
-void LifeModule::edit(const PointerEdit& e) {
+namespace {
+
+// What a Life edit changed: the cells whose state it changed, and the rule where placing a pattern
+// adopted the pattern's own.
+struct LifeChange final : EditChange {
+  std::vector<CellEdit> before, after;
+  std::string ruleBefore, ruleAfter;  // empty: the rule stayed
+  std::string ruleFromBefore, ruleFromAfter;
+  std::size_t bytes() const override {
+    return (before.size() + after.size()) * sizeof(CellEdit) + ruleBefore.size() +
+           ruleAfter.size() + ruleFromBefore.size() + ruleFromAfter.size();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<EditChange> LifeModule::edit(const PointerEdit& e) {
   const int w = engine_->width(), h = engine_->height();
-  std::vector<CellEdit> cells;
+  auto change = std::make_unique<LifeChange>();
   if (e.tool == "place") {
     const Pattern& placed = pattern(e.item);
     // Its own rule first (a whole parameter change, which may fail and change nothing).
     if (placed.rule && LifeRule::parse(params().getText("rule")) != *placed.rule) {
+      change->ruleBefore = params().getText("rule");
+      change->ruleFromBefore = ruleFrom_;
       setParam("rule", placed.rule->toString());
       ruleFrom_ = e.item;
+      change->ruleAfter = params().getText("rule");
+      change->ruleFromAfter = ruleFrom_;
     }
-    placePattern(oriented(placed, e.orientation), static_cast<int>(std::floor(e.x)),
-                 static_cast<int>(std::floor(e.y)));
-    return;
-  }
-  if (e.tool == "select") {
+    change->before =
+        placePattern(oriented(placed, e.orientation), static_cast<int>(std::floor(e.x)),
+                     static_cast<int>(std::floor(e.y)));
+  } else if (e.tool == "select") {
     // From the cell where the drag began to the one under the pointer, held to the grid.
     const auto cell = [&](double x, double y) {
       return std::pair{std::clamp(int(std::floor(x)), 0, w - 1),
@@ -194,13 +213,58 @@ void LifeModule::edit(const PointerEdit& e) {
     const auto [x, y] = cell(e.x, e.y);
     selection_ = Selection{std::min(selectFrom_.first, x), std::min(selectFrom_.second, y),
                            std::max(selectFrom_.first, x), std::max(selectFrom_.second, y)};
-    return;
+    return nullptr;
+  } else {
+    const bool alive = e.tool == "draw";
+    if (!alive && e.tool != "erase") throw InputError("unknown tool '" + e.tool + "'");
+    std::vector<CellEdit> cells;
+    for (auto [x, y] : lineCells(e.fromX, e.fromY, e.x, e.y, w, h))
+      if (x >= 0 && y >= 0 && x < w && y < h) cells.push_back({x, y, alive});
+    change->before = setCells(std::move(cells));
   }
-  const bool alive = e.tool == "draw";
-  if (!alive && e.tool != "erase") throw InputError("unknown tool '" + e.tool + "'");
-  for (auto [x, y] : lineCells(e.fromX, e.fromY, e.x, e.y, w, h))
-    if (x >= 0 && y >= 0 && x < w && y < h) cells.push_back({x, y, alive});
+  // What the cells hold now is what they held before, flipped.
+  for (const CellEdit& c : change->before) change->after.push_back({c.x, c.y, !c.alive});
+  if (change->after.empty() && change->ruleBefore.empty()) return nullptr;
+  return change;
+}
+
+void LifeModule::revert(const EditChange& edit, bool redo) {
+  const auto& change = dynamic_cast<const LifeChange&>(edit);
+  // The rule before the cells on the way back, after them on the way forward (as edit() did).
+  const auto rule = [&] {
+    const std::string& text = redo ? change.ruleAfter : change.ruleBefore;
+    if (change.ruleBefore.empty() || text == params().getText("rule")) return;
+    setParam("rule", text);
+    ruleFrom_ = redo ? change.ruleFromAfter : change.ruleFromBefore;
+  };
+  if (!redo) rule();
+  std::vector<CellEdit> cells = redo ? change.after : change.before;
+  // Within the grid as it is now (another size since drops the rest).
+  std::erase_if(cells, [&](const CellEdit& c) {
+    return c.x < 0 || c.y < 0 || c.x >= engine_->width() || c.y >= engine_->height();
+  });
   engine_->setCells(cells);
+  if (redo) rule();
+}
+
+std::vector<CellEdit> LifeModule::setCells(std::vector<CellEdit> cells) {
+  // Each cell once, as the last edit of it says (a pattern wrapped around a small torus, a line
+  // through a cell twice).
+  std::stable_sort(cells.begin(), cells.end(), [](const CellEdit& a, const CellEdit& b) {
+    return std::pair{a.y, a.x} < std::pair{b.y, b.x};
+  });
+  std::vector<CellEdit> once;
+  for (const CellEdit& c : cells) {
+    if (!once.empty() && once.back().x == c.x && once.back().y == c.y)
+      once.back() = c;
+    else
+      once.push_back(c);
+  }
+  std::vector<CellEdit> before = engine_->setCells(once);
+  std::vector<CellEdit> changed;
+  for (std::size_t i = 0; i < before.size(); ++i)
+    if (before[i].alive != once[i].alive) changed.push_back(before[i]);
+  return changed;
 }
 
 std::vector<Mark> LifeModule::marks() const {
@@ -284,7 +348,7 @@ void LifeModule::runAction(const std::string& action) {
   }
 }
 
-void LifeModule::placePattern(const Pattern& p, int cx, int cy) {
+std::vector<CellEdit> LifeModule::placePattern(const Pattern& p, int cx, int cy) {
   const int w = engine_->width(), h = engine_->height();
   const bool torus = config_.boundary == Boundary::Torus;
   std::vector<CellEdit> cells;
@@ -300,7 +364,7 @@ void LifeModule::placePattern(const Pattern& p, int cx, int cy) {
     }
     cells.push_back({x, y, true});
   }
-  engine_->setCells(cells);
+  return setCells(std::move(cells));
 }
 
 const Pattern& LifeModule::pattern(const std::string& nameOrPath) const {

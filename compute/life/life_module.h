@@ -38,7 +38,8 @@ class LifeModule final : public Module, public FieldSource, public MarkSource {
   // of the whole world while nothing is selected).
   std::vector<std::string> tools() const override { return {"draw", "erase", "place", "select"}; }
   std::vector<std::string> toolItems(const std::string& tool) const override;
-  void edit(const PointerEdit& edit) override;
+  std::unique_ptr<EditChange> edit(const PointerEdit& edit) override;
+  void revert(const EditChange& change, bool redo) override;
   std::vector<std::string> actions() const override {
     return {"clear", "random soup", "save RLE", "select none"};
   }
@@ -73,7 +74,8 @@ class LifeModule final : public Module, public FieldSource, public MarkSource {
   void clear();
   std::uint64_t population() { return engine_->population(); }
   // Places a pattern centred on (x, y); cells outside the grid are dropped (or wrap on a torus).
-  void placePattern(const Pattern& pattern, int x, int y);
+  // Returns the cells it changed, as they were.
+  std::vector<CellEdit> placePattern(const Pattern& pattern, int x, int y);
   // Where a pattern centred on (x, y) has its top-left corner.
   static std::pair<int, int> cornerOf(const Pattern& pattern, int x, int y) {
     return {x - pattern.width / 2, y - pattern.height / 2};
@@ -89,6 +91,9 @@ class LifeModule final : public Module, public FieldSource, public MarkSource {
 
  private:
   void buildEngine();  // the current variant's, for config_
+  // Sets the cells (the last edit of a cell named twice wins); returns those that changed, as
+  // they were.
+  std::vector<CellEdit> setCells(std::vector<CellEdit> cells);
   // Sets the rule parameter to the pattern's own, where it has one that differs; within
   // applyParams (whose caller restores the parameters when it fails).
   bool adoptRuleOf(const Pattern& pattern, const std::string& source);

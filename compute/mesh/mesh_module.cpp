@@ -149,7 +149,7 @@ void MeshModule::rebuild(const ParamSet& p) {
   changed();
   startCurves();
   forgetCounts();
-  setStepCount(0);
+  restart();
 }
 
 void MeshModule::changed() {
@@ -188,7 +188,7 @@ void MeshModule::reset() {
   changed();
   startCurves();
   forgetCounts();
-  setStepCount(0);
+  restart();
   clearTimings();
 }
 
@@ -286,12 +286,13 @@ void MeshModule::runAction(const std::string& action) {
   saved_ = path;
 }
 
-void MeshModule::edit(const PointerEdit& e) {
-  if (e.tool != "inspect" || !e.hasRay) return;
+std::unique_ptr<EditChange> MeshModule::edit(const PointerEdit& e) {
+  if (e.tool != "inspect" || !e.hasRay) return nullptr;
   const Vec3 origin = {e.origin[0], e.origin[1], e.origin[2]};
   const Vec3 direction = {e.direction[0], e.direction[1], e.direction[2]};
   inspected_ = pickVertex(engine_->positions(), start_->corners, origin, direction);
   inspection_.reset();
+  return nullptr;  // an inspection changes nothing to undo
 }
 
 const Inspection* MeshModule::inspection() const {

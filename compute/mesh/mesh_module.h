@@ -43,7 +43,7 @@ class MeshModule final : public Module, public MeshSource, public PlotSource {
   // misses the mesh lets it go).
   std::vector<std::string> tools() const override { return {"inspect"}; }
   std::vector<std::string> toolItems(const std::string&) const override { return {}; }
-  void edit(const PointerEdit& edit) override;
+  std::unique_ptr<EditChange> edit(const PointerEdit& edit) override;
   // "save mesh": the mesh as it is now, to the file the parameter save_as names.
   std::vector<std::string> actions() const override { return {"save mesh"}; }
   void runAction(const std::string& action) override;

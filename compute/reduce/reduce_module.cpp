@@ -265,7 +265,7 @@ void ReduceModule::loadInput(ReduceEngine& engine) {
 
 void ReduceModule::startOver() {
   mismatches_ = -1;
-  setStepCount(0);
+  restart();
   clearTimings();
 }
 
@@ -389,7 +389,7 @@ std::string ReduceModule::describeAt(double x, double y) const {
   return where + (a >= 1 ? ": adds" : a > 0 ? ": waits (its warp diverged)" : ": warp idle");
 }
 
-void ReduceModule::edit(const PointerEdit&) {
+std::unique_ptr<EditChange> ReduceModule::edit(const PointerEdit&) {
   throw InputError("the reduction lab has no tools");
 }
 

@@ -41,7 +41,7 @@ class ReduceModule final : public Module, public FieldSource {
 
   std::vector<std::string> tools() const override { return {}; }
   std::vector<std::string> toolItems(const std::string&) const override { return {}; }
-  void edit(const PointerEdit& edit) override;
+  std::unique_ptr<EditChange> edit(const PointerEdit& edit) override;
   std::vector<std::string> actions() const override { return {"new input"}; }
   void runAction(const std::string& action) override;
 

@@ -165,7 +165,7 @@ std::vector<FieldView> VoxhashModule::fieldViews() const {
            "viridis"}};
 }
 
-void VoxhashModule::edit(const PointerEdit&) {
+std::unique_ptr<EditChange> VoxhashModule::edit(const PointerEdit&) {
   throw InputError("the voxel hash module has no tools");
 }
 

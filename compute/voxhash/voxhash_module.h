@@ -47,7 +47,7 @@ class VoxhashModule final : public Module,
 
   std::vector<std::string> tools() const override { return {}; }
   std::vector<std::string> toolItems(const std::string&) const override { return {}; }
-  void edit(const PointerEdit& edit) override;
+  std::unique_ptr<EditChange> edit(const PointerEdit& edit) override;
   std::vector<std::string> actions() const override;
   void runAction(const std::string& action) override;
 
