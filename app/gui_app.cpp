@@ -211,9 +211,16 @@ void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses
   for (const auto [key, mods] : presses) {
     const bool ctrl = mods & GLFW_MOD_CONTROL, shift = mods & GLFW_MOD_SHIFT;
     if (ctrl && key == GLFW_KEY_Q) quit = true;
+    // A question asked (reset, clear) takes the keyboard: Enter says yes, Escape no.
+    if (context.confirmation) {
+      if (key == GLFW_KEY_ENTER || key == GLFW_KEY_KP_ENTER || key == GLFW_KEY_ESCAPE)
+        ui::answerConfirmation(lab, context, key != GLFW_KEY_ESCAPE);
+      continue;
+    }
     if (key == GLFW_KEY_F12) screenshot = true;
     if (ctrl && !typing && !replay && (key == GLFW_KEY_C || key == GLFW_KEY_V))
       clipboard(lab, context, key == GLFW_KEY_C);
+    if (ctrl && !typing && key == GLFW_KEY_O) ui::showOpenDialog(lab, context);
     if (ctrl && !typing && !replay && (key == GLFW_KEY_Z || key == GLFW_KEY_Y)) {
       if (key == GLFW_KEY_Y || shift)
         lab.redo();

@@ -410,6 +410,10 @@ void Lab::restore(const LabSnapshot& snapshot, std::optional<Backend> backend,
   }
 }
 
+void Lab::resume(const std::string& checkpointPath) {
+  restore(readCheckpoint(checkpointPath), std::nullopt, "checkpoint '" + checkpointPath + "'");
+}
+
 void Lab::restoreChecked(const LabSnapshot& snapshot, std::optional<Backend> backend) {
   const nlohmann::json& meta = snapshot.meta;
   const std::string name = meta.at("module");

@@ -109,6 +109,9 @@ class Lab {
   // `source` ("checkpoint 'a.wsckpt'") starts what a refusal says, where there is a file to name.
   void restore(const LabSnapshot& snapshot, std::optional<Backend> backend = std::nullopt,
                const std::string& source = "");
+  // Resumes from a checkpoint file (app/session/snapshot.h); throws InputError naming the file
+  // and changes nothing where it cannot.
+  void resume(const std::string& checkpointPath);
 
   // Session recording (app/session/recorder.h): from the current state (written beside the
   // session as a checkpoint) or from a reset; stopRecording() writes the session file and says

@@ -488,6 +488,119 @@ expect-layout
   expectPassed(run);
 }
 
+// A folder of files to open: a pattern, a note warpscope does not open, and a preset in a
+// subfolder.
+std::string openFixtures(const std::string& name) {
+  namespace fs = std::filesystem;
+  const std::string assets = std::string(WS_SOURCE_DIR) + "/assets/";
+  const std::string dir = (fs::path(::testing::TempDir()) / name).lexically_normal();
+  fs::remove_all(dir);
+  fs::create_directories(dir + "/presets");
+  fs::copy_file(assets + "patterns/glider.rle", dir + "/glider.rle");
+  fs::copy_file(assets + "presets/lbm-cavity.json", dir + "/presets/lbm-cavity.json");
+  std::ofstream(dir + "/notes.md") << "not for warpscope\n";
+  return dir;
+}
+
+// The Open dialog's browser in the window (where neither zenity nor kdialog is installed): it
+// starts in the output folder, lists its folders and the files warpscope opens, goes into and
+// out of folders, and opens what is picked or typed where its kind goes.
+TEST(GuiPanels, TheOpenDialogBrowsesAndOpens) {
+  REQUIRE_WINDOWS();
+  const std::string dir = openFixtures("open-browser");
+  const std::string script = R"(
+open Files
+click Open...
+expect-value "open folder" ")" +
+                             dir + R"("
+expect-widget glider.rle
+expect-widget presets/
+expect-no-widget notes.md
+toggle "all files"
+expect-widget notes.md
+click presets/
+expect-value "open folder" ")" +
+                             dir + R"(/presets"
+expect-widget lbm-cavity.json
+click Up
+click glider.rle
+expect-value path ")" + dir + R"(/glider.rle"
+click Open
+expect-no-widget "open folder"
+expect-module life
+expect-value population 5
+expect-status "opened )" + dir +
+                             R"(/glider.rle"
+key ctrl+o
+set path presets/lbm-cavity.json
+expect-module lbm
+expect-value scene cavity
+key ctrl+o
+expect-value "open folder" ")" +
+                             dir + R"("
+set path notes.md
+expect-error "cannot open"
+expect-module lbm
+key ctrl+o
+click Cancel
+expect-no-widget "open folder"
+expect-no-error
+expect-layout
+)";
+  const auto run = runUiScript(
+      "open", script,
+      "--backend cpu --set life.density=0 --paused --output-dir " + dir + " --window 1600x1000",
+      true, true, "WARPSCOPE_FILE_DIALOG=builtin");
+  expectPassed(run);
+}
+
+// Where zenity is installed, Open runs it (here a stand-in that answers as zenity does) while the
+// window keeps drawing, and opens what it answers; a cancelled chooser changes nothing.
+TEST(GuiPanels, TheOpenDialogIsTheDesktopsWhereThereIsOne) {
+  REQUIRE_WINDOWS();
+  namespace fs = std::filesystem;
+  const std::string dir = openFixtures("open-desktop");
+  fs::create_directories(dir + "/bin");
+  {
+    std::ofstream zenity(dir + "/bin/zenity");
+    zenity << "#!/bin/sh\necho \"$@\" >> " << dir << "/zenity-args.txt\n"
+           << "test -e " << dir << "/cancel && exit 1\nsleep 0.3\necho " << dir << "/glider.rle\n";
+  }
+  fs::permissions(dir + "/bin/zenity", fs::perms::owner_all);
+  const std::string script = R"(
+open Files
+click Open...
+expect-value "desktop chooser" open
+frames 40
+expect-value "desktop chooser" closed
+expect-module life
+expect-value population 5
+expect-no-widget "open folder"
+)";
+  const auto run =
+      runUiScript("zenity", script,
+                  "--backend cpu --module lbm --paused --output-dir " + dir + " --window 1600x1000",
+                  true, true, "PATH=" + dir + "/bin:$PATH");
+  expectPassed(run);
+  std::ifstream args(dir + "/zenity-args.txt");
+  const std::string said((std::istreambuf_iterator<char>(args)), {});
+  EXPECT_NE(said.find("--file-selection --title=Open in warpscope --filename=" + dir + "/"),
+            std::string::npos)
+      << said;
+  // Cancelled: the module stays.
+  std::ofstream(dir + "/cancel") << "";
+  const auto cancelled = runUiScript("zenity-cancel", R"(
+key ctrl+o
+frames 20
+expect-value "desktop chooser" closed
+expect-module lbm
+expect-no-error
+)",
+                                     "--backend cpu --module lbm --paused --window 1600x1000", true,
+                                     true, "PATH=" + dir + "/bin:$PATH");
+  expectPassed(cancelled);
+}
+
 // Undo in the window: LBM's obstacles and probe line, a parameter, and the graph's dragged node,
 // each taken back by Ctrl+Z and made again by Ctrl+Y. (The state each undo restores is checked in
 // tests/undo_test.cpp; here, that the keys and buttons reach it.)

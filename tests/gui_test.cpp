@@ -57,17 +57,18 @@ TEST(Gui, TakesKeysAndMouseInput) {
   // ImGui directly). Without a window manager the keyboard follows the pointer, so the pointer
   // goes over the window first.
   const std::string shot = ::testing::TempDir() + "/gui-input.png";
-  const std::string script = std::string(WARPSCOPE_BIN) +
-                             " --backend cpu --size 64 --paused --window 1024x768 "
-                             "--quit-after-frames 1500 --screenshot " +
-                             shot +
-                             " & pid=$!; "
-                             "xdotool search --sync --name warpscope > /dev/null; sleep 1; "
-                             "xdotool mousemove 470 380 sleep 0.3 key c sleep 0.2 key n sleep 0.2 "
-                             "key n sleep 0.2 key n sleep 0.3; "
-                             "xdotool mousedown 1 sleep 0.2 mousemove 500 385 sleep 0.2 mousemove "
-                             "530 390 sleep 0.2 mouseup 1 sleep 0.3; "
-                             "xdotool key ctrl+q; wait $pid";
+  const std::string script =
+      std::string(WARPSCOPE_BIN) +
+      " --backend cpu --size 64 --paused --window 1024x768 "
+      "--quit-after-frames 1500 --screenshot " +
+      shot +
+      " & pid=$!; "
+      "xdotool search --sync --name warpscope > /dev/null; sleep 1; "
+      "xdotool mousemove 470 380 sleep 0.3 key c sleep 0.2 key Return sleep 0.2 key n sleep 0.2 "
+      "key n sleep 0.2 key n sleep 0.3; "
+      "xdotool mousedown 1 sleep 0.2 mousemove 500 385 sleep 0.2 mousemove "
+      "530 390 sleep 0.2 mouseup 1 sleep 0.3; "
+      "xdotool key ctrl+q; wait $pid";
   const auto result = runUnderXvfb(script);
   ASSERT_EQ(result.exitCode, 0) << result.output;
   EXPECT_NE(result.output.find(", step 3,"), std::string::npos) << result.output;
@@ -88,17 +89,18 @@ TEST(Gui, ASessionRecordedWithInputReplaysToTheSameState) {
   const std::string dir = ::testing::TempDir() + "/gui-session";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  const std::string script = std::string(WARPSCOPE_BIN) +
-                             " --backend cpu --size 64 --paused --window 1024x768 "
-                             "--quit-after-frames 1500 --record-session " +
-                             dir + "/s.json --record-video " + dir +
-                             "/s.mp4 & pid=$!; "
-                             "xdotool search --sync --name warpscope > /dev/null; sleep 1; "
-                             "xdotool mousemove 470 380 sleep 0.3 key c sleep 0.2 key n sleep 0.2 "
-                             "key n sleep 0.3; "
-                             "xdotool mousedown 1 sleep 0.2 mousemove 500 385 sleep 0.2 mousemove "
-                             "530 390 sleep 0.2 mouseup 1 sleep 0.3 key space sleep 0.5 key space "
-                             "sleep 0.3; xdotool key ctrl+q; wait $pid";
+  const std::string script =
+      std::string(WARPSCOPE_BIN) +
+      " --backend cpu --size 64 --paused --window 1024x768 "
+      "--quit-after-frames 1500 --record-session " +
+      dir + "/s.json --record-video " + dir +
+      "/s.mp4 & pid=$!; "
+      "xdotool search --sync --name warpscope > /dev/null; sleep 1; "
+      "xdotool mousemove 470 380 sleep 0.3 key c sleep 0.2 key Return sleep 0.2 key n sleep 0.2 "
+      "key n sleep 0.3; "
+      "xdotool mousedown 1 sleep 0.2 mousemove 500 385 sleep 0.2 mousemove "
+      "530 390 sleep 0.2 mouseup 1 sleep 0.3 key space sleep 0.5 key space "
+      "sleep 0.3; xdotool key ctrl+q; wait $pid";
   const auto result = runUnderXvfb(script);
   ASSERT_EQ(result.exitCode, 0) << result.output;
   ASSERT_NE(result.output.find("session: " + dir + "/s.json"), std::string::npos) << result.output;

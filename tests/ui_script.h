@@ -26,8 +26,10 @@ inline bool canRunWindows() {
 // `script`: the commands; `options`: warpscope's (the window's size with --window WxH).
 // `fresh`: start from an empty folder (false: keep the last run's settings and files).
 // `screen`: under Xvfb (false: a script refused before any window opens needs no screen).
+// `environment`: shell assignments for the program ("WARPSCOPE_FILE_DIALOG=builtin").
 inline UiRun runUiScript(const std::string& name, const std::string& script,
-                         const std::string& options, bool fresh = true, bool screen = true) {
+                         const std::string& options, bool fresh = true, bool screen = true,
+                         const std::string& environment = "") {
   UiRun run;
   run.dir = ::testing::TempDir() + "/ui-" + name;
   if (fresh) std::filesystem::remove_all(run.dir);
@@ -37,9 +39,9 @@ inline UiRun runUiScript(const std::string& name, const std::string& script,
   // The program's own exit status, printed last, apart from the screen's. Each step is traced, so
   // a failure's output shows where the run was; a run is stopped before ctest's 900 s would.
   const std::string program = "cd " + run.dir + " && export XDG_CONFIG_HOME=" + run.dir +
-                              "/config && export WARPSCOPE_UI_TRACE=1 && timeout 840 " +
-                              std::string(WARPSCOPE_BIN) + " " + options + " --ui-script " + path +
-                              " 2>&1; echo warpscope-exit: $?";
+                              "/config && export WARPSCOPE_UI_TRACE=1 " + environment +
+                              " && timeout 840 " + std::string(WARPSCOPE_BIN) + " " + options +
+                              " --ui-script " + path + " 2>&1; echo warpscope-exit: $?";
   // A screen larger than any window the scripts ask for.
   run.result = screen ? runUnderXvfb("2400x1400", program) : runProcess(program);
   const auto at = run.result.output.rfind("warpscope-exit: ");

@@ -98,8 +98,7 @@ void drawCheckpointControls(Lab& lab, Demo& demo) {
   ImGui::SameLine();
   if (tracked::Button("Load checkpoint"))
     lab.later([&lab, &demo] {
-      lab.restore(readCheckpoint(demo.checkpointPath), std::nullopt,
-                  "checkpoint '" + demo.checkpointPath + "'");
+      lab.resume(demo.checkpointPath);
       demo.message = "resumed from " + demo.checkpointPath;
     });
 }

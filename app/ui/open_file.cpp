@@ -95,8 +95,7 @@ void openFile(Lab& lab, UiContext& context, const std::string& path,
       }
       break;
     case FileKind::Checkpoint:
-      opened = lab.attempt(
-          [&] { lab.restore(readCheckpoint(path), std::nullopt, "checkpoint '" + path + "'"); });
+      opened = lab.attempt([&] { lab.resume(path); });
       break;
     case FileKind::Unknown:
       lab.errorMessage = "cannot open '" +

@@ -23,6 +23,7 @@ void drawUi(Lab& lab, UiContext& context) {
   if (context.showHelp) drawHelp(context);
   if (context.demo && context.demo->replay) drawReplayTimeline(lab, *context.demo, context);
 
+  drawOpenDialog(lab, context);
   drawConfirmation(lab, context);
   if (!lab.errorMessage.empty() && !ImGui::IsPopupOpen("Error")) ImGui::OpenPopup("Error");
   ImGui::SetNextWindowSize(ImVec2(520, 0), ImGuiCond_Appearing);
@@ -74,17 +75,22 @@ void drawConfirmation(Lab& lab, UiContext& context) {
   WidgetLog::instance().text("confirmation", context.confirmation->question);
   ImGui::Separator();
   const ImVec2 button(ImGui::GetFontSize() * 7, 0);
-  const bool yes = tracked::Button(context.confirmation->yes.c_str(), button) ||
-                   ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter));
+  // (Enter and Escape come through answerConfirmation from the key presses: ImGui 1.86 misses a
+  // key pressed and let go between two frames.)
+  const bool yes = tracked::Button(context.confirmation->yes.c_str(), button);
   ImGui::SameLine();
-  const bool no =
-      tracked::Button("Cancel", button) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
-  if (yes) lab.later(context.confirmation->change);
+  const bool no = tracked::Button("Cancel", button);
   if (yes || no) {
-    context.confirmation.reset();
+    answerConfirmation(lab, context, yes);
     ImGui::CloseCurrentPopup();
   }
   ImGui::EndPopup();
+}
+
+void answerConfirmation(Lab& lab, UiContext& context, bool yes) {
+  if (!context.confirmation) return;
+  if (yes) lab.later(context.confirmation->change);
+  context.confirmation.reset();  // the box closes in the next frame
 }
 
 // The module's words over its 2-D view (the picked node's id), and a tooltip of what is under
@@ -135,6 +141,7 @@ void drawHelp(UiContext& context) {
       {"D / E / P", "tool: draw / erase / place"},
       {", / .", "place: turn the pattern a quarter back / on"},
       {"X / Y", "place: mirror the pattern left-right / top-bottom"},
+      {"Ctrl+O", "open a file (a pattern, mesh, graph, preset, session or checkpoint)"},
       {"Ctrl+C / Ctrl+V", "copy the selection (or the world) as RLE / paste a pattern to place"},
       {"left drag", "use the tool (place: click)"},
       {"right drag", "erase"},

@@ -12,6 +12,7 @@
 #include "app/lab.h"
 #include "app/scene.h"
 #include "app/session/player.h"
+#include "app/ui/open_dialog.h"
 #include "app/ui/tracked.h"
 #include "app/video/screen_recorder.h"
 
@@ -117,6 +118,7 @@ struct UiContext {
   std::string pointerText;  // what the module says is under the mouse (Module::describeAt)
   std::vector<std::string> recentFiles;      // opened last first (openFile), remembered
   std::optional<Confirmation> confirmation;  // asked in the next frame
+  OpenDialog openDialog;
   bool showHelp = false;
   Classroom classroom;
   Analysis analysis;
@@ -143,6 +145,9 @@ void drawUi(Lab& lab, UiContext& context);
 // since neither can be undone.
 void askToReset(Lab& lab, UiContext& context);
 void askToClear(Lab& lab, UiContext& context);
+// The user's answer to the question asked (the buttons, or Enter and Escape): yes queues the
+// change.
+void answerConfirmation(Lab& lab, UiContext& context, bool yes);
 
 // The parts, one file each.
 void drawControlPanel(Lab& lab, UiContext& context);
@@ -161,6 +166,10 @@ FileKind fileKindOf(const std::string& path);
 // and changes nothing; what opens goes first in the recent files.
 void openFile(Lab& lab, UiContext& context, const std::string& path,
               std::optional<std::pair<double, double>> at = std::nullopt);
+// The Open dialog (app/ui/open_dialog.h): shown by "Open..." and Ctrl+O; drawn, and the desktop
+// chooser's answer taken, each frame.
+void showOpenDialog(Lab& lab, UiContext& context);
+void drawOpenDialog(Lab& lab, UiContext& context);
 void drawViewLabels(Lab& lab, UiContext& context);
 void drawConfirmation(Lab& lab, UiContext& context);
 void drawDemoPanel(Lab& lab, Demo& demo, int width, int height);

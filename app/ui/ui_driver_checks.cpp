@@ -104,7 +104,7 @@ static bool skippedByWalk(const WidgetRecord& w) {
 // and their last entry picked (a combo that shows its choice must show it; a menu, such as
 // "well-known values", only closes), sliders pressed at a third of their width (each must
 // change). An error a widget raises is dismissed and said, and voids that widget's check; the
-// walk goes on.
+// walk goes on, as it does after answering a question a widget asks.
 bool UiDriver::walkStep(Lab& lab) {
   if (phase_ == 0) {  // the widgets to operate
     walked_.clear();
@@ -122,6 +122,17 @@ bool UiDriver::walkStep(Lab& lab) {
     raised_ = true;
     return true;
   }
+  // A question the last widget asked (Reset, clear) is answered yes, and a browser it opened
+  // (Open...) is cancelled, so that the walk goes on over the panel.
+  for (const WidgetRecord& r : WidgetLog::instance().last())
+    if (r.kind == "button" && ((r.window == "Confirm" && r.label != "Cancel") ||
+                               (r.window == "Open file" && r.label == "Cancel"))) {
+      std::cout << "ui-test: walk: " << remembered_ << " -> " << r.window << ": " << r.label
+                << std::endl;
+      clickOn(r, centre(r));
+      settle(kSettleFrames);
+      return true;
+    }
   // The last widget's check.
   if (phase_ == 2 && !remembered_.empty()) {
     const WidgetRecord* w = find(remembered_);
