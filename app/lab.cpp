@@ -8,8 +8,8 @@
 #include "app/session/actions.h"
 #include "app/session/recorder.h"
 #include "app/shown_view.h"
-#include "compute/core/cuda_check.h"
 #include "compute/core/errors.h"
+#include "compute/core/gpu_error.h"
 #include "compute/core/json_input.h"
 #include "compute/core/output_file.h"
 
@@ -121,7 +121,8 @@ Lab::Lab(const LabOptions& options) {
   stepsPerFrame_ = options.stepsPerFrame;
   running_ = !options.paused && !presetPaused;
   interop = options.interop;
-  if (backend == Backend::Cpu && !gpuInfo().available) notice = "CPU backend: no usable GPU";
+  if (backend == Backend::Cpu && !gpuInfo().available)
+    notice = WS_WITH_CUDA ? "CPU backend: no usable GPU" : "CPU backend: built without CUDA";
 }
 
 Lab::~Lab() = default;

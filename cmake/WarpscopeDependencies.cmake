@@ -11,8 +11,11 @@ endfunction()
 
 ws_require(PkgConfig_FOUND "pkg-config" pkg-config)
 
-find_package(CUDAToolkit)
-ws_require(CUDAToolkit_FOUND "the CUDA toolkit (nvcc, cudart, CUB/Thrust)" "nvidia-cuda-toolkit (or NVIDIA's cuda-toolkit)")
+if(WS_WITH_CUDA)
+  find_package(CUDAToolkit)
+  ws_require(CUDAToolkit_FOUND "the CUDA toolkit (nvcc, cudart, CUB/Thrust)"
+             "nvidia-cuda-toolkit (or NVIDIA's cuda-toolkit)")
+endif()
 
 find_package(glfw3 3.3 QUIET)
 ws_require(glfw3_FOUND "GLFW 3" libglfw3-dev)

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "compute/core/cuda_check.h"
+#include "compute/core/gpu_error.h"
 #include "render/gl/gl_check.h"
 
 namespace ws::render {

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# One-step set-up for a fresh Debian 12 or Ubuntu 24.04 machine with the CUDA toolkit:
-# installs the missing packages (apt-get; sudo when not root), builds into build/, then
+# One-step set-up for a fresh Debian 12 or Ubuntu 24.04 machine, with or without the CUDA toolkit
+# (without it, the CPU backend alone is built): installs the missing packages (apt-get; sudo when
+# not root), builds into build/, then
 #   scripts/setup.sh gui  [warpscope options]   launches the GUI (Game of Life by default)
 #   scripts/setup.sh test                       runs every test (GPU tests skip without a GPU)
 #   scripts/setup.sh sanitize                   builds with ASan + UBSan into build-sanitize/ and
 #                                               runs the CPU, GUI and monkey tests under them
+#   scripts/setup.sh package                    builds a .deb into build-package/ and checks it
+# WARPSCOPE_CUDA=OFF builds without CUDA where the toolkit is installed (see below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-gui}
@@ -26,12 +29,17 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# The CUDA toolkit (nvcc, CUB/Thrust) comes from NVIDIA's packages or the distribution's.
-if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=/usr/local/cuda/bin:$PATH; fi
-if ! command -v nvcc >/dev/null; then
-  echo "warpscope: nvcc not found. Install the CUDA toolkit (NVIDIA's cuda-toolkit, or Debian's" \
-       "nvidia-cuda-toolkit) and run this again." >&2
-  exit 1
+# The CUDA toolkit (nvcc, CUB/Thrust) comes from NVIDIA's packages or the distribution's. Without
+# it the CPU backend alone is built. WARPSCOPE_CUDA=OFF builds without it even where it is installed
+# (AUTO, the default: where nvcc is found; ON: required).
+cuda=${WARPSCOPE_CUDA:-AUTO}
+if [ "$cuda" != OFF ]; then
+  if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=/usr/local/cuda/bin:$PATH; fi
+  if ! command -v nvcc >/dev/null; then
+    echo "warpscope: no CUDA toolkit (nvcc) here: building the CPU backend only. For the GPU" \
+         "backend install NVIDIA's cuda-toolkit (or Debian's nvidia-cuda-toolkit, in non-free) and" \
+         "run this again."
+  fi
 fi
 
 # The sanitizer stage: host code built with AddressSanitizer and UndefinedBehaviorSanitizer, and
@@ -41,7 +49,7 @@ fi
 # runs them all), to keep CI within its time.
 sanitize() {
   cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DWARPSCOPE_SANITIZE=address,undefined
+        -DWARPSCOPE_SANITIZE=address,undefined -DWARPSCOPE_CUDA="$cuda"
   cmake --build build-sanitize
   cd build-sanitize
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
@@ -85,10 +93,44 @@ fuzz() {
   }
 }
 
-if [ "$mode" = sanitize ]; then sanitize; exit; fi
+# The .deb (cmake/Packaging.cmake): built from a Release build of its own, then checked: the files
+# it installs, the dependencies it declares, and that apt can install it here (simulated).
+package() {
+  local started
+  started=$(date +%s)
+  cmake -S . -B build-package -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
+        -DWARPSCOPE_CUDA="$cuda"
+  cmake --build build-package
+  echo "warpscope: configured and built build-package/ in $(($(date +%s) - started)) s on $(nproc) cores"
+  (cd build-package && cpack -G DEB)
+  local deb
+  deb=$(ls build-package/warpscope_*.deb)
+  dpkg-deb --info "$deb"
+  local files
+  files=$(dpkg-deb --contents "$deb")
+  for f in ./usr/bin/warpscope ./usr/share/warpscope/assets/presets/lbm-cylinder.json \
+           ./usr/share/applications/warpscope.desktop \
+           ./usr/share/icons/hicolor/scalable/apps/warpscope.svg ./usr/share/doc/warpscope/README.md; do
+    grep -q " $f\$" <<< "$files" || { echo "warpscope: $deb lacks $f" >&2; return 1; }
+  done
+  local depends
+  depends=$(dpkg-deb --field "$deb" Depends)
+  for d in libglfw3 libepoxy0 libegl1 libgomp1 fonts-dejavu-core; do
+    grep -q "$d" <<< "$depends" || { echo "warpscope: $deb does not depend on $d" >&2; return 1; }
+  done
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get install --simulate --no-install-recommends "./$deb" > build-package/apt-simulate.log
+  echo "warpscope: $deb: $(wc -l <<< "$files") files, Depends: $depends"
+}
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+if [ "$mode" = sanitize ]; then sanitize; exit; fi
+if [ "$mode" = package ]; then package; exit; fi
+
+started=$(date +%s)
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPSCOPE_CUDA="$cuda"
 cmake --build build
+echo "warpscope: configured and built build/ in $(($(date +%s) - started)) s on $(nproc) cores"
 
 case "$mode" in
   gui) exec ./build/warpscope "$@" ;;
@@ -98,5 +140,5 @@ case "$mode" in
       echo "its reason with ctest -V); CPU, OpenGL (llvmpipe) and GUI (Xvfb) tests run."
     fi
     cd build && exec ctest --output-on-failure -j"$(nproc)" --timeout 1200 ;;
-  *) echo "usage: scripts/setup.sh gui|test|sanitize" >&2; exit 2 ;;
+  *) echo "usage: scripts/setup.sh gui|test|sanitize|package" >&2; exit 2 ;;
 esac

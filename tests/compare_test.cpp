@@ -255,8 +255,8 @@ TEST(Roofline, GpuPeaksArePhysical) {
   WS_REQUIRE_GPU();
   if (std::getenv("WS_SANITIZER_RUN"))
     GTEST_SKIP() << "under compute-sanitizer a kernel's time says nothing about the peak";
-  int sms = 0;
-  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  const int sms = gpuInfo().multiprocessors;
+  ASSERT_GT(sms, 0);
   // 128 FP32 lanes per SM on every GPU since Ampere, an FMA counting two, between 0.5 and 2.5 GHz;
   // a kernel whose work the compiler removed would read far above.
   const double lanes = sms * 128.0 * 2;

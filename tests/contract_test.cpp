@@ -14,8 +14,8 @@
 
 #include "app/lab.h"
 #include "app/scene.h"
-#include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
+#include "compute/core/memory.h"
 #include "compute/core/progress.h"
 #include "compute/views/graph.h"
 #include "compute/views/mesh.h"

@@ -6,10 +6,10 @@
 #include <iterator>
 #include <sstream>
 
-#include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
 #include "compute/core/input_file.h"
 #include "compute/core/json_input.h"
+#include "compute/core/memory.h"
 
 namespace ws::app {
 

@@ -8,7 +8,19 @@ namespace ws {
 
 std::string assetDirectory() {
   if (const char* env = std::getenv("WARPSCOPE_ASSETS"); env && *env) return env;
-  return WS_ASSET_DIR;
+  // Installed (cmake --install, the .deb): beside the program, at WS_INSTALLED_ASSETS from its
+  // folder (../share/warpscope/assets); else run from the build tree: the source tree's.
+  static const std::string found = [] {
+    std::error_code error;
+    const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (!error) {
+      const std::filesystem::path installed =
+          (program.parent_path() / WS_INSTALLED_ASSETS).lexically_normal();
+      if (std::filesystem::is_directory(installed, error)) return installed.string();
+    }
+    return std::string(WS_ASSET_DIR);
+  }();
+  return found;
 }
 
 std::vector<std::string> listAssets(const std::string& folder, const std::string& extension) {

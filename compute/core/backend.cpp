@@ -1,6 +1,8 @@
 #include "compute/core/backend.h"
 
+#if WS_WITH_CUDA
 #include <cuda_runtime_api.h>
+#endif
 
 namespace ws {
 
@@ -18,6 +20,11 @@ namespace {
 
 GpuInfo probe(int device) {
   GpuInfo info;
+#if !WS_WITH_CUDA
+  (void)device;
+  info.reason = "built without CUDA: this program has the CPU backend only";
+  return info;
+#else
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {
@@ -44,6 +51,7 @@ GpuInfo probe(int device) {
   info.totalMemoryBytes = static_cast<double>(prop.totalGlobalMem);
   info.l2Bytes = static_cast<double>(prop.l2CacheSize);
   return info;
+#endif
 }
 
 GpuInfo& cachedInfo() {

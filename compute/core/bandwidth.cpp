@@ -4,11 +4,17 @@
 #include <vector>
 
 #include "compute/core/backend.h"
+#include "compute/core/errors.h"
+#if WS_WITH_CUDA
 #include "compute/core/device_buffer.h"
+#endif
 
 namespace ws {
 
 double measureCopyBandwidth() {
+#if !WS_WITH_CUDA
+  throw InputError("this build has no CUDA backend: there is no GPU bandwidth to measure");
+#else
   std::size_t freeBytes = 0, totalBytes = 0;
   WS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
   // Large enough to dwarf the L2 (50-60 MB on Hopper), small enough to leave room for the rest.
@@ -34,6 +40,7 @@ double measureCopyBandwidth() {
   std::sort(times.begin(), times.end());
   const double medianMs = times[times.size() / 2];
   return 2.0 * bytes / (medianMs * 1e-3);
+#endif
 }
 
 namespace {

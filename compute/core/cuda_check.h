@@ -3,31 +3,11 @@
 // show it in a popup and carry on (on the CPU backend if the device is gone).
 #include <cuda_runtime_api.h>
 
-#include <stdexcept>
-#include <string>
+#include "compute/core/gpu_error.h"
 
 namespace ws {
 
-class CudaError : public std::runtime_error {
- public:
-  CudaError(cudaError_t code, const std::string& what) : std::runtime_error(what), code_(code) {}
-  cudaError_t code() const { return code_; }
-  // After a "sticky" error the CUDA context is unusable: the process must stop using the GPU.
-  bool contextLost() const;
-
- private:
-  cudaError_t code_;
-};
-
 [[noreturn]] void throwCudaError(cudaError_t code, const char* call, const char* file, int line);
-
-// True when the CUDA context has hit a sticky error (a faulting kernel, a lost device): errors can
-// surface through any library (Thrust throws its own type), so callers ask after any failure.
-bool cudaContextLost();
-
-// Fault injection for the tests of that path: with WARPSCOPE_INJECT_GPU_FAULT=N in the environment,
-// the N-th call launches a kernel that traps, as a faulting kernel would.
-void injectGpuFaultIfRequested();
 
 }  // namespace ws
 

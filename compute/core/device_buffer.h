@@ -1,6 +1,7 @@
 #pragma once
 // Move-only owner of a cudaMalloc'd array. Allocation failures become OutOfMemoryError with the
-// size asked for and the memory free, so a too-large grid is a message, not a crash.
+// size asked for and the memory free, so a too-large grid is a message, not a crash. For the CUDA
+// half of the code (compute/core/memory.h has what the host needs).
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -10,22 +11,9 @@
 
 #include "compute/core/cuda_check.h"
 #include "compute/core/errors.h"
+#include "compute/core/memory.h"
 
 namespace ws {
-
-std::string formatBytes(double bytes);
-
-// Throws OutOfMemoryError unless `bytes` (plus what the caller will give back first,
-// `releasedBytes`) fits in the device memory free now, keeping a small reserve for the display.
-void requireDeviceMemory(double bytes, double releasedBytes, const std::string& what);
-
-// Throws OutOfMemoryError when `bytes` of host memory for `what` ("a 4096x4096 grid") would take
-// more than half of this machine's memory (the CPU backend's limit), more than is available now,
-// or more than a limit set with limitHostMemory().
-void requireHostMemory(double bytes, const std::string& what);
-// A lower bound for requireHostMemory() than the machine's (the fuzz targets run every input
-// within one); 0 lifts it.
-void limitHostMemory(double bytes);
 
 template <typename T>
 class DeviceBuffer {

@@ -2,9 +2,9 @@
 
 #include <filesystem>
 
-#include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
 #include "compute/core/json_input.h"
+#include "compute/core/memory.h"
 
 namespace ws {
 

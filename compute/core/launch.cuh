@@ -8,6 +8,21 @@
 
 namespace ws {
 
+// The record of `function` launched as <<<grid, block, shared>>>, added to `launches` unless the
+// same kernel with the same shape is there already (a step of many generations launches it again
+// and again; the readouts describe each launch shape once).
+inline void noteLaunch(std::vector<KernelLaunch>& launches, const char* name, const void* function,
+                       dim3 grid, dim3 block, std::size_t shared = 0) {
+  KernelLaunch launch{
+      name, function, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared};
+  for (const KernelLaunch& l : launches)
+    if (l.function == function && l.grid[0] == grid.x && l.grid[1] == grid.y &&
+        l.grid[2] == grid.z && l.block[0] == block.x && l.block[1] == block.y &&
+        l.dynamicShared == shared)
+      return;
+  launches.push_back(launch);
+}
+
 template <typename... Params>
 auto recordedLaunch(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
                     std::size_t shared = 0) {

@@ -1,10 +1,13 @@
 #include "compute/core/launch_readout.h"
 
-#include <cuda_runtime_api.h>
-
 #include <algorithm>
 
+#include "compute/core/errors.h"
+#if WS_WITH_CUDA
+#include <cuda_runtime_api.h>
+
 #include "compute/core/cuda_check.h"
+#endif
 
 namespace ws {
 
@@ -45,6 +48,9 @@ OccupancyLimits occupancyLimits(const SmResources& sm, int blockThreads, int reg
 }
 
 SmResources smResources() {
+#if !WS_WITH_CUDA
+  throw InputError("this build has no CUDA backend: there is no GPU to read");
+#else
   int device = 0;
   WS_CUDA_CHECK(cudaGetDevice(&device));
   const auto get = [&](cudaDeviceAttr attribute) {
@@ -60,11 +66,13 @@ SmResources smResources() {
   sm.sharedBytes = get(cudaDevAttrMaxSharedMemoryPerMultiprocessor);
   sm.reservedSharedPerBlock = get(cudaDevAttrReservedSharedMemoryPerBlock);
   return sm;
+#endif
 }
 
 LaunchReadout readLaunch(const KernelLaunch& launch) {
   LaunchReadout r;
   r.launch = launch;
+#if WS_WITH_CUDA
   if (!launch.function) return r;
   cudaFuncAttributes attributes{};
   WS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, launch.function));
@@ -84,7 +92,8 @@ LaunchReadout readLaunch(const KernelLaunch& launch) {
   const long long perWave = std::max(1LL, 1LL * r.blocksPerSm * multiprocessors);
   const long long blocks = 1LL * launch.grid[0] * launch.grid[1] * launch.grid[2];
   r.waves = int((blocks + perWave - 1) / perWave);
-  return r;
+#endif
+  return r;  // unknown in a build without CUDA (which launches nothing)
 }
 
 std::vector<KernelLaunch>*& launchLog() {

@@ -2,9 +2,7 @@
 // Kernel and CPU timings for the overlay and the benchmark. A TimingScope keeps the recent samples
 // of one piece of work (a kernel, a CPU step) with the work and bytes each sample did, so it can
 // report ms, the module's own rate and GB/s. GPU samples come from CUDA events in a small ring per
-// scope, read a frame late with cudaEventQuery so the frame never waits for them.
-#include <cuda_runtime_api.h>
-
+// scope (compute/core/gpu_timer.h), read a frame late so the frame never waits for them.
 #include <chrono>
 #include <deque>
 #include <memory>
@@ -46,31 +44,6 @@ class TimingScope {
   int warmupSamples_;
   int toSkip_;
   std::deque<Sample> samples_;
-};
-
-// CUDA events around launches, in a ring; never blocks unless asked to drain.
-class GpuTimerRing {
- public:
-  explicit GpuTimerRing(int slots = 16);
-  ~GpuTimerRing();
-  GpuTimerRing(const GpuTimerRing&) = delete;
-  GpuTimerRing& operator=(const GpuTimerRing&) = delete;
-
-  // start/stop bracket the launches of one sample. When every slot is still in flight the sample
-  // is not timed (start returns false) rather than stalling the frame.
-  bool start(cudaStream_t stream = nullptr);
-  void stop(double work, double bytes, cudaStream_t stream = nullptr);
-  void collect(TimingScope& scope);  // finished samples only
-  void drain(TimingScope& scope);    // waits for all (benchmark)
-
- private:
-  struct Slot {
-    cudaEvent_t begin = nullptr, end = nullptr;
-    double work = 0, bytes = 0;
-  };
-  std::vector<Slot> slots_;
-  std::size_t head_ = 0, count_ = 0;  // in-flight slots: [head_, head_+count_)
-  bool open_ = false;
 };
 
 // Wall-clock time of a CPU section.

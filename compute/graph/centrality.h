@@ -12,6 +12,10 @@
 
 namespace ws::graph {
 
+// How the GPU's centrality maps threads to work (centrality_cuda.h): a thread per vertex of a
+// level, per arc, or per arc in random order.
+enum class Parallelism { Node, Edge, PermutedEdge };
+
 struct Centrality {
   std::vector<double> betweenness;      // per vertex: sum over pairs s, t of sigma_st(v) / sigma_st
   std::vector<double> edgeBetweenness;  // per edge, likewise

@@ -21,8 +21,6 @@
 
 namespace ws::graph {
 
-enum class Parallelism { Node, Edge, PermutedEdge };
-
 class CudaCentrality {
  public:
   // `batchBytes`: the device memory the per-source arrays of a batch may take

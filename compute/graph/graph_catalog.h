@@ -6,7 +6,7 @@
 
 #include "compute/core/catalog.h"
 #include "compute/core/module.h"
-#include "compute/graph/centrality_cuda.h"
+#include "compute/graph/centrality.h"
 
 namespace ws::graph {
 

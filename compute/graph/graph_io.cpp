@@ -6,9 +6,9 @@
 #include <limits>
 
 #include "compute/core/assets.h"
-#include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
 #include "compute/core/input_file.h"
+#include "compute/core/memory.h"
 #include "compute/core/text_tokens.h"
 
 namespace ws::graph {

@@ -8,9 +8,9 @@
 #include <sstream>
 #include <tuple>
 
-#include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
 #include "compute/core/json_input.h"
+#include "compute/core/memory.h"
 #include "compute/core/output_file.h"
 #include "compute/core/progress.h"
 #include "compute/core/saved_state.h"

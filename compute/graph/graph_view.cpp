@@ -6,7 +6,7 @@
 #include <map>
 #include <sstream>
 
-#include "compute/core/cuda_check.h"
+#include "compute/core/memory.h"
 #include "compute/graph/graph_module.h"
 
 namespace ws::graph {
@@ -246,10 +246,7 @@ void GraphModule::renderGraph(GraphImage& image) {
   auto copy = [&](float* to, const std::vector<float>& from, std::size_t most) {
     const std::size_t count = std::min(from.size(), most);
     if (count == 0) return;  // an empty graph: its vectors may have no storage at all
-    if (image.onDevice)
-      WS_CUDA_CHECK(cudaMemcpy(to, from.data(), count * sizeof(float), cudaMemcpyHostToDevice));
-    else
-      std::memcpy(to, from.data(), count * sizeof(float));
+    copyToView(to, from.data(), count * sizeof(float), image.onDevice);
   };
   if (quotientView()) {
     copy(image.nodes, quotientNodes(), 4 * image.nodeCount);

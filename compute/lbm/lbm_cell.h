@@ -11,10 +11,32 @@
 
 #include "compute/core/hd.h"
 #include "compute/lbm/lbm_lattice.h"
+#if WS_WITH_CUDA
 // __half with host conversions too, so the CPU stores FP16 exactly as the GPU does.
 #include <cuda_fp16.h>
+#endif
 
 namespace ws::lbm {
+
+// FP16 storage: CUDA's __half, or in a build without CUDA the compiler's IEEE binary16, whose
+// conversions round to nearest even as __float2half_rn does.
+#if WS_WITH_CUDA
+using Half = __half;
+WS_HD float halfToFloat(Half v) {
+  return __half2float(v);
+}
+WS_HD Half floatToHalf(float v) {
+  return __float2half_rn(v);
+}
+#else
+using Half = _Float16;
+inline float halfToFloat(Half v) {
+  return static_cast<float>(v);
+}
+inline Half floatToHalf(float v) {
+  return static_cast<Half>(v);
+}
+#endif
 
 // ---- cell types (the flag field) --------------------------------------------------------------
 
@@ -109,10 +131,10 @@ struct Codec<float> {
   WS_HD static float fromRaw(float v) { return v; }
 };
 template <>
-struct Codec<__half> {
+struct Codec<Half> {
   static constexpr float kUnit = 32768.0f;
-  WS_HD static float raw(__half v) { return __half2float(v); }
-  WS_HD static __half fromRaw(float v) { return __float2half_rn(v); }
+  WS_HD static float raw(Half v) { return halfToFloat(v); }
+  WS_HD static Half fromRaw(float v) { return floatToHalf(v); }
 };
 
 template <typename T, int Q, Layout L>

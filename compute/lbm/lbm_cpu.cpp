@@ -3,7 +3,7 @@
 #include <cmath>
 #include <utility>
 
-#include "compute/core/device_buffer.h"
+#include "compute/core/memory.h"
 #include "compute/lbm/lbm_engine.h"
 
 namespace ws::lbm {

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "compute/core/device_buffer.h"
+#include "compute/core/gpu_timer.h"
 #include "compute/core/launch.cuh"
 #include "compute/core/launch.h"
 #include "compute/lbm/lbm_cuda.h"

@@ -98,7 +98,7 @@ decltype(auto) dispatch(LatticeKind lattice, const Variant& v, F&& f) {
     if (v.layout == Layout::SoA) return withPropagation.template operator()<T, Layout::SoA>();
     return withPropagation.template operator()<T, Layout::AoS>();
   };
-  if (v.half) return withLayout.template operator()<__half>();
+  if (v.half) return withLayout.template operator()<Half>();
   return withLayout.template operator()<float>();
 }
 

@@ -8,9 +8,9 @@
 #include <limits>
 #include <set>
 
-#include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
 #include "compute/core/line.h"
+#include "compute/core/memory.h"
 #include "compute/core/output_file.h"
 #include "compute/core/saved_state.h"
 #include "compute/lbm/lbm_catalog.h"

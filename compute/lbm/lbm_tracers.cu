@@ -4,6 +4,7 @@
 
 #include "compute/core/cuda_check.h"
 #include "compute/core/device_buffer.h"
+#include "compute/core/gpu_timer.h"
 #include "compute/core/launch.h"
 #include "compute/lbm/lbm_tracers.h"
 

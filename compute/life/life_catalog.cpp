@@ -5,6 +5,25 @@
 namespace ws::life {
 
 namespace {
+const char* const kShapes[] = {"64x4", "32x8", "16x16", "8x32", "4x64", "128x2", "256x1", nullptr};
+}  // namespace
+
+const char* const* tileShapes() {
+  return kShapes;
+}
+
+bool parseTileShape(const std::string& text, int& blockX, int& blockY) {
+  for (const char* const* shape = kShapes; *shape; ++shape) {
+    if (text == *shape) {
+      blockX = std::stoi(text.substr(0, text.find('x')));
+      blockY = std::stoi(text.substr(text.find('x') + 1));
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace {
 
 template <CudaLifeKernel kernel>
 std::unique_ptr<LifeEngine> makeCuda(const LifeConfig& config, LifeTimings timings) {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <vector>
 
-#include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
+#include "compute/core/memory.h"
 #include "compute/life/life_bitops.h"
 #include "compute/life/life_soup.h"
 

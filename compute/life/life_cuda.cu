@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compute/core/device_buffer.h"
+#include "compute/core/gpu_timer.h"
 #include "compute/core/launch.cuh"
 #include "compute/core/launch.h"
 #include "compute/life/life_cuda.h"
@@ -60,8 +61,6 @@ struct WordPopulation {
   const Word* words;
   __device__ unsigned long long operator()(long long i) const { return __popcll(words[i]); }
 };
-
-const char* const kShapes[] = {"64x4", "32x8", "16x16", "8x32", "4x64", "128x2", "256x1", nullptr};
 
 template <int BX, int BY, int CPT, bool kBarrier = true>
 void launchTileKernel(const std::uint32_t* current, std::uint32_t* next, const PaddedGeometry& g,
@@ -526,21 +525,6 @@ class CudaEngine final : public LifeEngine {
 };
 
 }  // namespace
-
-const char* const* tileShapes() {
-  return kShapes;
-}
-
-bool parseTileShape(const std::string& text, int& blockX, int& blockY) {
-  for (const char* const* shape = kShapes; *shape; ++shape) {
-    if (text == *shape) {
-      blockX = std::stoi(text.substr(0, text.find('x')));
-      blockY = std::stoi(text.substr(text.find('x') + 1));
-      return true;
-    }
-  }
-  return false;
-}
 
 std::unique_ptr<LifeEngine> makeCudaEngine(const CudaLifeConfig& config, LifeTimings timings) {
   return std::make_unique<CudaEngine>(config, timings);

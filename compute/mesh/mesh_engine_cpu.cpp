@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "compute/core/device_buffer.h"
+#include "compute/core/memory.h"
 #include "compute/mesh/mesh_engine.h"
 
 namespace ws::mesh {

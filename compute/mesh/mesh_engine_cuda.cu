@@ -2,6 +2,7 @@
 
 #include "compute/core/cuda_check.h"
 #include "compute/core/device_buffer.h"
+#include "compute/core/gpu_timer.h"
 #include "compute/core/launch.h"
 #include "compute/mesh/mesh_engine.h"
 #include "compute/mesh/optimize_cuda.h"

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <filesystem>
 
-#include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
+#include "compute/core/memory.h"
 #include "compute/core/output_file.h"
 #include "compute/core/saved_state.h"
 #include "compute/mesh/mesh_catalog.h"

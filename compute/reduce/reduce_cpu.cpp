@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
+#include "compute/core/memory.h"
 #include "compute/reduce/reduce_lab.h"
 
 namespace ws::reduce {

@@ -9,6 +9,7 @@
 
 #include "compute/core/cuda_check.h"
 #include "compute/core/device_buffer.h"
+#include "compute/core/gpu_timer.h"
 #include "compute/reduce/reduce_lab.h"
 
 namespace ws::reduce {

@@ -1,13 +1,11 @@
 #include "compute/reduce/reduce_module.h"
 
-#include <cuda_runtime_api.h>
-
 #include <algorithm>
 #include <cmath>
 
 #include "compute/core/catalog.h"
-#include "compute/core/cuda_check.h"
 #include "compute/core/errors.h"
+#include "compute/core/memory.h"
 #include "compute/core/saved_state.h"
 
 namespace ws::reduce {
@@ -349,11 +347,7 @@ void ReduceModule::renderField(const FieldRequest& request, FieldImage& image) {
       pixels[std::size_t(py) * image.width + px] =
           cells[std::size_t(step) * pattern_.threads + std::size_t(wx)];
     }
-  if (image.onDevice)
-    WS_CUDA_CHECK(cudaMemcpy(image.pixels, pixels.data(), pixels.size() * sizeof(float),
-                             cudaMemcpyHostToDevice));
-  else
-    std::copy(pixels.begin(), pixels.end(), image.pixels);
+  copyToView(image.pixels, pixels.data(), pixels.size() * sizeof(float), image.onDevice);
 }
 
 std::vector<Module::ViewLabel> ReduceModule::viewLabels() const {

@@ -2,7 +2,7 @@
 
 #include <atomic>
 
-#include "compute/core/device_buffer.h"
+#include "compute/core/memory.h"
 
 #include "compute/core/errors.h"
 

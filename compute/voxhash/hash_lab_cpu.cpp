@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "compute/core/device_buffer.h"
+#include "compute/core/memory.h"
 #include "compute/voxhash/cuckoo_cpu.h"
 #include "compute/voxhash/hash_lab.h"
 

@@ -4,6 +4,7 @@
 #include <array>
 #include <utility>
 
+#include "compute/core/gpu_timer.h"
 #include "compute/core/launch.cuh"
 #include "compute/core/launch.h"
 #include "compute/voxhash/cuckoo_cuda.h"

@@ -25,12 +25,12 @@
 #include "app/session/session.h"
 #include "app/session/snapshot.h"
 #include "app/ui/settings.h"
-#include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
 #include "compute/core/json_input.h"
+#include "compute/core/memory.h"
 #include "compute/graph/graph_io.h"
-#include "compute/life/rle.h"
 #include "compute/io/mesh_io.h"
+#include "compute/life/rle.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace ws::fuzz {

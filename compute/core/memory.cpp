@@ -1,11 +1,19 @@
-#include "compute/core/device_buffer.h"
+#include "compute/core/memory.h"
 
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <string>
+
+#include "compute/core/errors.h"
+#if WS_WITH_CUDA
+#include <cuda_runtime_api.h>
+
+#include "compute/core/cuda_check.h"
+#endif
 
 namespace ws {
 
@@ -22,6 +30,7 @@ std::string formatBytes(double bytes) {
 }
 
 void requireDeviceMemory(double bytes, double releasedBytes, const std::string& what) {
+#if WS_WITH_CUDA
   std::size_t freeBytes = 0, totalBytes = 0;
   WS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
   const double reserve = 256.0 * 1024 * 1024;  // display, interop buffers, CUB scratch
@@ -31,6 +40,11 @@ void requireDeviceMemory(double bytes, double releasedBytes, const std::string& 
                            " is available (of " + formatBytes(static_cast<double>(totalBytes)) +
                            ")");
   }
+#else
+  (void)releasedBytes;
+  throw OutOfMemoryError(what + " needs " + formatBytes(bytes) +
+                         " of GPU memory, and this build has no CUDA backend");
+#endif
 }
 
 namespace {
@@ -68,6 +82,18 @@ void requireHostMemory(double bytes, const std::string& what) {
   if (bytes > limit)
     throw OutOfMemoryError(what + " needs " + formatBytes(bytes) + " of memory; " +
                            formatBytes(limit) + why);
+}
+
+void copyToView(void* to, const void* from, std::size_t bytes, bool onDevice) {
+  if (!onDevice) {
+    std::memcpy(to, from, bytes);
+    return;
+  }
+#if WS_WITH_CUDA
+  WS_CUDA_CHECK(cudaMemcpy(to, from, bytes, cudaMemcpyHostToDevice));
+#else
+  throw InputError("this build has no CUDA backend: there is no device memory to write");
+#endif
 }
 
 }  // namespace ws
