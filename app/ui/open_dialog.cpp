@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <imgui.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -184,18 +185,18 @@ bool DesktopChooser::start(const std::vector<std::string>& argv) {
   std::vector<char*> args;
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) {
+  // The child's answer into the pipe (spawned, not forked: this process has threads).
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, pipe[1], STDOUT_FILENO);
+  pid_t pid = -1;
+  const int failed = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(pipe[1]);
+  if (failed != 0) {
     ::close(pipe[0]);
-    ::close(pipe[1]);
     return false;
   }
-  if (pid == 0) {  // the child: its answer into the pipe
-    ::dup2(pipe[1], STDOUT_FILENO);
-    ::execvp(args[0], args.data());
-    ::_exit(127);
-  }
-  ::close(pipe[1]);
   ::fcntl(pipe[0], F_SETFL, O_NONBLOCK);
   pid_ = pid;
   fd_ = pipe[0];
