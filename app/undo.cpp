@@ -98,21 +98,21 @@ void UndoHistory::apply(const Step& step, Module& module, bool redo) {
 }
 
 std::optional<std::string> UndoHistory::undo(Module& module) {
-  strokeOpen_ = false;
-  if (done_.empty()) return std::nullopt;
-  apply(done_.back(), module, false);
-  undone_.push_back(std::move(done_.back()));
-  done_.pop_back();
-  return undone_.back().what;
+  return move(done_, undone_, module, false);
 }
 
 std::optional<std::string> UndoHistory::redo(Module& module) {
+  return move(undone_, done_, module, true);
+}
+
+std::optional<std::string> UndoHistory::move(std::deque<Step>& from, std::deque<Step>& to,
+                                             Module& module, bool redo) {
   strokeOpen_ = false;
-  if (undone_.empty()) return std::nullopt;
-  apply(undone_.back(), module, true);
-  done_.push_back(std::move(undone_.back()));
-  undone_.pop_back();
-  return done_.back().what;
+  if (from.empty()) return std::nullopt;
+  apply(from.back(), module, redo);  // a throw leaves the step where it was
+  to.push_back(std::move(from.back()));
+  from.pop_back();
+  return to.back().what;
 }
 
 }  // namespace ws::app

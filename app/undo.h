@@ -57,6 +57,9 @@ class UndoHistory {
   void push(Step step);
   // Undoes (redo false) or redoes the step on the module.
   static void apply(const Step& step, Module& module, bool redo);
+  // Applies the last step of `from` (undone_ to redo, done_ to undo) and moves it onto `to`.
+  std::optional<std::string> move(std::deque<Step>& from, std::deque<Step>& to, Module& module,
+                                  bool redo);
 
   std::deque<Step> done_, undone_;
   std::size_t bytes_ = 0;    // held by done_ and undone_

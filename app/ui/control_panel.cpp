@@ -208,10 +208,12 @@ void drawFiles(Lab& lab, UiContext& context) {
   // The files opened last (dropped on the window or picked here), to open again; the list shows
   // the last one opened.
   if (tracked::Button("Open...")) showOpenDialog(lab, context);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("choose a file to open (Ctrl+O): %s",
-                      desktopChooser().empty() ? "the browser in the window"
-                                               : (desktopChooser() + "'s chooser").c_str());
+  if (ImGui::IsItemHovered()) {
+    const std::string chooser = desktopChooser();
+    ImGui::SetTooltip("choose a file to open (Ctrl+O): %s", chooser.empty()
+                                                                ? "the browser in the window"
+                                                                : (chooser + "'s chooser").c_str());
+  }
   const char* last = context.recentFiles.empty() ? "none yet" : context.recentFiles.front().c_str();
   if (tracked::BeginCombo("recent", last)) {
     for (const std::string& path : context.recentFiles)
