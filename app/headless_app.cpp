@@ -11,6 +11,7 @@
 #include <functional>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <thread>
 
 #include "app/interrupt.h"
@@ -326,6 +327,9 @@ int runHeadless(const HeadlessOptions& given) {
   for (const auto& metric : module.metrics())
     std::printf("  %s %.6g after %llu steps\n", metric.name.c_str(), metric.value,
                 static_cast<unsigned long long>(module.stepCount()));
+  // What the module says of its state (derived quantities, warnings, the last export).
+  std::istringstream notes(module.notes());
+  for (std::string line; std::getline(notes, line);) std::printf("  note: %s\n", line.c_str());
   // The launch readouts of the last step's kernels, as the Lesson panel shows them.
   for (const KernelLaunch& launch : module.launches()) {
     const LaunchReadout r = readLaunch(launch);

@@ -162,7 +162,8 @@ void Lab::advance() {
              std::none_of(metrics_.begin(), metrics_.end(),
                           [&](const Metric& m) { return m.name == series.first; });
     });
-    for (const auto& metric : metrics_) addToHistory(metric.name, metric.value);
+    for (const auto& metric : metrics_)
+      if (metric.plotted) addToHistory(metric.name, metric.value);
   });
   // A simulation that failed pauses, so that its message is read once, not met every frame.
   if (!stepped) running_ = false;

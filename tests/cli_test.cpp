@@ -355,8 +355,8 @@ TEST(Writing, ADivergedFlowIsReportedOnceAndTheRunSaysWhereItStopped) {
       "--steps-per-frame 50 --steps 20000 --window 64x64");
   EXPECT_EQ(result.exitCode, 1) << result.output;
   std::size_t said = 0;
-  for (auto at = result.output.find("diverged"); at != std::string::npos;
-       at = result.output.find("diverged", at + 1))
+  for (auto at = result.output.find("The flow diverged"); at != std::string::npos;
+       at = result.output.find("The flow diverged", at + 1))
     ++said;
   EXPECT_EQ(said, 1u) << result.output;
   EXPECT_NE(result.output.find("headless: stopped after frame"), std::string::npos)

@@ -488,6 +488,44 @@ expect-layout
   expectPassed(run);
 }
 
+// LBM measures as it runs: the force on the cylinder and its coefficients (the Timings panel's
+// curves and values), probe points clicked into the flow (numbered over the view, undone with
+// Ctrl+Z), and the series exported as CSV into the output folder.
+TEST(GuiPanels, TheFlowsForcesAndProbesAreMeasuredAndExported) {
+  REQUIRE_WINDOWS();
+  const std::string dir = ::testing::TempDir() + "/gui-lbm-series";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string script = R"ui(
+click "probe point"
+view-click 0.6 0.45
+expect-match "probe points" "^[0-9]+,[0-9]+$"
+view-click 0.8 0.5
+expect-match "probe points" "^[0-9]+,[0-9]+; [0-9]+,[0-9]+$"
+key ctrl+z
+expect-match "probe points" "^[0-9]+,[0-9]+$"
+click "Step 100"
+click "Step 100"
+expect-above Cd 0.5
+expect-above "|u| (probe 1)" 0.01
+expect-above "Cd (obstacle 1)" 0.5
+pick "forces on" all
+click "Step 100"
+expect-above "Cd" 0.5
+click "export series CSV"
+expect-file ")ui" + dir + R"ui(/warpscope-lbm-cylinder-step300-series.csv"
+set "probe points" "1,2,3"
+expect-no-error
+set "probe points" "1"
+expect-error "expected x,y or x,y,z"
+expect-layout
+)ui";
+  const auto run = runUiScript("lbm-series", script,
+                               "--backend cpu --paused --module lbm --size 256x128 --output-dir " +
+                                   dir + " --window 1600x1000");
+  expectPassed(run);
+}
+
 // A folder of files to open: a pattern, a note warpscope does not open, and a preset in a
 // subfolder.
 std::string openFixtures(const std::string& name) {

@@ -18,14 +18,7 @@
 namespace ws::lbm {
 namespace {
 
-std::unique_ptr<LbmModule> cpuModule(const std::vector<std::pair<std::string, ParamValue>>& values,
-                                     const std::string& variant = "aa-soa-fp32") {
-  auto module = std::make_unique<LbmModule>(Backend::Cpu);
-  module->select(Backend::Cpu, variant);
-  module->setParams(values);
-  module->reset();
-  return module;
-}
+using test::cpuModule;
 
 double totalMass(LbmModule& m) {
   return m.engine().totals().mass;

@@ -13,6 +13,7 @@
 #include "compute/lbm/lbm_catalog.h"
 #include "compute/lbm/lbm_cuda.h"
 #include "compute/lbm/lbm_module.h"
+#include "compute/lbm/lbm_obstacles.h"
 #include "tests/lbm_random.h"
 #include "tests/test_support.h"
 
@@ -65,6 +66,48 @@ TEST(LbmCuda, EveryVariantMatchesTheCpuOnRandomLattices) {
         EXPECT_EQ(a.fluidCells, b.fluidCells);
         EXPECT_NEAR(a.maxSpeed, b.maxSpeed, v.half ? 1e-3f : 1e-5f) << name;
       }
+    }
+  }
+}
+
+// The monitor on the GPU records what the CPU engine records, for every variant: the force on each
+// body (summed over its links in another order) and the flow at probes, over several step() calls.
+TEST(LbmCuda, EveryVariantMeasuresTheForcesAndProbesOfTheCpu) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  TimingScope step("step", "u", true), view("view", "p", true);
+  for (const Grid grid : {Grid{67, 45, 1}, Grid{66, 45, 1}, Grid{21, 17, 13}, Grid{20, 17, 13}}) {
+    const LatticeKind lattice = grid.nz == 1 ? LatticeKind::D2Q9 : LatticeKind::D3Q19;
+    const test::RandomLattice r = test::randomLattice(lattice, grid, seed);
+    const Obstacles found = findObstacles(lattice, grid, r.flags);
+    Monitor monitor{found.links, found.linkStart, {}};
+    std::mt19937 rng{std::uint32_t(seed)};
+    for (int k = 0; k < 7; ++k) monitor.probes.push_back(std::uint32_t(rng() % grid.cells()));
+    for (const auto& entry : storageCatalog()) {
+      auto cpu = makeCpuEngine(lattice, entry.how, {&step, &view});
+      auto gpu = makeCudaEngine(lattice, entry.how, 128, {&step, &view});
+      std::vector<double> expected, got;
+      for (LbmEngine* engine : {cpu.get(), gpu.get()}) {
+        test::load(*engine, r, 0);
+        engine->setMonitor(monitor);
+        engine->step(2);
+        engine->step(5);  // two calls before the records are taken
+        std::vector<double> records = engine->takeRecords();
+        engine->step(1);
+        const std::vector<double> more = engine->takeRecords();
+        records.insert(records.end(), more.begin(), more.end());
+        (engine == cpu.get() ? expected : got) = std::move(records);
+      }
+      ASSERT_EQ(got.size(), 8 * monitor.stride()) << entry.variant.name;
+      // As in EveryVariantMatchesTheCpuOnRandomLattices: FP32 to rounding; FP16 within two
+      // storage steps (2^-10 of the largest population) of each population; a link's momentum
+      // within twice that, a body's within that times its links.
+      float largest = 0;
+      for (float v : cpu->exportState()) largest = std::max(largest, std::abs(v));
+      test::expectRecordsNear(got, expected, monitor, entry.how.half ? 2.0 * largest / 1024 : 1e-6,
+                              entry.variant.name + " on " + std::to_string(grid.nx) + "x" +
+                                  std::to_string(grid.ny) + "x" + std::to_string(grid.nz) +
+                                  ", seed " + std::to_string(seed));
     }
   }
 }

@@ -1,12 +1,17 @@
 #pragma once
-// Random lattices for comparing LBM engines: scattered walls, moving walls, inlets and outlets,
-// and populations perturbed around equilibrium, all from one seed.
+// For the LBM tests: random lattices for comparing engines (scattered walls, moving walls, inlets
+// and outlets, and populations perturbed around equilibrium, all from one seed), comparisons of
+// states and of monitor records, and a module on the CPU.
+#include <gtest/gtest.h>
+
 #include <cmath>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "compute/lbm/lbm_engine.h"
+#include "compute/lbm/lbm_module.h"
 #include "compute/lbm/lbm_scene.h"
 
 namespace ws::lbm::test {
@@ -67,6 +72,37 @@ inline float maxDifference(const std::vector<float>& a, const std::vector<float>
     worst = std::max(worst, std::abs(a[k] - b[k]));
   }
   return worst;
+}
+
+// Checks records of a monitor (lbm_engine.h) against expected ones: a body's force within
+// 2 x perPopulation per link (each link moves 2 f c), a probe's moments within 19 x perPopulation;
+// NaN (a probe in a wall) where expected.
+inline void expectRecordsNear(const std::vector<double>& got, const std::vector<double>& expected,
+                              const Monitor& monitor, double perPopulation,
+                              const std::string& context) {
+  ASSERT_EQ(got.size(), expected.size()) << context;
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    const std::size_t body = k % monitor.stride() / 3;
+    const double tolerance =
+        body < std::size_t(monitor.obstacles())
+            ? 2 * perPopulation * (monitor.linkStart[body + 1] - monitor.linkStart[body])
+            : 19 * perPopulation;
+    if (std::isnan(expected[k]))
+      EXPECT_TRUE(std::isnan(got[k])) << context << ": a probe in a wall, value " << k;
+    else
+      EXPECT_NEAR(got[k], expected[k], tolerance) << context << ", record value " << k;
+  }
+}
+
+// A module on the CPU with these parameters and storage variant, reset.
+inline std::unique_ptr<LbmModule> cpuModule(
+    const std::vector<std::pair<std::string, ParamValue>>& values,
+    const std::string& variant = "aa-soa-fp32") {
+  auto module = std::make_unique<LbmModule>(Backend::Cpu);
+  module->select(Backend::Cpu, variant);
+  module->setParams(values);
+  module->reset();
+  return module;
 }
 
 }  // namespace ws::lbm::test

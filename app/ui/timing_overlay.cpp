@@ -247,9 +247,14 @@ void drawTimingOverlay(Lab& lab, UiContext& context) {
   }
   if (const PlotSource* plots = module.view<PlotSource>()) {
     for (const Histogram& h : plots->histograms()) drawHistogram(h);
-    for (const Curve& c : plots->curves())
+    for (const Curve& c : plots->curves()) {
       plot((c.name + " per " + c.x + " (" + std::to_string(c.values.size()) + ")").c_str(),
            c.values, 50);
+      if (c.values.empty()) continue;
+      char value[32];  // its latest value, for checks by the curve's name
+      std::snprintf(value, sizeof value, "%.9g", c.values.back());
+      WidgetLog::instance().text(c.name, value);
+    }
     if (const std::optional<Dendrogram> tree = plots->dendrogram()) drawDendrogram(*tree);
   }
   for (const auto& [name, series] : lab.metricHistory()) plot(name.c_str(), series, 50);

@@ -40,10 +40,12 @@ struct WorldBox {
   double minX = 0, minY = 0, maxX = 1, maxY = 1;
 };
 
-// A scalar the module reports each frame (population, mass, restarts); plotted over time.
+// A scalar the module reports each frame (population, mass, restarts); plotted over time, frame
+// by frame, unless the module plots it itself (a Curve of plots.h, step by step).
 struct Metric {
   std::string name;
   double value = 0;
+  bool plotted = true;
 };
 
 // A mouse action in world coordinates, for the tool the user picked.

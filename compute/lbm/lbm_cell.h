@@ -475,4 +475,29 @@ WS_HD Moments cellMoments(const Grid& g, const std::uint8_t* flags, S f, std::si
   return moments<Lat>(s, p, -1.0f);
 }
 
+// ---- what a step measures: the force on walls, the flow at probes -----------------------------
+
+// A link of the momentum exchange: a fluid cell and a direction in which its neighbour is solid.
+struct ForceLink {
+  std::uint32_t cell, direction;
+};
+
+// The momentum that one step moves from the fluid into a wall across a link: the population f_i
+// that leaves fluid cell n towards its solid neighbour along c_i, and the one that comes back,
+// f_i' = f_i + the moving wall's gain (bounce-back; Ladd 1994), counted in the wall's frame so that
+// a moving wall's force does not depend on its speed (Wen et al. 2014):
+// (c_i - u_w) f_i - (c_i' - u_w) f_i'. Read from the post-collision state after a step.
+template <typename Lat, Propagation P, typename S>
+WS_HD void linkMomentum(const Grid& g, const std::uint8_t* flags, S f, std::size_t n, int i,
+                        bool stepsDoneOdd, const StepParams& p, float out[3]) {
+  const std::uint8_t wall = flags[Neighbourhood(g, n).at(Lat::cx(i), Lat::cy(i), Lat::cz(i))];
+  const float leaving = Lat::w(i) + postCollision<Lat, P>(g, flags, f, n, i, stepsDoneOdd, p);
+  const float back = leaving + movingWallGain<Lat>(opposite(i), wall, p);
+  const bool moving = (wall & kTypeMask) == kMovingWall;
+  const int c[3] = {Lat::cx(i), Lat::cy(i), Lat::cz(i)};
+  for (int a = 0; a < 3; ++a)
+    out[a] =
+        float(c[a]) * (leaving + back) - (moving ? p.wallVelocity[a] * (leaving - back) : 0.0f);
+}
+
 }  // namespace ws::lbm

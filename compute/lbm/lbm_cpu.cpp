@@ -64,12 +64,21 @@ class CpuEngine final : public LbmEngine {
       });
       if (P == Propagation::AB) std::swap(a_, b_);
       ++steps_;
+      if (monitor_.stride()) record();
     }
     status_ |= status;
     const double updates = double(cells) * count;
     timings_.step->record(watch.elapsedMs(), updates,
                           updates * bytesPerCellUpdate(lattice(), variant_));
   }
+  void setMonitor(const Monitor& monitor) override {
+    monitor_ = monitor;
+    records_.clear();
+  }
+  std::vector<double> takeRecords() override {
+    return std::exchange(records_, {});
+  }
+
   std::uint32_t takeStatus() override {
     return std::exchange(status_, 0u);
   }
@@ -134,6 +143,30 @@ class CpuEngine final : public LbmEngine {
   static constexpr LatticeKind lattice() {
     return Lat::Q == 9 ? LatticeKind::D2Q9 : LatticeKind::D3Q19;
   }
+  // Appends the monitor's record of the current state.
+  void record() {
+    const auto f = store(a_);
+    const bool odd = steps_ & 1;
+    for (int k = 0; k < monitor_.obstacles(); ++k) {
+      double fx = 0, fy = 0, fz = 0;
+      const std::ptrdiff_t first = monitor_.linkStart[k], last = monitor_.linkStart[k + 1];
+#pragma omp parallel for schedule(static) reduction(+ : fx, fy, fz)
+      for (std::ptrdiff_t l = first; l < last; ++l) {
+        float m[3];
+        const ForceLink link = monitor_.links[l];
+        linkMomentum<Lat, P>(grid_, flags_.data(), f, link.cell, int(link.direction), odd, params_,
+                             m);
+        fx += m[0];
+        fy += m[1];
+        fz += m[2];
+      }
+      records_.insert(records_.end(), {fx, fy, fz});
+    }
+    for (std::uint32_t n : monitor_.probes) {
+      const Moments m = cellMoments<Lat, P>(grid_, flags_.data(), f, n, odd, params_);
+      records_.insert(records_.end(), {m.rho, m.u[0], m.u[1], m.u[2]});
+    }
+  }
   Store<T, Lat::Q, L> store(std::vector<T>& v) const {
     return {v.data(), grid_.cells()};
   }
@@ -144,6 +177,8 @@ class CpuEngine final : public LbmEngine {
   std::vector<std::uint8_t> flags_;
   std::vector<T> a_, b_;
   std::vector<PlaneSample> plane_;  // for planeMomentsInPlace
+  Monitor monitor_;
+  std::vector<double> records_;
   StepParams params_;
   std::uint64_t steps_ = 0;
   std::uint32_t status_ = 0;

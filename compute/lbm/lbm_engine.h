@@ -42,6 +42,18 @@ struct Totals {
   std::uint64_t fluidCells = 0;
 };
 
+// What an engine measures after every step: the force the fluid puts on each obstacle (momentum
+// exchange over its links, lbm_cell.h) and the density and velocity at probe cells. A step's
+// record is stride() numbers: Fx, Fy, Fz of each obstacle, then rho, ux, uy, uz of each probe
+// (rho NaN where a probe is in a wall).
+struct Monitor {
+  std::vector<ForceLink> links;          // grouped by obstacle
+  std::vector<std::uint32_t> linkStart;  // obstacle k's links: [linkStart[k], linkStart[k + 1])
+  std::vector<std::uint32_t> probes;     // cells
+  int obstacles() const { return linkStart.empty() ? 0 : int(linkStart.size()) - 1; }
+  std::size_t stride() const { return 3 * std::size_t(obstacles()) + 4 * probes.size(); }
+};
+
 class LbmEngine {
  public:
   virtual ~LbmEngine() = default;
@@ -61,6 +73,11 @@ class LbmEngine {
   virtual std::vector<float> exportState() = 0;
 
   virtual void step(int count) = 0;
+  // What to measure after each step from now on; an empty monitor measures nothing (and costs
+  // nothing). Records not yet taken are dropped.
+  virtual void setMonitor(const Monitor& monitor) = 0;
+  // The records of the steps since the last call, in step order (stride() numbers each).
+  virtual std::vector<double> takeRecords() = 0;
   // Status bits (kStatusNonFinite, kStatusFast) raised since the last call.
   virtual std::uint32_t takeStatus() = 0;
   virtual Totals totals() = 0;

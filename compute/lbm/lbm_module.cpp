@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <set>
 
@@ -22,6 +23,7 @@ namespace ws::lbm {
 namespace {
 
 constexpr std::int64_t kMaxSide = 32768, kMaxDepth = 1024, kMaxTracers = 4000000;
+constexpr std::size_t kMaxProbes = 64;
 constexpr std::uint32_t kTracerSeed = 1;
 constexpr double kSnapshotBytes = 256.0 * 1024 * 1024;
 constexpr double kSnapshotSeconds = 5.0;  // a 75 MB copy costs a frame or two
@@ -54,6 +56,61 @@ std::optional<std::array<double, 4>> parseProbe(const std::string& text) {
   }
   if (*at != '\0') throw InputError("expected x0,y0,x1,y1 and nothing after them");
   return ends;
+}
+
+// The probes parameter: points "x,y" (2-D) or "x,y,z" separated by semicolons, in cells (y up);
+// "" for none. Throws InputError saying what is wrong.
+std::vector<std::array<int, 3>> parseProbes(const std::string& text) {
+  std::vector<std::array<int, 3>> points;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find(';', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    std::array<int, 3> point{0, 0, -1};  // z -1: not given
+    const char* at = item.c_str();
+    int k = 0;
+    for (; k < 3; ++k) {
+      while (*at == ' ') ++at;
+      char* next = nullptr;
+      const long v = std::strtol(at, &next, 10);
+      if (next == at || v < 0 || v >= kMaxSide)
+        throw InputError("probe " + std::to_string(points.size() + 1) +
+                         ": expected whole numbers of cells from 0 to " +
+                         std::to_string(kMaxSide - 1) + ", x,y or x,y,z");
+      point[k] = int(v);
+      at = next;
+      while (*at == ' ') ++at;
+      if (*at != ',') break;
+      ++at;
+    }
+    if (k == 0 || k > 2 || *at != '\0')
+      throw InputError("probe " + std::to_string(points.size() + 1) +
+                       ": expected x,y or x,y,z, probes separated by semicolons");
+    points.push_back(point);
+    if (points.size() > kMaxProbes)
+      throw InputError("at most " + std::to_string(kMaxProbes) + " probes");
+    start = end + 1;
+  }
+  return points;
+}
+
+// A probe point held to the lattice; without z, half-way through the depth.
+std::array<int, 3> probeCell(const Grid& g, const std::array<int, 3>& p) {
+  return {std::min(p[0], g.nx - 1), std::min(p[1], g.ny - 1),
+          p[2] < 0 ? g.nz / 2 : std::min(p[2], g.nz - 1)};
+}
+
+// A text parameter's check from its parser: what the parser says is wrong, or "".
+template <typename Parse>
+auto checkedBy(Parse parse) {
+  return [parse](const std::string& text) {
+    try {
+      parse(text);
+      return std::string();
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+  };
 }
 
 std::string probeText(const std::array<double, 4>& ends) {
@@ -91,13 +148,24 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
   p.declare(ParamSpec::choice("viscosity_from", "set by", "reynolds", {"reynolds", "viscosity"},
                               "derive the viscosity from the Reynolds number, or set it"));
   ParamSpec re = ParamSpec::real("reynolds", "Reynolds number", 150, 0.01, 1e6,
-                                 "velocity x characteristic length / viscosity");
+                                 "reference velocity x reference length / viscosity");
   re.logScale = true;
   p.declare(re);
   ParamSpec nu = ParamSpec::real("viscosity", "viscosity", 0.02, 0, 10,
                                  "kinematic viscosity in lattice units (tau = 3 nu + 1/2)");
   nu.logScale = true;
   p.declare(nu);
+  p.declare(ParamSpec::choice(
+      "reference_velocity", "reference velocity", "max", {"max", "mean"},
+      "the speed the Reynolds number, the force coefficients and the Strouhal number are based "
+      "on: the inflow's maximum (its centreline; the lid; the vortex amplitude), or its mean (2/3 "
+      "of the maximum for the parabolic inflow and the channel, as in Schaefer and Turek's "
+      "benchmark)"));
+  p.declare(ParamSpec::real(
+      "reference_length", "reference length", 0, 0, double(kMaxSide),
+      "the length in cells the Reynolds number, the coefficients and the Strouhal number are "
+      "based on; 0: the scene's (cylinder diameter, cavity or channel width). Coefficients are "
+      "2F / (rho U^2 A) with A this length (2-D) or it times the depth (3-D)"));
   p.declare(ParamSpec::choice("collision", "collision", "trt", {"trt", "bgk"},
                               "TRT (two relaxation times, magic 3/16: stable and walls exactly "
                               "half-way) or BGK (single relaxation time)"));
@@ -114,14 +182,19 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
       "the probe line's ends in cells of the plane shown, x0,y0,x1,y1 (y up), as the probe tool "
       "draws it; 'export probe CSV' writes the flow along it; empty: the vertical centreline "
       "(not drawn)",
-      [](const std::string& text) {
-        try {
-          parseProbe(text);
-          return std::string();
-        } catch (const InputError& e) {
-          return std::string(e.what());
-        }
-      }));
+      checkedBy(parseProbe)));
+  p.declare(ParamSpec::choice(
+      "forces", "forces on", "bodies", {"bodies", "all", "none"},
+      "which bodies' forces are measured after every step, by momentum exchange on the "
+      "links between fluid and wall: the obstacles in the flow (the walls where there are none), "
+      "all bodies with the walls, or none. The measuring costs a small kernel a step over those "
+      "links (walls of a large 3-D lattice have many)"));
+  p.declare(ParamSpec::text(
+      "probes", "probe points", "",
+      "points where the density and velocity are recorded every step, x,y or x,y,z in cells (y "
+      "up; without z, half-way through a 3-D lattice's depth), separated by semicolons; the "
+      "probe point tool adds one where you click",
+      checkedBy(parseProbes)));
   p.declare(ParamSpec::integer("tracers", "tracer particles", gpu ? 12000 : 3000, 0,
                                double(kMaxTracers),
                                "points carried by the flow in the plane shown (0: none)"));
@@ -157,6 +230,8 @@ FlowSpec LbmModule::specFromParams() const {
   s.reynolds = params().getFloat("reynolds");
   s.viscosity = params().getFloat("viscosity");
   s.trt = params().getText("collision") == "trt";
+  s.meanVelocity = params().getText("reference_velocity") == "mean";
+  s.referenceLength = params().getFloat("reference_length");
   if (double(s.grid.nx) * s.grid.ny * s.grid.nz > double(kMaxCells))
     throw InputError("a " + std::to_string(s.grid.nx) + "x" + std::to_string(s.grid.ny) + "x" +
                      std::to_string(s.grid.nz) + " lattice has more than 2^31 cells");
@@ -235,6 +310,10 @@ void LbmModule::reset() {
   engine_->setParams(flow_.params);
   engine_->importState(sceneState(spec_, flags_), 0);
   restart();
+  monitorStale_ = true;
+  bodies_.clear();
+  probeCount_ = 0;
+  series_.restart({});
   diverged_ = sawFastFlow_ = false;
   lastGood_.reset();
   lastSnapshotSeconds_ = -1e9;
@@ -280,7 +359,9 @@ void LbmModule::advance(int count) {
         "The flow diverged; use 'restore last good state' or reset before running "
         "on.");
   keepSnapshot();  // the state it starts from is finite
+  if (monitorStale_) updateMonitor();
   engine_->step(count);
+  series_.append(stepCount() + 1, engine_->takeRecords());
   const std::uint32_t status = engine_->takeStatus();
   if (status & kStatusFast) sawFastFlow_ = true;
   if (status & kStatusNonFinite) {
@@ -309,13 +390,85 @@ void LbmModule::keepSnapshot() {
 
 std::vector<Metric> LbmModule::metrics() {
   const Totals t = engine_->totals();
-  return {{"mass", t.mass}, {"max speed", t.maxSpeed}};
+  std::vector<Metric> metrics = {{"mass", t.mass}, {"max speed", t.maxSpeed}};
+  if (const std::optional<std::size_t> body = mainBody(); body && series_.rows()) {
+    const std::size_t last = series_.rows() - 1;
+    const double drag = series_.value(last, 3 * *body), lift = series_.value(last, 3 * *body + 1);
+    // Not plotted frame by frame: curves() plots the coefficients step by step (a shedding period
+    // can be a few frames' steps, which a plot of frames would alias).
+    metrics.push_back({"drag", drag, false});
+    metrics.push_back({"lift", lift, false});
+    metrics.push_back({"Cd", forceCoefficient(spec_, flow_, drag), false});
+    metrics.push_back({"Cl", forceCoefficient(spec_, flow_, lift), false});
+    if (const std::optional<Period> period = sheddingPeriod())
+      metrics.push_back({"St", strouhal(*period), false});
+  }
+  return metrics;
+}
+
+std::optional<std::size_t> LbmModule::mainBody() const {
+  if (bodies_.empty()) return std::nullopt;
+  // The first obstacle in the flow; the walls where there is none.
+  return bodies_.size() > 1 && bodies_[0] == "walls" ? 1 : 0;
+}
+
+std::optional<Period> LbmModule::sheddingPeriod() const {
+  const std::optional<std::size_t> body = mainBody();
+  if (!body || bodies_[*body] == "walls") return std::nullopt;  // an obstacle's wake only
+  return findPeriod(series_, 3 * *body + 1);
+}
+
+double LbmModule::strouhal(const Period& period) const {
+  return flow_.length / (period.steps * flow_.velocity);
+}
+
+void LbmModule::updateMonitor() {
+  Obstacles found;
+  const std::string& which = params().getText("forces");
+  if (which != "none") found = findObstacles(spec_.lattice, spec_.grid, flags_);
+  if (which == "bodies" && found.names.size() > 1 && found.names[0] == "walls") {
+    // Only the obstacles: the walls' links go.
+    const std::uint32_t walls = found.linkStart[1];
+    found.names.erase(found.names.begin());
+    found.links.erase(found.links.begin(), found.links.begin() + walls);
+    found.linkStart.erase(found.linkStart.begin());
+    for (std::uint32_t& start : found.linkStart) start -= walls;
+  }
+  Monitor monitor;
+  monitor.links = std::move(found.links);
+  monitor.linkStart = std::move(found.linkStart);
+  std::vector<std::string> columns;
+  for (const std::string& body : found.names)
+    for (const char* axis : {"Fx", "Fy", "Fz"}) columns.push_back(body + " " + axis);
+  const Grid& g = spec_.grid;
+  int k = 0;
+  for (const std::array<int, 3>& point : parseProbes(params().getText("probes"))) {
+    const auto [x, y, z] = probeCell(g, point);
+    monitor.probes.push_back(std::uint32_t((std::size_t(z) * g.ny + y) * g.nx + x));
+    const std::string name = "probe " + std::to_string(++k);
+    for (const char* quantity : {"rho", "ux", "uy", "uz"}) columns.push_back(name + " " + quantity);
+  }
+  engine_->setMonitor(monitor);
+  if (columns != series_.columns()) series_.restart(columns);
+  bodies_ = std::move(found.names);
+  probeCount_ = monitor.probes.size();
+  monitorStale_ = false;
 }
 
 std::string LbmModule::notes() const {
-  std::string text = "Re " + fixed(flow_.reynolds, 1) + " over L = " + fixed(flow_.length, 1) +
-                     " cells (" + flow_.lengthName + "), nu " + fixed(flow_.viscosity, 5) +
-                     ", tau " + fixed(flow_.tau, 4) + ", Mach " + fixed(flow_.mach, 3) + "\n";
+  std::string text = "Re " + fixed(flow_.reynolds, 1) + " on the " + flow_.velocityName + " " +
+                     fixed(flow_.velocity, 4) + " over L = " + fixed(flow_.length, 1) + " cells (" +
+                     flow_.lengthName + "), nu " + fixed(flow_.viscosity, 5) + ", tau " +
+                     fixed(flow_.tau, 4) + ", Mach " + fixed(flow_.mach, 3) + "\n";
+  if (const std::optional<std::size_t> body = mainBody();
+      body && bodies_[*body] != "walls" && series_.rows()) {
+    const std::string& name = bodies_[*body];
+    const std::optional<Period> period = sheddingPeriod();
+    text += period ? "St " + fixed(strouhal(*period), 4) + " from the lift on " + name + " over " +
+                         std::to_string(period->periods) + " periods of " +
+                         fixed(period->steps, 1) + " steps\n"
+                   : "St: the lift on " + name + " is not periodic (yet)\n";
+  }
   // Below these the bulk (TRT, BGK) or the velocity inlet tends to go unstable.
   const double tauFloor = spec_.scene == Scene::Cylinder ? 0.54 : spec_.trt ? 0.505 : 0.55;
   if (flow_.tau < tauFloor)
@@ -383,27 +536,85 @@ std::array<double, 4> LbmModule::probe() const {
 }
 
 std::vector<Mark> LbmModule::marks() const {
-  if (params().getText("probe").empty()) return {};
-  const auto ends = probe();
-  // Cell centres in the view's coordinates (its y grows downwards, the plane's rows upwards).
+  std::vector<Mark> marks;
   const float h = float(plane().height(spec_.grid));
-  const auto [a0, b0, a1, b1] = ends;
-  return {{float(a0) + 0.5f,
-           h - float(b0) - 0.5f,
-           float(a1) + 0.5f,
-           h - float(b1) - 0.5f,
-           {1.0f, 0.85f, 0.1f}}};
+  if (!params().getText("probe").empty()) {
+    // Cell centres in the view's coordinates (its y grows downwards, the plane's rows upwards).
+    const auto [a0, b0, a1, b1] = probe();
+    marks.push_back({float(a0) + 0.5f,
+                     h - float(b0) - 0.5f,
+                     float(a1) + 0.5f,
+                     h - float(b1) - 0.5f,
+                     {1.0f, 0.85f, 0.1f}});
+  }
+  for (const auto& [a, b] : probePointsInView()) {
+    Mark point{a + 0.5f, h - b - 0.5f, a + 0.5f, h - b - 0.5f, {1.0f, 0.35f, 0.85f}};
+    point.worldWidth = 1;
+    marks.push_back(point);
+  }
+  return marks;
+}
+
+std::vector<Module::ViewLabel> LbmModule::viewLabels() const {
+  std::vector<ViewLabel> labels;
+  const double h = plane().height(spec_.grid);
+  int k = 0;
+  for (const auto& [a, b] : probePointsInView())
+    labels.push_back({a + 1.5, h - b - 1.5, std::to_string(++k)});
+  return labels;
+}
+
+std::vector<std::array<float, 2>> LbmModule::probePointsInView() const {
+  // The probes in the plane shown, in its coordinates (a, b), from the parameter as it is now.
+  std::vector<std::array<float, 2>> points;
+  const Grid& g = spec_.grid;
+  const Plane pl = plane();
+  for (const std::array<int, 3>& point : parseProbes(params().getText("probes"))) {
+    const std::array<int, 3> at = probeCell(g, point);
+    if (g.nz > 1 && at[pl.axis] != pl.index) continue;
+    const int a = pl.axis == 0 ? at[1] : at[0], b = pl.axis == 2 ? at[1] : at[2];
+    points.push_back({float(a), float(b)});
+  }
+  return points;
+}
+
+std::vector<Curve> LbmModule::curves() const {
+  // The latest rows, at most kShown points of them.
+  constexpr std::size_t kLatest = 8192, kShown = 512;
+  const std::size_t rows = series_.rows(), from = rows - std::min(rows, kLatest);
+  const std::size_t every = std::max<std::size_t>(1, (rows - from + kShown - 1) / kShown);
+  const auto column = [&](std::string name, auto&& value) {
+    Curve curve{std::move(name), "step", {}};
+    for (std::size_t r = from; r < rows; r += every) curve.values.push_back(float(value(r)));
+    return curve;
+  };
+  std::vector<Curve> curves;
+  if (const std::optional<std::size_t> body = mainBody()) {
+    const std::string& name = bodies_[*body];
+    for (int axis = 0; axis < 2; ++axis)
+      curves.push_back(column((axis ? "Cl (" : "Cd (") + name + ")", [&](std::size_t r) {
+        return forceCoefficient(spec_, flow_, series_.value(r, 3 * *body + axis));
+      }));
+  }
+  const std::size_t probesFrom = 3 * bodies_.size();
+  for (std::size_t k = 0; probesFrom + 4 * k + 3 < series_.columns().size(); ++k)
+    curves.push_back(column("|u| (probe " + std::to_string(k + 1) + ")", [&](std::size_t r) {
+      const std::size_t c = probesFrom + 4 * k;
+      return std::hypot(series_.value(r, c + 1), series_.value(r, c + 2), series_.value(r, c + 3));
+    }));
+  return curves;
 }
 
 namespace {
 
-// What an LBM edit changed: cells made walls or fluid, or the probe line.
+// What an LBM edit changed: cells made walls or fluid, or a parameter (the probe line, the probe
+// points).
 struct LbmChange final : EditChange {
   std::vector<std::size_t> cells;
-  bool solid = true;                    // what the edit made of them
-  std::string probeBefore, probeAfter;  // a probe edit's
+  bool solid = true;               // what the edit made of them
+  std::string key, before, after;  // a probe edit's parameter and its text
   std::size_t bytes() const override {
-    return cells.size() * sizeof(std::size_t) + probeBefore.size() + probeAfter.size();
+    return cells.size() * sizeof(std::size_t) + before.size() + after.size();
   }
 };
 
@@ -425,12 +636,17 @@ std::unique_ptr<EditChange> LbmModule::edit(const PointerEdit& e) {
     const std::array<double, 2> from =
         e.start || !drawn ? cell(e.fromX, e.fromY) : std::array{current[0], current[1]};
     const std::array<double, 2> to = cell(e.x, e.y);
-    auto change = std::make_unique<LbmChange>();
-    change->probeBefore = params().getText("probe");
-    setParam("probe", probeText({from[0], from[1], to[0], to[1]}));
-    change->probeAfter = params().getText("probe");
-    if (change->probeAfter == change->probeBefore) return nullptr;
-    return change;
+    return changeParam("probe", probeText({from[0], from[1], to[0], to[1]}));
+  }
+  if (e.tool == "probe point") {
+    if (!e.start) return nullptr;  // a click adds one; a drag does not add more
+    const int a = std::clamp(int(std::floor(e.x)), 0, w - 1);
+    const int b = h - 1 - std::clamp(int(std::floor(e.y)), 0, h - 1);
+    const std::size_t n = pl.cell(g, a, b);
+    std::string point = std::to_string(n % g.nx) + "," + std::to_string(n / g.nx % g.ny);
+    if (g.nz > 1) point += "," + std::to_string(n / (std::size_t(g.nx) * g.ny));
+    const std::string& probes = params().getText("probes");
+    return changeParam("probes", probes.empty() ? point : probes + "; " + point);
   }
   if (e.tool != "draw" && e.tool != "erase") throw InputError("unknown tool '" + e.tool + "'");
   const int r = int(params().getInt("brush"));
@@ -450,10 +666,21 @@ std::unique_ptr<EditChange> LbmModule::edit(const PointerEdit& e) {
   return change;
 }
 
+std::unique_ptr<EditChange> LbmModule::changeParam(const std::string& key,
+                                                   const std::string& text) {
+  auto change = std::make_unique<LbmChange>();
+  change->key = key;
+  change->before = params().getText(key);
+  setParam(key, text);
+  change->after = params().getText(key);
+  if (change->after == change->before) return nullptr;
+  return change;
+}
+
 void LbmModule::revert(const EditChange& edit, bool redo) {
   const auto& change = dynamic_cast<const LbmChange&>(edit);
-  if (change.probeBefore != change.probeAfter) {
-    setParam("probe", redo ? change.probeAfter : change.probeBefore);
+  if (!change.key.empty()) {
+    setParam(change.key, redo ? change.after : change.before);
     return;
   }
   std::vector<std::size_t> cells = change.cells;
@@ -476,6 +703,7 @@ std::vector<std::size_t> LbmModule::setCellTypes(const std::vector<std::size_t>&
     }
   }
   if (changed.empty()) return changed;
+  monitorStale_ = true;
   // Near-wall bits change within one cell of an edit (further through the periodic wrap, which
   // only edits at the domain's edge reach: then redo them all).
   const Grid& g = spec_.grid;
@@ -497,7 +725,7 @@ std::vector<std::size_t> LbmModule::setCellTypes(const std::vector<std::size_t>&
 }
 
 std::vector<std::string> LbmModule::actions() const {
-  return {"restore last good state", "export VTI", "export probe CSV"};
+  return {"restore last good state", "export VTI", "export probe CSV", "export series CSV"};
 }
 
 void LbmModule::runAction(const std::string& action) {
@@ -515,6 +743,8 @@ void LbmModule::runAction(const std::string& action) {
     exportVti(freshOutputPath(stem + ".vti"));
   } else if (action == "export probe CSV") {
     exportProbe(freshOutputPath(stem + "-probe.csv"));
+  } else if (action == "export series CSV") {
+    exportSeries(freshOutputPath(stem + "-series.csv"));
   } else {
     throw InputError("unknown action '" + action + "'");
   }
@@ -529,6 +759,39 @@ void LbmModule::exportProbe(const std::string& path) {
   const std::array<double, 4> ends = probe();
   const Plane pl = plane();
   writeProbeCsv(path, spec_.grid, pl, engine_->planeMoments(pl), ends.data());
+  lastExport_ = path;
+}
+
+void LbmModule::exportSeries(const std::string& path) {
+  // The series' columns are the bodies' forces, then the probes' moments (updateMonitor).
+  const std::size_t bodies = bodies_.size(), probes = probeCount_;
+  std::ofstream out(path);
+  if (!out) throw InputError("cannot write '" + path + "'");
+  out << "# warpscope LBM series, " << sizeText() << ": " << notes().substr(0, notes().find('\n'))
+      << "\n# forces by momentum exchange in lattice units (per cell of depth in 2-D); "
+         "coefficients 2F / (rho U^2 A); p = (rho - 1) / 3; every "
+      << series_.spacing() << " steps\nstep";
+  for (const std::string& body : bodies_)
+    for (const char* column : {"Fx", "Fy", "Fz", "Cd", "Cl"}) out << ',' << body << ' ' << column;
+  for (std::size_t k = 1; k <= probes; ++k)
+    for (const char* column : {"rho", "ux", "uy", "uz", "p"})
+      out << ",probe " << k << ' ' << column;
+  out << '\n';
+  out.precision(9);
+  for (std::size_t r = 0; r < series_.rows(); ++r) {
+    out << series_.step(r);
+    for (std::size_t k = 0; k < bodies; ++k) {
+      const double* f = &series_.value(r, 3 * k);
+      out << ',' << f[0] << ',' << f[1] << ',' << f[2] << ','
+          << forceCoefficient(spec_, flow_, f[0]) << ',' << forceCoefficient(spec_, flow_, f[1]);
+    }
+    for (std::size_t k = 0; k < probes; ++k) {
+      const double* m = &series_.value(r, 3 * bodies + 4 * k);
+      out << ',' << m[0] << ',' << m[1] << ',' << m[2] << ',' << m[3] << ',' << (m[0] - 1) / 3;
+    }
+    out << '\n';
+  }
+  if (!out) throw InputError("writing '" + path + "' failed");
   lastExport_ = path;
 }
 
@@ -575,11 +838,17 @@ void LbmModule::restoreState(const StateBlob& state) {
   engine_->setParams(flow_.params);
   engine_->importState(populations, steps);
   setStepCount(steps);
+  monitorStale_ = true;
   seedTracers();
 }
 
 void LbmModule::applyParams(const std::vector<std::string>& changed) {
   if (changed == std::vector<std::string>{"probe"}) return;  // read where it is used
+  if (std::all_of(changed.begin(), changed.end(),
+                  [](const std::string& key) { return key == "probes" || key == "forces"; })) {
+    monitorStale_ = true;
+    return;
+  }
   // Check what the new values mean before changing anything.
   const FlowSpec spec = specFromParams();
   const Flow flow = describeFlow(spec);

@@ -6,15 +6,22 @@
 
 #include "compute/core/module.h"
 #include "compute/lbm/lbm_engine.h"
+#include "compute/lbm/lbm_obstacles.h"
 #include "compute/lbm/lbm_scene.h"
+#include "compute/lbm/lbm_series.h"
 #include "compute/lbm/lbm_tracers.h"
 #include "compute/views/field.h"
 #include "compute/views/marks.h"
+#include "compute/views/plots.h"
 #include "compute/views/points.h"
 
 namespace ws::lbm {
 
-class LbmModule final : public Module, public FieldSource, public PointSource, public MarkSource {
+class LbmModule final : public Module,
+                        public FieldSource,
+                        public PointSource,
+                        public MarkSource,
+                        public PlotSource {
  public:
   explicit LbmModule(Backend backend);
 
@@ -37,9 +44,14 @@ class LbmModule final : public Module, public FieldSource, public PointSource, p
   void renderField(const FieldRequest& request, FieldImage& image) override;
   std::size_t pointCount() const override { return tracers_->count(); }
   void renderPoints(PointImage& points) override;
-  std::vector<Mark> marks() const override;  // the probe line
+  std::vector<Mark> marks() const override;            // the probe line and the probe points
+  std::vector<ViewLabel> viewLabels() const override;  // the probe points' numbers
+  // Per step: the main body's force coefficients, each probe's speed.
+  std::vector<Curve> curves() const override;
 
-  std::vector<std::string> tools() const override { return {"draw", "erase", "probe"}; }
+  std::vector<std::string> tools() const override {
+    return {"draw", "erase", "probe", "probe point"};
+  }
   std::vector<std::string> toolItems(const std::string&) const override { return {}; }
   std::unique_ptr<EditChange> edit(const PointerEdit& edit) override;
   void revert(const EditChange& change, bool redo) override;
@@ -69,6 +81,11 @@ class LbmModule final : public Module, public FieldSource, public PointSource, p
   void exportVti(const std::string& path);
   // Writes the moments along the probe line as CSV.
   void exportProbe(const std::string& path);
+  // Writes the series (forces and coefficients of every body, the flow at every probe) as CSV.
+  void exportSeries(const std::string& path);
+  const FlowSeries& series() const { return series_; }
+  // The bodies the series' forces are of (findObstacles' names), as of the last step.
+  const std::vector<std::string>& bodies() const { return bodies_; }
   // The probe line's ends in cells of the plane shown (a, b; b is the lattice's y, up on the
   // screen), held to the plane: the parameter "probe", or the vertical centreline where it is
   // empty.
@@ -87,6 +104,16 @@ class LbmModule final : public Module, public FieldSource, public PointSource, p
   std::vector<std::size_t> setCellTypes(const std::vector<std::size_t>& cells, bool solid);
   TracerField tracerField();
   void seedTracers();
+  std::vector<std::array<float, 2>> probePointsInView() const;
+  // Sets a text parameter as an edit: what it held before and after, or null where it is as it was.
+  std::unique_ptr<EditChange> changeParam(const std::string& key, const std::string& text);
+  // Finds the bodies and probes again and has the engine measure them from the next step.
+  void updateMonitor();
+  // The body whose forces the metrics show: the first obstacle, else the walls.
+  std::optional<std::size_t> mainBody() const;
+  // The period of the main obstacle's lift, once it sheds vortices; none for the walls.
+  std::optional<Period> sheddingPeriod() const;
+  double strouhal(const Period& period) const;
 
   std::unique_ptr<LbmEngine> engine_;
   std::unique_ptr<TracerSwarm> tracers_;
@@ -95,6 +122,12 @@ class LbmModule final : public Module, public FieldSource, public PointSource, p
   FlowSpec spec_;
   Flow flow_;
   std::vector<std::uint8_t> flags_;  // host copy of the cell types
+  // The monitor: bodies and probes are found again before a step once the cell types or the
+  // probes have changed.
+  bool monitorStale_ = true;
+  std::vector<std::string> bodies_;
+  std::size_t probeCount_ = 0;
+  FlowSeries series_;  // columns: 3 per body, 4 per probe
   std::optional<StateBlob> lastGood_;
   double lastSnapshotSeconds_ = -1e9;
   bool diverged_ = false, sawFastFlow_ = false;

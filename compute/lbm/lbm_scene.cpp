@@ -68,7 +68,21 @@ Flow describeFlow(const FlowSpec& spec) {
       flow.lengthName = "width / 2 pi";
       break;
   }
-  const double u = spec.velocity;
+  if (spec.referenceLength > 0) {
+    flow.length = spec.referenceLength;
+    flow.lengthName = "chosen length";
+  }
+  // The mean of a parabolic profile (the inflow, the channel's Poiseuille flow) is 2/3 of its
+  // maximum; a lid or a vortex amplitude has no other.
+  const bool parabola = spec.scene == Scene::Cylinder || spec.scene == Scene::Channel;
+  const bool mean = spec.meanVelocity && parabola;
+  flow.velocity = mean ? spec.velocity * 2 / 3 : spec.velocity;
+  flow.velocityName = mean                            ? "mean inflow speed"
+                      : spec.scene == Scene::Cylinder ? "maximum inflow speed"
+                      : spec.scene == Scene::Channel  ? "centreline speed"
+                      : spec.scene == Scene::Cavity   ? "lid speed"
+                                                      : "vortex amplitude";
+  const double u = flow.velocity;
   if (spec.fromReynolds) {
     flow.reynolds = spec.reynolds;
     flow.viscosity = u * flow.length / spec.reynolds;
@@ -77,24 +91,30 @@ Flow describeFlow(const FlowSpec& spec) {
     flow.reynolds = u * flow.length / spec.viscosity;
   }
   flow.tau = 3 * flow.viscosity + 0.5;
-  flow.mach = u * std::sqrt(3.0);
+  flow.mach = spec.velocity * std::sqrt(3.0);
   if (!(flow.tau > 0.5 + 1e-6))
     throw InputError("tau = " + std::to_string(flow.tau) +
                      " is at or below 1/2 (zero or negative viscosity): lower the Reynolds "
                      "number, raise the velocity's length scale or the viscosity");
   StepParams& p = flow.params;
+  const double top = spec.velocity;  // the maximum
   p.omegaPlus = float(1 / flow.tau);
   p.omegaMinus = spec.trt ? float(1 / (0.5 + kMagicTrt / (flow.tau - 0.5))) : p.omegaPlus;
-  if (spec.scene == Scene::Cavity) p.wallVelocity[0] = float(u);
+  if (spec.scene == Scene::Cavity) p.wallVelocity[0] = float(top);
   if (spec.scene == Scene::Cylinder) {
-    p.inletVelocity[0] = float(u);
+    p.inletVelocity[0] = float(top);
     p.parabolicInlet = true;
   }
   if (spec.scene == Scene::Channel) {
     const double h = g.ny - 2;
-    p.force[0] = float(8 * flow.viscosity * u / (h * h));  // centreline speed u when steady
+    p.force[0] = float(8 * flow.viscosity * top / (h * h));  // centreline speed `top` when steady
   }
   return flow;
+}
+
+double forceCoefficient(const FlowSpec& spec, const Flow& flow, double force) {
+  const double area = flow.length * (spec.grid.nz > 1 ? spec.grid.nz : 1);
+  return 2 * force / (flow.velocity * flow.velocity * area);
 }
 
 void markNearWalls(const Grid& g, std::vector<std::uint8_t>& flags, std::size_t first,
