@@ -1,6 +1,7 @@
 #include "app/cli.h"
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -8,6 +9,7 @@
 #include "app/gui_app.h"
 #include "app/headless_app.h"
 #include "app/lab.h"
+#include "compute/core/assets.h"
 #include "compute/core/errors.h"
 #include "compute/core/json_input.h"
 #include "compute/core/output_file.h"
@@ -74,8 +76,25 @@ int runCommandLine(int argc, char** argv) {
   app.add_option("--variant,-v", lab.variant, "kernel variant (see MODULES below)");
   app.add_option("--size,-s", lab.size, "world size: N or WxH (Life: cells)");
   app.add_option("--set", lab.sets, "set a parameter: module.key=value (repeatable)")->take_all();
-  app.add_option("--preset", lab.preset, "load parameters from a preset JSON file")
-      ->check(CLI::ExistingFile);
+  app.add_option("--preset", lab.preset,
+                 "load parameters from a preset: a JSON file, or a shipped preset's name "
+                 "(lbm-cylinder)")
+      ->transform(CLI::Validator(
+          [](std::string& text) {
+            // A file where there is one, else the shipped preset of that name (an installed
+            // program's presets are not in the current folder).
+            if (std::filesystem::is_regular_file(text)) return std::string();
+            if (const auto shipped = shippedPath(kPresets, text)) {
+              text = *shipped;
+              return std::string();
+            }
+            std::string names;
+            for (const std::string& name : shippedNames(kPresets))
+              names += (names.empty() ? "" : ", ") + name;
+            return "'" + json_input::brief(text, 80) +
+                   "' is neither a file nor a shipped preset (" + names + ")";
+          },
+          "FILE or NAME"));
   app.add_option("--steps-per-frame", lab.stepsPerFrame, "simulation steps per drawn frame")
       ->capture_default_str();
   app.add_flag("--paused", lab.paused, "start paused (GUI)");

@@ -17,6 +17,9 @@ packages=(build-essential cmake ninja-build pkg-config
           libglfw3-dev libepoxy-dev libimgui-dev libglm-dev libstb-dev nlohmann-json3-dev
           libcli11-dev libgtest-dev googletest libegl-dev libgl-dev
           libegl-mesa0 libgl1-mesa-dri xvfb xdotool ffmpeg fonts-dejavu-core)
+# The .deb's dependencies are read from the program's libraries by dpkg-shlibdeps (dpkg-dev, with
+# build-essential), through CPack, which needs `file` to find them.
+if [ "$mode" = package ]; then packages+=(file); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

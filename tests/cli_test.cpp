@@ -69,6 +69,16 @@ TEST(CommandLine, APresetAloneRunsItsModule) {
                    "the preset is for module 'lbm', not 'life'");
 }
 
+// A shipped preset can be named rather than found as a file (an installed program's presets are
+// in its share folder); a name that is neither says which names there are.
+TEST(CommandLine, AShippedPresetIsFoundByName) {
+  const auto result =
+      warpscope("--headless --backend cpu --preset lbm-poiseuille --steps 2 --window 160x100");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("module lbm"), std::string::npos) << result.output;
+  expectUsageError("--preset no-such-preset", "neither a file nor a shipped preset (graph-karate");
+}
+
 TEST(CommandLine, HelpDocumentsModulesParametersAndBench) {
   const auto result = warpscope("--help");
   EXPECT_EQ(result.exitCode, 0);
