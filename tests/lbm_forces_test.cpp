@@ -1,6 +1,7 @@
-// What the LBM measures on the CPU: the force on each body by momentum exchange (against the
-// momentum balance of a channel, between storage variants), the bodies it finds, probes, the
-// series over time, the period of a signal and the Strouhal number, and the series' CSV.
+// What the LBM measures on the CPU and the geometry it measures: the force on each body by
+// momentum exchange (against the momentum balance of a channel, between storage variants), the
+// bodies it finds, probes, the series over time, the period of a signal and the Strouhal number,
+// the series' CSV, and the cylinder scene's shape from parameters.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +11,7 @@
 #include <random>
 
 #include "compute/core/errors.h"
+#include "compute/core/output_file.h"
 #include "compute/lbm/lbm_catalog.h"
 #include "compute/lbm/lbm_module.h"
 #include "compute/lbm/lbm_obstacles.h"
@@ -286,6 +288,101 @@ TEST(LbmProbes, TheSeriesCsvHoldsEveryBodyAndProbe) {
   for (int k = 0; k < 3; ++k) std::getline(empty, line);
   EXPECT_EQ(line, "step");
   std::filesystem::remove_all(dir);
+}
+
+// A VTI series: a file at every vti_every-th step, whatever the steps per call, and an index
+// ParaView reads as a time series; a reset starts a new folder.
+TEST(LbmProbes, AVtiSeriesHasAFileEveryNStepsAndAnIndex) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "warpscope-lbm-vti-series";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  setOutputFolder(dir.string());
+  auto m = cpuModule({{"scene", std::string("channel")},
+                      {"width", std::int64_t(16)},
+                      {"height", std::int64_t(10)},
+                      {"vti_every", std::int64_t(5)}});
+  m->step(7);
+  m->step(8);
+  const fs::path folder = dir / "warpscope-lbm-channel-vti";
+  for (const char* file : {"step-000000005.vti", "step-000000010.vti", "step-000000015.vti"})
+    EXPECT_TRUE(fs::exists(folder / file)) << file;
+  EXPECT_FALSE(fs::exists(folder / "step-000000007.vti"));
+  std::ifstream pvd(folder / "series.pvd");
+  const std::string index((std::istreambuf_iterator<char>(pvd)), {});
+  EXPECT_NE(index.find("<VTKFile type=\"Collection\""), std::string::npos) << index;
+  std::size_t entries = 0;
+  for (auto at = index.find("<DataSet"); at != std::string::npos;
+       at = index.find("<DataSet", at + 1))
+    ++entries;
+  EXPECT_EQ(entries, 3u) << index;
+  EXPECT_NE(index.find("timestep=\"15\" part=\"0\" file=\"step-000000015.vti\""), std::string::npos)
+      << index;
+  EXPECT_NE(m->notes().find("VTI series: 3 files in"), std::string::npos) << m->notes();
+  // The file of step 10 holds the flow after 10 steps: a run without the series agrees.
+  auto plain = cpuModule({{"scene", std::string("channel")},
+                          {"width", std::int64_t(16)},
+                          {"height", std::int64_t(10)}});
+  plain->step(10);
+  plain->exportVti((dir / "plain.vti").string());
+  std::ifstream a(folder / "step-000000010.vti", std::ios::binary),
+      b(dir / "plain.vti", std::ios::binary);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(a)), {}),
+            std::string((std::istreambuf_iterator<char>(b)), {}));
+  m->reset();
+  m->step(5);
+  EXPECT_TRUE(fs::exists(dir / "warpscope-lbm-channel-vti-2" / "step-000000005.vti"));
+  setOutputFolder("");
+  fs::remove_all(dir);
+}
+
+// ---- shape --------------------------------------------------------------------------------------
+
+TEST(LbmShape, CylindersSidesAndInflowComeFromParameters) {
+  auto m = cpuModule({{"scene", std::string("cylinder")},
+                      {"width", std::int64_t(96)},
+                      {"height", std::int64_t(42)},
+                      {"forces", std::string("all")},
+                      {"cylinders", std::string("20.5,21,10; 60,15.5, 6")}});
+  const auto type = [&](int x, int y) { return m->flags()[std::size_t(y) * 96 + x] & kTypeMask; };
+  // Cells whose centres lie within each circle are walls.
+  EXPECT_EQ(type(20, 20), kWall);
+  EXPECT_EQ(type(16, 20), kWall);   // centre 16.5: 4 cells from 20.5, within the radius 5
+  EXPECT_EQ(type(15, 20), kFluid);  // 5.5 from it
+  EXPECT_EQ(type(62, 15), kWall);   // centre 2.5 from (60, 15.5), within the radius 3
+  EXPECT_EQ(type(63, 15), kFluid);  // 3.5 from it
+  EXPECT_EQ(type(0, 20), kInlet);
+  EXPECT_EQ(type(10, 0), kWall);
+  EXPECT_NEAR(m->flow().length, 10, 1e-12) << "the first cylinder's diameter";
+  m->step(3);
+  EXPECT_EQ(m->bodies(), (std::vector<std::string>{"walls", "obstacle 1", "obstacle 2"}));
+
+  // Periodic top and bottom: no walls there, a uniform inflow whatever `inflow` says.
+  m->setParams({{"sides", std::string("periodic")}, {"cylinders", std::string("48,21,8")}});
+  EXPECT_EQ(type(10, 0), kFluid);
+  EXPECT_EQ(type(0, 0), kInlet);
+  EXPECT_FALSE(m->applies("inflow"));
+  EXPECT_NE(m->notes().find("on the inflow speed"), std::string::npos) << m->notes();
+  m->step(20);
+  const std::vector<PlaneSample> plane = m->engine().planeMoments(m->plane());
+  EXPECT_NEAR(plane[0 * 96 + 0].u[0], 0.1, 1e-6) << "the inlet's bottom row moves as its middle";
+  EXPECT_NEAR(plane[21 * 96 + 0].u[0], 0.1, 1e-6);
+  EXPECT_EQ(m->bodies(), std::vector<std::string>{"obstacle 1"});
+
+  // Uniform inflow between walls.
+  m->setParams({{"sides", std::string("walls")}, {"inflow", std::string("uniform")}});
+  m->step(2);
+  const std::vector<PlaneSample> walled = m->engine().planeMoments(m->plane());
+  EXPECT_NEAR(walled[1 * 96 + 0].u[0], 0.1, 1e-6);
+
+  // Bad text is refused whole, and nothing changes.
+  for (const char* bad : {"1,2", "1,2,0.5", "a,b,c", "1,2,3;4", "1,2,3,4", "-1,2,3", "1,2,1e9"})
+    EXPECT_THROW(m->setParam("cylinders", std::string(bad)), InputError) << bad;
+  EXPECT_EQ(m->params().getText("cylinders"), "48,21,8");
+  m->setParam("cylinders", std::string("500,21,8"));  // outside the lattice: said, not refused
+  EXPECT_NE(m->notes().find("warning: cylinder 1's centre (500.0, 21.0) is outside"),
+            std::string::npos)
+      << m->notes();
 }
 
 // ---- the series ---------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 #include "tests/test_support.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <random>
 #include <sstream>
 
@@ -38,8 +39,12 @@ life::LifeGrid referenceRun(life::LifeGrid grid, int generations, const life::Li
 }
 
 std::uint64_t freshSeed() {
-  const auto seed = static_cast<std::uint64_t>(
-      std::chrono::high_resolution_clock::now().time_since_epoch().count());
+  // WS_TEST_SEED repeats the run a failure printed; otherwise a new seed each run.
+  const char* given = std::getenv("WS_TEST_SEED");
+  const auto seed = given
+                        ? std::strtoull(given, nullptr, 10)
+                        : static_cast<std::uint64_t>(
+                              std::chrono::high_resolution_clock::now().time_since_epoch().count());
   std::cout << "[ seed     ] " << seed << std::endl;
   return seed;
 }

@@ -61,7 +61,8 @@ std::vector<float> SavedState::floats(std::size_t from, std::size_t count, float
   if (from > state_.data.size() || count > (state_.data.size() - from) / sizeof(float))
     refuse("it ends before its numbers do");
   std::vector<float> values(count);
-  std::memcpy(values.data(), state_.data.data() + from, count * sizeof(float));
+  // (Not for none: an empty state's data may be a null pointer, which memcpy may not be given.)
+  if (count) std::memcpy(values.data(), state_.data.data() + from, count * sizeof(float));
   for (std::size_t i = 0; i < count; ++i)
     if (!(std::fabs(values[i]) <= bound))
       refuse("number " + std::to_string(i) + " of its state is " + text(values[i]) +

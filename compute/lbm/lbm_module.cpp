@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -24,6 +25,8 @@ namespace {
 
 constexpr std::int64_t kMaxSide = 32768, kMaxDepth = 1024, kMaxTracers = 4000000;
 constexpr std::size_t kMaxProbes = 64;
+constexpr std::size_t kMaxVtiFrames = 100000;
+constexpr double kVtiReserveBytes = 2e9;
 constexpr std::uint32_t kTracerSeed = 1;
 constexpr double kSnapshotBytes = 256.0 * 1024 * 1024;
 constexpr double kSnapshotSeconds = 5.0;  // a 75 MB copy costs a frame or two
@@ -130,6 +133,19 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
       "scene", "scene", "cylinder", {"cylinder", "cavity", "channel", "taylor-green"},
       "cylinder: channel flow past a cylinder (vortex street); cavity: lid-driven cavity; "
       "channel: Poiseuille flow driven by a body force; taylor-green: decaying vortices"));
+  p.declare(ParamSpec::text(
+      "cylinders", "cylinders", "",
+      "the cylinder scene's cylinders, x,y,d in cells from the lattice's lower-left corner "
+      "(centre and diameter; in 3-D each spans the depth), separated by semicolons; empty: one "
+      "of height / 8 a little off the axis, a quarter of the way along",
+      checkedBy(parseCylinders)));
+  p.declare(ParamSpec::choice("sides", "top and bottom", "walls", {"walls", "periodic"},
+                              "the cylinder scene's top and bottom: bounce-back walls, or "
+                              "periodic (the flow leaving at the top comes in at the bottom)"));
+  p.declare(ParamSpec::choice("inflow", "inflow", "parabolic", {"parabolic", "uniform"},
+                              "the cylinder scene's inflow: the parabola of a channel between "
+                              "walls (velocity is its maximum), or uniform (always between "
+                              "periodic sides)"));
   ParamSpec width = ParamSpec::integer("width", "width", gpu ? 2048 : 512, 8, double(kMaxSide),
                                        "lattice cells along x");
   width.logScale = true;
@@ -195,6 +211,11 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
       "up; without z, half-way through a 3-D lattice's depth), separated by semicolons; the "
       "probe point tool adds one where you click",
       checkedBy(parseProbes)));
+  p.declare(ParamSpec::integer(
+      "vti_every", "VTI series every", 0, 0, 1e9,
+      "write the whole flow as VTK image data every this many steps, into a folder of its own "
+      "in the output folder with a .pvd index that ParaView opens as a time series (0: off). "
+      "It stops, saying why, before the disk has under 2 GB left"));
   p.declare(ParamSpec::integer("tracers", "tracer particles", gpu ? 12000 : 3000, 0,
                                double(kMaxTracers),
                                "points carried by the flow in the plane shown (0: none)"));
@@ -230,6 +251,9 @@ FlowSpec LbmModule::specFromParams() const {
   s.reynolds = params().getFloat("reynolds");
   s.viscosity = params().getFloat("viscosity");
   s.trt = params().getText("collision") == "trt";
+  s.cylinders = parseCylinders(params().getText("cylinders"));
+  s.sides = params().getText("sides") == "periodic" ? Sides::Periodic : Sides::Walls;
+  s.parabolicInflow = params().getText("inflow") == "parabolic";
   s.meanVelocity = params().getText("reference_velocity") == "mean";
   s.referenceLength = params().getFloat("reference_length");
   if (double(s.grid.nx) * s.grid.ny * s.grid.nz > double(kMaxCells))
@@ -244,6 +268,8 @@ bool LbmModule::applies(const std::string& key) const {
     return p.getText("lattice") == "d3q19";
   if (key == "reynolds" || key == "viscosity") return p.getText("viscosity_from") == key;
   if (key == "block") return backend() == Backend::Cuda;
+  if (key == "cylinders" || key == "sides") return p.getText("scene") == "cylinder";
+  if (key == "inflow") return p.getText("scene") == "cylinder" && p.getText("sides") == "walls";
   return true;
 }
 
@@ -313,6 +339,8 @@ void LbmModule::reset() {
   monitorStale_ = true;
   bodies_.clear();
   probeCount_ = 0;
+  vtiFolder_.clear();  // a new run's VTI series goes into a folder of its own
+  vtiStopped_.clear();
   series_.restart({});
   diverged_ = sawFastFlow_ = false;
   lastGood_.reset();
@@ -360,9 +388,20 @@ void LbmModule::advance(int count) {
         "on.");
   keepSnapshot();  // the state it starts from is finite
   if (monitorStale_) updateMonitor();
-  engine_->step(count);
+  // In stretches that end at the VTI series' steps, so that each file holds the flow of its step.
+  const auto every = std::uint64_t(params().getInt("vti_every"));
+  std::uint32_t status = 0;
+  for (std::uint64_t at = stepCount(), end = at + std::uint64_t(count); at < end;) {
+    const std::uint64_t stretch = every ? std::min(end - at, every - at % every) : end - at;
+    engine_->step(int(stretch));
+    at += stretch;
+    if (every && at % every == 0) {
+      status |= engine_->takeStatus();
+      if (!(status & kStatusNonFinite)) writeVtiFrame(at);
+    }
+  }
   series_.append(stepCount() + 1, engine_->takeRecords());
-  const std::uint32_t status = engine_->takeStatus();
+  status |= engine_->takeStatus();
   if (status & kStatusFast) sawFastFlow_ = true;
   if (status & kStatusNonFinite) {
     diverged_ = true;
@@ -481,6 +520,19 @@ std::string LbmModule::notes() const {
   if (sawFastFlow_)
     text += "warning: speeds above 0.3 cells/step appeared: the flow is near its limit\n";
   if (diverged_) text += "warning: the flow diverged; restore the last good state or reset\n";
+  if (spec_.scene == Scene::Cylinder) {
+    int k = 0;
+    for (const Cylinder& c : spec_.cylinders) {
+      ++k;
+      if (c.x > spec_.grid.nx || c.y > spec_.grid.ny)
+        text += "warning: cylinder " + std::to_string(k) + "'s centre (" + fixed(c.x, 1) + ", " +
+                fixed(c.y, 1) + ") is outside the " + sizeText() + " lattice\n";
+    }
+  }
+  if (!vtiFrames_.empty() && !vtiFolder_.empty())
+    text += "VTI series: " + std::to_string(vtiFrames_.size()) + " files in " + vtiFolder_ +
+            " (series.pvd)\n";
+  if (!vtiStopped_.empty()) text += "warning: the VTI series stopped: " + vtiStopped_ + "\n";
   if (!lastExport_.empty()) text += "wrote " + lastExport_ + "\n";
   return text;
 }
@@ -750,6 +802,47 @@ void LbmModule::runAction(const std::string& action) {
   }
 }
 
+void LbmModule::writeVtiFrame(std::uint64_t step) {
+  if (!vtiStopped_.empty()) return;
+  if (vtiFolder_.empty()) {
+    vtiFolder_ = freshOutputPath("warpscope-lbm-" + params().getText("scene") + "-vti");
+    std::error_code error;
+    std::filesystem::create_directory(vtiFolder_, error);
+    if (error) {
+      vtiStopped_ = "cannot make the folder " + vtiFolder_ + ": " + error.message();
+      return;
+    }
+    vtiFrames_.clear();
+  }
+  // Never into a full disk: stop, saying why, while a frame and 2 GB more would still fit.
+  const double frameBytes = double(spec_.grid.cells()) * (4 + 12 + 1) + 4096;
+  std::error_code error;
+  const std::filesystem::space_info space = std::filesystem::space(vtiFolder_, error);
+  if (!error && double(space.available) < frameBytes + kVtiReserveBytes) {
+    vtiStopped_ =
+        "the disk holding " + vtiFolder_ + " has " + formatBytes(space.available) + " left";
+    return;
+  }
+  if (vtiFrames_.size() >= kMaxVtiFrames) {
+    vtiStopped_ = std::to_string(kMaxVtiFrames) + " files written, the most one series holds";
+    return;
+  }
+  char name[40];
+  std::snprintf(name, sizeof name, "step-%09llu.vti", static_cast<unsigned long long>(step));
+  writeVti(vtiFolder_ + "/" + name, spec_.lattice, spec_.grid, flags_, flow_.params,
+           engine_->exportState());
+  vtiFrames_.push_back({step, name});
+  // The index ParaView opens: every file with its step as its time.
+  std::string pvd =
+      "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" "
+      "byte_order=\"LittleEndian\">\n  <Collection>\n";
+  for (const auto& [at, file] : vtiFrames_)
+    pvd +=
+        "    <DataSet timestep=\"" + std::to_string(at) + "\" part=\"0\" file=\"" + file + "\"/>\n";
+  pvd += "  </Collection>\n</VTKFile>\n";
+  writeWholeFile(vtiFolder_ + "/series.pvd", pvd, "the VTI series' index");
+}
+
 void LbmModule::exportVti(const std::string& path) {
   writeVti(path, spec_.lattice, spec_.grid, flags_, flow_.params, engine_->exportState());
   lastExport_ = path;
@@ -844,8 +937,13 @@ void LbmModule::restoreState(const StateBlob& state) {
 
 void LbmModule::applyParams(const std::vector<std::string>& changed) {
   if (changed == std::vector<std::string>{"probe"}) return;  // read where it is used
-  if (std::all_of(changed.begin(), changed.end(),
-                  [](const std::string& key) { return key == "probes" || key == "forces"; })) {
+  if (anyOf(changed, {"vti_every"})) {                       // a new series, in a folder of its own
+    vtiFolder_.clear();
+    vtiStopped_.clear();
+  }
+  if (std::all_of(changed.begin(), changed.end(), [](const std::string& key) {
+        return key == "probes" || key == "forces" || key == "vti_every";
+      })) {
     monitorStale_ = true;
     return;
   }
@@ -855,7 +953,7 @@ void LbmModule::applyParams(const std::vector<std::string>& changed) {
   const bool latticeChanged = spec.lattice != spec_.lattice;
   const bool reshaped = spec.grid.nx != spec_.grid.nx || spec.grid.ny != spec_.grid.ny ||
                         spec.grid.nz != spec_.grid.nz;
-  if (latticeChanged || reshaped || anyOf(changed, {"scene"})) {
+  if (latticeChanged || reshaped || anyOf(changed, {"scene", "cylinders", "sides", "inflow"})) {
     // The old engine keeps its state until the new lattice is in place: a size that does not fit
     // fails in reshape(), before anything is released.
     const FlowSpec oldSpec = spec_;

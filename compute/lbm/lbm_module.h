@@ -105,6 +105,8 @@ class LbmModule final : public Module,
   TracerField tracerField();
   void seedTracers();
   std::vector<std::array<float, 2>> probePointsInView() const;
+  // Writes the flow of `step` into the VTI series' folder and the index over all its files.
+  void writeVtiFrame(std::uint64_t step);
   // Sets a text parameter as an edit: what it held before and after, or null where it is as it was.
   std::unique_ptr<EditChange> changeParam(const std::string& key, const std::string& text);
   // Finds the bodies and probes again and has the engine measure them from the next step.
@@ -127,6 +129,10 @@ class LbmModule final : public Module,
   bool monitorStale_ = true;
   std::vector<std::string> bodies_;
   std::size_t probeCount_ = 0;
+  // The VTI series (parameter vti_every): its folder ("" until its first file), the files so far
+  // (step, name) and why it stopped, if it did.
+  std::string vtiFolder_, vtiStopped_;
+  std::vector<std::pair<std::uint64_t, std::string>> vtiFrames_;
   FlowSeries series_;  // columns: 3 per body, 4 per probe
   std::optional<StateBlob> lastGood_;
   double lastSnapshotSeconds_ = -1e9;

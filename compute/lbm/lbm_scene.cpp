@@ -1,6 +1,7 @@
 #include "compute/lbm/lbm_scene.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <numbers>
 
 #include "compute/core/errors.h"
@@ -44,6 +45,46 @@ void cylinderGeometry(const Grid& g, double& cx, double& cy, double& radius) {
   cy = 0.5 * g.ny + 0.05 * radius + 0.5;  // slightly off the axis, so the wake starts shedding
 }
 
+std::vector<Cylinder> sceneCylinders(const FlowSpec& spec) {
+  if (!spec.cylinders.empty()) return spec.cylinders;
+  double cx, cy, r;
+  cylinderGeometry(spec.grid, cx, cy, r);
+  return {{cx, cy, 2 * r}};
+}
+
+bool parabolicInflow(const FlowSpec& spec) {
+  return spec.parabolicInflow && spec.sides == Sides::Walls;
+}
+
+std::vector<Cylinder> parseCylinders(const std::string& text) {
+  std::vector<Cylinder> cylinders;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find(';', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    const std::string which = "cylinder " + std::to_string(cylinders.size() + 1);
+    double v[3];
+    const char* at = item.c_str();
+    for (int k = 0; k < 3; ++k) {
+      char* next = nullptr;
+      v[k] = std::strtod(at, &next);
+      if (next == at || !std::isfinite(v[k]) || v[k] < 0 || v[k] > 32768)
+        throw InputError(which + ": expected x,y,d, three numbers of cells from 0 to 32768");
+      at = next;
+      while (*at == ' ') ++at;
+      if (k < 2 && *at++ != ',')
+        throw InputError(which + ": expected x,y,d, cylinders separated by semicolons");
+    }
+    if (*at != '\0') throw InputError(which + ": expected x,y,d and nothing after them");
+    if (v[2] < 1) throw InputError(which + ": a diameter of at least 1 cell");
+    cylinders.push_back({v[0], v[1], v[2]});
+    if (cylinders.size() > kMaxCylinders)
+      throw InputError("at most " + std::to_string(kMaxCylinders) + " cylinders");
+    start = end + 1;
+  }
+  return cylinders;
+}
+
 Flow describeFlow(const FlowSpec& spec) {
   Flow flow;
   const Grid& g = spec.grid;
@@ -52,13 +93,10 @@ Flow describeFlow(const FlowSpec& spec) {
       flow.length = g.nx - 2;
       flow.lengthName = "cavity width";
       break;
-    case Scene::Cylinder: {
-      double cx, cy, r;
-      cylinderGeometry(g, cx, cy, r);
-      flow.length = 2 * r;
+    case Scene::Cylinder:
+      flow.length = sceneCylinders(spec).front().diameter;
       flow.lengthName = "cylinder diameter";
       break;
-    }
     case Scene::Channel:
       flow.length = g.ny - 2;
       flow.lengthName = "channel width";
@@ -74,10 +112,13 @@ Flow describeFlow(const FlowSpec& spec) {
   }
   // The mean of a parabolic profile (the inflow, the channel's Poiseuille flow) is 2/3 of its
   // maximum; a lid or a vortex amplitude has no other.
-  const bool parabola = spec.scene == Scene::Cylinder || spec.scene == Scene::Channel;
+  const bool parabola =
+      (spec.scene == Scene::Cylinder && parabolicInflow(spec)) || spec.scene == Scene::Channel;
   const bool mean = spec.meanVelocity && parabola;
   flow.velocity = mean ? spec.velocity * 2 / 3 : spec.velocity;
+  const bool uniform = spec.scene == Scene::Cylinder && !parabolicInflow(spec);
   flow.velocityName = mean                            ? "mean inflow speed"
+                      : uniform                       ? "inflow speed"
                       : spec.scene == Scene::Cylinder ? "maximum inflow speed"
                       : spec.scene == Scene::Channel  ? "centreline speed"
                       : spec.scene == Scene::Cavity   ? "lid speed"
@@ -103,7 +144,7 @@ Flow describeFlow(const FlowSpec& spec) {
   if (spec.scene == Scene::Cavity) p.wallVelocity[0] = float(top);
   if (spec.scene == Scene::Cylinder) {
     p.inletVelocity[0] = float(top);
-    p.parabolicInlet = true;
+    p.parabolicInlet = parabolicInflow(spec);
   }
   if (spec.scene == Scene::Channel) {
     const double h = g.ny - 2;
@@ -136,8 +177,17 @@ void markNearWalls(const Grid& g, std::vector<std::uint8_t>& flags, std::size_t 
 std::vector<std::uint8_t> sceneFlags(const FlowSpec& spec) {
   const Grid& g = spec.grid;
   std::vector<std::uint8_t> flags(g.cells(), kFluid);
-  double cx = 0, cy = 0, r = 0;
-  if (spec.scene == Scene::Cylinder) cylinderGeometry(g, cx, cy, r);
+  const std::vector<Cylinder> cylinders =
+      spec.scene == Scene::Cylinder ? sceneCylinders(spec) : std::vector<Cylinder>{};
+  const bool walled = spec.sides == Sides::Walls;
+  // A cell is in a cylinder where its centre is.
+  const auto inCylinder = [&](int x, int y) {
+    for (const Cylinder& c : cylinders) {
+      const double dx = x + 0.5 - c.x, dy = y + 0.5 - c.y;
+      if (dx * dx + dy * dy <= 0.25 * c.diameter * c.diameter) return true;
+    }
+    return false;
+  };
   const bool box3d = g.nz > 1;
 #pragma omp parallel for schedule(static)
   for (std::size_t n = 0; n < g.cells(); ++n) {
@@ -152,13 +202,13 @@ std::vector<std::uint8_t> sceneFlags(const FlowSpec& spec) {
           type = kWall;
         break;
       case Scene::Cylinder:
-        if (bottom || top)
+        if (walled && (bottom || top))
           type = kWall;
         else if (x == 0)
           type = kInlet;
         else if (x == g.nx - 1)
           type = kOutlet;
-        else if ((x + 0.5 - cx) * (x + 0.5 - cx) + (y + 0.5 - cy) * (y + 0.5 - cy) <= r * r)
+        else if (inCylinder(x, y))
           type = kWall;
         break;
       case Scene::Channel:
@@ -185,11 +235,12 @@ std::vector<float> sceneState(const FlowSpec& spec, const std::vector<std::uint8
   };
   switch (spec.scene) {
     case Scene::Cylinder: {
-      // The inflow's parabola everywhere (Schaefer and Turek's benchmark inflow).
+      // The inflow everywhere: its parabola (Schaefer and Turek's benchmark inflow), or uniform.
       const double h = g.ny - 2;
+      const bool parabola = parabolicInflow(spec);
       fill([&](int, int y, float&, float* u) {
         const double s = y - 0.5;
-        u[0] = float(4 * u0 * s * (h - s) / (h * h));
+        u[0] = parabola ? float(4 * u0 * s * (h - s) / (h * h)) : u0;
       });
       break;
     }

@@ -13,6 +13,15 @@ enum class Scene { Cavity, Cylinder, Channel, TaylorGreen };
 
 Scene parseScene(const std::string& name);  // "cavity", "cylinder", "channel", "taylor-green"
 
+// A cylinder of the cylinder scene, in cells from the lattice's lower-left corner (cell (i, j)
+// spans [i, i + 1] x [j, j + 1]); in 3-D it spans the depth.
+struct Cylinder {
+  double x = 0, y = 0, diameter = 0;
+};
+
+// The top and bottom of the cylinder scene: bounce-back walls (rows 0 and ny - 1), or periodic.
+enum class Sides { Walls, Periodic };
+
 // What the user sets, and what it means in lattice units.
 struct FlowSpec {
   Scene scene = Scene::Cylinder;
@@ -24,6 +33,11 @@ struct FlowSpec {
   // rather than the scene's (0).
   bool meanVelocity = false;
   double referenceLength = 0;
+  // The cylinder scene's geometry: its cylinders (none: one placed by cylinderGeometry), its top
+  // and bottom, and its inflow (the parabola needs walls; between periodic sides it is uniform).
+  std::vector<Cylinder> cylinders;
+  Sides sides = Sides::Walls;
+  bool parabolicInflow = true;
   bool fromReynolds = true;
   double reynolds = 150, viscosity = 0.02;
   bool trt = true;
@@ -56,7 +70,17 @@ void markNearWalls(const Grid& g, std::vector<std::uint8_t>& flags, std::size_t 
 // starting density and velocity.
 std::vector<float> sceneState(const FlowSpec& spec, const std::vector<std::uint8_t>& flags);
 
-// The centre and radius of the cylinder in the cylinder scene (for tests and probes).
+// The centre and radius of the cylinder placed where the cylinder scene gives none.
 void cylinderGeometry(const Grid& g, double& cx, double& cy, double& radius);
+// The cylinder scene's cylinders: those given, else the one cylinderGeometry places.
+std::vector<Cylinder> sceneCylinders(const FlowSpec& spec);
+// Whether the inflow is the parabola (between walls) rather than uniform.
+bool parabolicInflow(const FlowSpec& spec);
+
+// Parses "x,y,d; x,y,d" (cells; see Cylinder): up to kMaxCylinders, each inside a lattice of up
+// to 32768 cells a side, with a diameter of at least 1 cell. Throws InputError saying what is
+// wrong; "" gives none.
+std::vector<Cylinder> parseCylinders(const std::string& text);
+constexpr std::size_t kMaxCylinders = 64;
 
 }  // namespace ws::lbm
