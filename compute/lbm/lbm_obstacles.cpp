@@ -40,19 +40,17 @@ Obstacles find(const Grid& g, const std::vector<std::uint8_t>& flags) {
   constexpr std::uint32_t kNone = ~0u;
   std::vector<std::uint32_t> body(cells, kNone);
   std::vector<std::uint32_t> component;  // each component's body
-  std::vector<std::size_t> stack, members;
+  std::vector<std::size_t> stack;
   std::uint32_t free = 0;  // components not on the sides so far
   for (std::size_t start = 0; start < cells; ++start) {
     if (!isSolid(flags[start]) || body[start] != kNone) continue;
     const auto label = std::uint32_t(component.size());
     bool side = false;
-    members.clear();
     stack.assign(1, start);
     body[start] = label;
     while (!stack.empty()) {
       const std::size_t n = stack.back();
       stack.pop_back();
-      members.push_back(n);
       side = side || onSide(n);
       const Neighbourhood nb(g, n);
       for (int i = 1; i < Lat::Q; ++i) {
