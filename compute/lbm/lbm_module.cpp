@@ -860,7 +860,8 @@ void LbmModule::exportSeries(const std::string& path) {
   const std::size_t bodies = bodies_.size(), probes = probeCount_;
   std::ofstream out(path);
   if (!out) throw InputError("cannot write '" + path + "'");
-  out << "# warpscope LBM series, " << sizeText() << ": " << notes().substr(0, notes().find('\n'))
+  const std::string notesNow = notes();  // its first line: Re and what it is based on
+  out << "# warpscope LBM series, " << sizeText() << ": " << notesNow.substr(0, notesNow.find('\n'))
       << "\n# forces by momentum exchange in lattice units (per cell of depth in 2-D); "
          "coefficients 2F / (rho U^2 A); p = (rho - 1) / 3; every "
       << series_.spacing() << " steps\nstep";
