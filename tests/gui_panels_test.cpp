@@ -488,6 +488,38 @@ expect-layout
   expectPassed(run);
 }
 
+// The DFG benchmark's preset on the CPU: round (interpolated) cylinder walls, the wake's pressure
+// drop shown with the forces; the walls switch to the staircase and the storage to FP16, whose
+// note warns that forces lose accuracy.
+TEST(GuiPanels, TheDfgPresetMeasuresTheWakeWithEitherWall) {
+  REQUIRE_WINDOWS();
+  const std::string script = R"ui(
+open Presets
+pick shipped lbm-dfg-2d1
+expect-module lbm
+expect-value "cylinder walls" interpolated
+expect-value width 441
+click "Step 100"
+frames 3
+expect-above "dp/(rho U^2)" 1
+expect-above Cd 4
+pick "cylinder walls" bounce-back
+expect-value "cylinder walls" bounce-back
+click "Step 100"
+frames 3
+expect-above Cd 0.1
+pick variant "A-A in place, SoA, FP16 storage"
+frames 3
+expect-match "module notes" "FP16 storage keeps each population"
+window 1000 700
+frames 3
+expect-layout
+expect-no-error
+)ui";
+  const auto run = runUiScript("dfg", script, "--backend cpu --window 1600x1000");
+  expectPassed(run);
+}
+
 // LBM measures as it runs: the force on the cylinder and its coefficients (the Timings panel's
 // curves and values), probe points clicked into the flow (numbered over the view, undone with
 // Ctrl+Z), and the series exported as CSV into the output folder.

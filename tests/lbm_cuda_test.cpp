@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <random>
+#include <sstream>
 #include <vector>
 
 #include "compute/core/errors.h"
@@ -14,6 +15,7 @@
 #include "compute/lbm/lbm_cuda.h"
 #include "compute/lbm/lbm_module.h"
 #include "compute/lbm/lbm_obstacles.h"
+#include "tests/lbm_dfg.h"
 #include "tests/lbm_random.h"
 #include "tests/test_support.h"
 
@@ -71,7 +73,8 @@ TEST(LbmCuda, EveryVariantMatchesTheCpuOnRandomLattices) {
 }
 
 // The monitor on the GPU records what the CPU engine records, for every variant: the force on each
-// body (summed over its links in another order) and the flow at probes, over several step() calls.
+// body (summed over its links in another order) and the flow at probes, over several step() calls,
+// with curved walls (interpolated bounce-back) on some links.
 TEST(LbmCuda, EveryVariantMeasuresTheForcesAndProbesOfTheCpu) {
   WS_REQUIRE_GPU();
   const std::uint64_t seed = ws::test::freshSeed();
@@ -83,12 +86,14 @@ TEST(LbmCuda, EveryVariantMeasuresTheForcesAndProbesOfTheCpu) {
     Monitor monitor{found.links, found.linkStart, {}};
     std::mt19937 rng{std::uint32_t(seed)};
     for (int k = 0; k < 7; ++k) monitor.probes.push_back(std::uint32_t(rng() % grid.cells()));
+    const std::vector<ForceLink> curved = test::curveRandomLinks(r, monitor, seed);
     for (const auto& entry : storageCatalog()) {
       auto cpu = makeCpuEngine(lattice, entry.how, {&step, &view});
       auto gpu = makeCudaEngine(lattice, entry.how, 128, {&step, &view});
       std::vector<double> expected, got;
       for (LbmEngine* engine : {cpu.get(), gpu.get()}) {
         test::load(*engine, r, 0);
+        engine->setCurvedLinks(curved);
         engine->setMonitor(monitor);
         engine->step(2);
         engine->step(5);  // two calls before the records are taken
@@ -210,6 +215,26 @@ TEST(LbmCuda, TracersFollowTheSamePathsAsOnTheCpu) {
       EXPECT_EQ(points[3 * k], expected[0]);
       EXPECT_EQ(points[3 * k + 1], expected[1]);
       EXPECT_EQ(points[3 * k + 2], expected[2]);
+    }
+  }
+}
+
+// DFG 2D-1 on the GPU: from the CPU test's finest lattice to one level finer the error falls at
+// second order, and the values extrapolated from the two (Richardson) fall in the published
+// ranges. WS_DFG_DIAMETERS="80,..." runs other lattices too (with either wall in FP32, and the
+// interpolated one in FP16) for the figures in docs/modules/lbm.md.
+TEST(LbmCuda, Dfg2D1OnFinerLatticesConvergesIntoThePublishedRanges) {
+  WS_REQUIRE_GPU();
+  if (std::getenv("WS_SANITIZER_RUN")) GTEST_SKIP() << "long runs of kernels tested elsewhere";
+  const test::Dfg coarse = test::runDfg1(Backend::Cuda, 20, "interpolated");
+  const test::Dfg fine = test::runDfg1(Backend::Cuda, 40, "interpolated");
+  test::expectDfgConvergence(coarse, fine);
+  if (const char* more = std::getenv("WS_DFG_DIAMETERS")) {
+    std::istringstream list(more);
+    for (std::string d; std::getline(list, d, ',');) {
+      test::runDfg1(Backend::Cuda, std::stoi(d), "interpolated");
+      test::runDfg1(Backend::Cuda, std::stoi(d), "bounce-back");
+      test::runDfg1(Backend::Cuda, std::stoi(d), "interpolated", "aa-soa-fp16");
     }
   }
 }

@@ -62,6 +62,30 @@ inline void load(LbmEngine& engine, const RandomLattice& r, std::uint64_t steps)
   engine.importState(r.state, steps);
 }
 
+// Curved walls on a random lattice: about half the links to stationary walls whose upstream
+// neighbour is not solid get a random wall distance q in (0, 1) (lbm_cell.h), in the monitor's
+// links too. Returns those links, for setCurvedLinks.
+inline std::vector<ForceLink> curveRandomLinks(const RandomLattice& r, Monitor& monitor,
+                                               std::uint64_t seed) {
+  std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  const auto curvable = [&]<typename Lat>(const ForceLink& link) {
+    const Neighbourhood nb(r.grid, link.cell);
+    const int i = int(link.direction);
+    return (r.flags[nb.at(Lat::cx(i), Lat::cy(i), Lat::cz(i))] & kTypeMask) == kWall &&
+           !isSolid(r.flags[nb.at(-Lat::cx(i), -Lat::cy(i), -Lat::cz(i))]);
+  };
+  std::vector<ForceLink> curved;
+  for (ForceLink& link : monitor.links) {
+    const bool can = r.lattice == LatticeKind::D2Q9 ? curvable.operator()<D2Q9>(link)
+                                                    : curvable.operator()<D3Q19>(link);
+    if (!can || unit(rng) < 0.5f) continue;
+    link.q = 0.02f + 0.96f * unit(rng);
+    curved.push_back(link);
+  }
+  return curved;
+}
+
 // The largest difference between two states; infinite when their sizes differ or either holds a
 // value that is not finite (such a state has diverged and proves nothing).
 inline float maxDifference(const std::vector<float>& a, const std::vector<float>& b) {

@@ -153,6 +153,16 @@ struct Store {
     else
       return base[0][n * Q + i];
   }
+  // Where population i of cell n lies from the storage's start, for work lists made ahead: an
+  // access through it needs no per-population pointer picked at run time (which a kernel would
+  // copy to local memory to index).
+  static std::size_t element(std::size_t n, int i, std::size_t cells) {
+    return L == Layout::SoA ? std::size_t(i) * cells + n : n * Q + i;
+  }
+  WS_HD float loadRawAt(std::size_t element) const { return Codec<T>::raw(base[0][element]); }
+  WS_HD void storeRawAt(std::size_t element, float v) const {
+    base[0][element] = Codec<T>::fromRaw(v);
+  }
   static constexpr float kUnit = Codec<T>::kUnit;
   // In storage units (kUnit for 1), for the stream-collide.
   WS_HD float loadRaw(std::size_t n, int i) const { return Codec<T>::raw(at(n, i)); }
@@ -438,30 +448,44 @@ WS_HD std::uint32_t streamCollide(const Grid& g, const std::uint8_t* flags, S sr
   return status;
 }
 
-// Post-collision population i of cell n at the current step, whatever the propagation and parity
-// (stepsDone: steps taken so far). This is the state the module saves and shows.
+// Where post-collision population i of cell n is stored at the current step, whatever the
+// propagation and parity (stepsDoneOdd: whether the steps taken so far are odd): a slot of a cell,
+// and the flag of the wall the population was reflected off on the way (kFluid where it was not):
+// after an A-A odd step (or a fresh import) a population that streamed into a wall is back in the
+// cell's opposite slot, with a moving wall's gain.
+struct Slot {
+  std::uint32_t cell;
+  int i;
+  std::uint8_t bouncedOff;
+};
+
+template <typename Lat, Propagation P>
+WS_HD Slot postCollisionSlot(const Grid& g, const std::uint8_t* flags, std::size_t n, int i,
+                             bool stepsDoneOdd) {
+  const auto self = std::uint32_t(n);
+  if (P == Propagation::AB) return {self, i, kFluid};
+  if (stepsDoneOdd) return {self, opposite(i), kFluid};  // after alpha: swapped slots
+  // After beta (or a fresh import): the population already streamed to the neighbour.
+  const std::uint32_t to = Neighbourhood(g, n).at(Lat::cx(i), Lat::cy(i), Lat::cz(i));
+  if (flags[n] & kNearWall && isSolid(flags[to])) return {self, opposite(i), flags[to]};
+  return {to, i, kFluid};
+}
+
+// Post-collision population i of cell n at the current step. This is the state the module saves
+// and shows.
 template <typename Lat, Propagation P, typename S>
 WS_HD float postCollision(const Grid& g, const std::uint8_t* flags, S f, std::size_t n, int i,
                           bool stepsDoneOdd, const StepParams& p) {
-  if (P == Propagation::AB) return f.load(n, i);
-  if (stepsDoneOdd) return f.load(n, opposite(i));  // after alpha: swapped slots
-  // After beta (or a fresh import): the population already streamed to the neighbour.
-  const std::uint32_t to = Neighbourhood(g, n).at(Lat::cx(i), Lat::cy(i), Lat::cz(i));
-  if (flags[n] & kNearWall && isSolid(flags[to]))
-    return f.load(n, opposite(i)) - movingWallGain<Lat>(opposite(i), flags[to], p);
-  return f.load(to, i);
+  const Slot at = postCollisionSlot<Lat, P>(g, flags, n, i, stepsDoneOdd);
+  return f.load(at.cell, at.i) - movingWallGain<Lat>(opposite(i), at.bouncedOff, p);
 }
 
 // The inverse: stores post-collision population i of cell n so that the next step sees it.
 template <typename Lat, Propagation P, typename S>
 WS_HD void storePostCollision(const Grid& g, const std::uint8_t* flags, S f, std::size_t n, int i,
                               bool stepsDoneOdd, const StepParams& p, float value) {
-  if (P == Propagation::AB) return f.store(n, i, value);
-  if (stepsDoneOdd) return f.store(n, opposite(i), value);
-  const std::uint32_t to = Neighbourhood(g, n).at(Lat::cx(i), Lat::cy(i), Lat::cz(i));
-  if (flags[n] & kNearWall && isSolid(flags[to]))
-    return f.store(n, opposite(i), value + movingWallGain<Lat>(opposite(i), flags[to], p));
-  f.store(to, i, value);
+  const Slot at = postCollisionSlot<Lat, P>(g, flags, n, i, stepsDoneOdd);
+  f.store(at.cell, at.i, value + movingWallGain<Lat>(opposite(i), at.bouncedOff, p));
 }
 
 // Density and velocity of cell n at the current step; NaN density for walls.
@@ -477,22 +501,98 @@ WS_HD Moments cellMoments(const Grid& g, const std::uint8_t* flags, S f, std::si
 
 // ---- what a step measures: the force on walls, the flow at probes -----------------------------
 
-// A link of the momentum exchange: a fluid cell and a direction in which its neighbour is solid.
+// A link between a fluid cell and its solid neighbour along direction i: where the monitor sums
+// the momentum exchange, and where a curved wall's interpolated bounce-back acts. q is the
+// fraction of the way from the cell's centre to the neighbour's where the wall lies: 1/2 for
+// plain bounce-back (a wall half-way, as drawn walls are).
 struct ForceLink {
   std::uint32_t cell, direction;
+  float q = 0.5f;
 };
+
+// ---- curved walls: interpolated bounce-back ---------------------------------------------------
+//
+// Plain bounce-back puts every wall half-way along its links, so a curved wall is a staircase and
+// forces on it converge at first order. Bouzidi, Firdaouss and Lallemand (2001) interpolate
+// instead, with the wall a fraction q of the way from fluid cell n to its solid neighbour along
+// c_i: what returns to n along the opposite direction i' is, from post-collision populations,
+//   q < 1/2:   2q f_i(n) + (1 - 2q) f_i(n - c_i)
+//   q >= 1/2:  f_i(n) / 2q + (1 - 1/2q) f_i'(n)
+// which is f_i(n), plain bounce-back, at q = 1/2. The weights sum to 1, so the shifted populations
+// (and FP16's scaled ones) interpolate as they are. Needs n - c_i not solid: links without one are
+// left at q = 1/2 (curvedLinks, lbm_scene.h), which also keeps any two links of a step from
+// writing what the other reads.
+
+// Where the population that returns to a curved link's cell from its wall comes from at the
+// current step: two slots of the post-collision state (the second the upstream cell's f_i or the
+// cell's own f_i') and their weights. Neither slot holds a population reflected off a moving wall
+// (curved links are of stationary walls, with a fluid upstream), so the slots' values are the
+// populations themselves.
+struct Interpolation {
+  Slot own, other;
+  float ownWeight, otherWeight;
+};
+
+template <typename Lat, Propagation P>
+WS_HD Interpolation interpolation(const Grid& g, const std::uint8_t* flags, const ForceLink& link,
+                                  bool stepsDoneOdd) {
+  const int i = int(link.direction);
+  const float q = link.q;
+  Interpolation r;
+  r.own = postCollisionSlot<Lat, P>(g, flags, link.cell, i, stepsDoneOdd);
+  if (q < 0.5f) {
+    const std::uint32_t upstream =
+        Neighbourhood(g, link.cell).at(-Lat::cx(i), -Lat::cy(i), -Lat::cz(i));
+    r.other = postCollisionSlot<Lat, P>(g, flags, upstream, i, stepsDoneOdd);
+    r.ownWeight = 2.0f * q;
+    r.otherWeight = 1.0f - 2.0f * q;
+  } else {
+    r.other = postCollisionSlot<Lat, P>(g, flags, link.cell, opposite(i), stepsDoneOdd);
+    r.ownWeight = 0.5f / q;
+    r.otherWeight = 1.0f - 0.5f / q;
+  }
+  return r;
+}
+
+// The interpolated return in lattice units (shifted).
+template <typename S>
+WS_HD float interpolate(S f, const Interpolation& r) {
+  return r.ownWeight * f.load(r.own.cell, r.own.i) +
+         r.otherWeight * f.load(r.other.cell, r.other.i);
+}
+
+// An Interpolation worked out ahead for one storage (Store::element): what the engines apply.
+struct CurvedReturn {
+  std::uint64_t own, other;
+  float ownWeight, otherWeight;
+};
+
+// Applies a curved link before a step: puts the interpolated return where the step reads the
+// population the wall sends back, the slot that holds f_i(n), which nothing else reads. The
+// state is then no longer the post-collision state until the step has run. Engines work out each
+// link's CurvedReturn once for each parity (it depends on the flags alone).
+template <typename S>
+WS_HD void bounceBackCurved(S f, const CurvedReturn& r) {
+  f.storeRawAt(r.own, r.ownWeight * f.loadRawAt(r.own) + r.otherWeight * f.loadRawAt(r.other));
+}
 
 // The momentum that one step moves from the fluid into a wall across a link: the population f_i
 // that leaves fluid cell n towards its solid neighbour along c_i, and the one that comes back,
-// f_i' = f_i + the moving wall's gain (bounce-back; Ladd 1994), counted in the wall's frame so that
-// a moving wall's force does not depend on its speed (Wen et al. 2014):
-// (c_i - u_w) f_i - (c_i' - u_w) f_i'. Read from the post-collision state after a step.
+// f_i' (plain bounce-back: f_i plus a moving wall's gain, Ladd 1994; interpolated on a curved
+// wall), counted in the wall's frame so that a moving wall's force does not depend on its speed
+// (Wen et al. 2014): (c_i - u_w) f_i - (c_i' - u_w) f_i'. Read from the post-collision state after
+// a step.
 template <typename Lat, Propagation P, typename S>
-WS_HD void linkMomentum(const Grid& g, const std::uint8_t* flags, S f, std::size_t n, int i,
+WS_HD void linkMomentum(const Grid& g, const std::uint8_t* flags, S f, const ForceLink& link,
                         bool stepsDoneOdd, const StepParams& p, float out[3]) {
+  const std::size_t n = link.cell;
+  const int i = int(link.direction);
   const std::uint8_t wall = flags[Neighbourhood(g, n).at(Lat::cx(i), Lat::cy(i), Lat::cz(i))];
   const float leaving = Lat::w(i) + postCollision<Lat, P>(g, flags, f, n, i, stepsDoneOdd, p);
-  const float back = leaving + movingWallGain<Lat>(opposite(i), wall, p);
+  const float back =
+      link.q == 0.5f
+          ? leaving + movingWallGain<Lat>(opposite(i), wall, p)
+          : Lat::w(i) + interpolate(f, interpolation<Lat, P>(g, flags, link, stepsDoneOdd));
   const bool moving = (wall & kTypeMask) == kMovingWall;
   const int c[3] = {Lat::cx(i), Lat::cy(i), Lat::cz(i)};
   for (int a = 0; a < 3; ++a)

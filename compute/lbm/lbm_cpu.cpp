@@ -1,5 +1,6 @@
 // The OpenMP engine: every storage variant, through the cell update the CUDA kernels use.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <utility>
 
@@ -24,6 +25,7 @@ class CpuEngine final : public LbmEngine {
     a_.assign(g.cells() * Lat::Q, T(0.0f));
     if (P == Propagation::AB) b_.assign(a_.size(), T(0.0f));
     flags_.assign(g.cells(), kFluid);
+    curved_.clear();
     steps_ = 0;
   }
   const Grid& grid() const override { return grid_; }
@@ -54,7 +56,11 @@ class CpuEngine final : public LbmEngine {
     std::uint32_t status = 0;
     for (int c = 0; c < count; ++c) {
       const auto src = store(a_), dst = store(P == Propagation::AB ? b_ : a_);
-      status |= withStepKind(steps_ & 1, hasForce(params_), [&]<bool kOdd, bool kForce>() {
+      const bool odd = steps_ & 1;
+      const std::ptrdiff_t curved = std::ptrdiff_t(curved_.size());
+#pragma omp parallel for schedule(static)
+      for (std::ptrdiff_t l = 0; l < curved; ++l) bounceBackCurved(src, curved_[l][odd]);
+      status |= withStepKind(odd, hasForce(params_), [&]<bool kOdd, bool kForce>() {
         std::uint32_t bits = 0;
 #pragma omp parallel for schedule(static) reduction(| : bits)
         for (std::size_t n = 0; n < cells; ++n)
@@ -70,6 +76,9 @@ class CpuEngine final : public LbmEngine {
     const double updates = double(cells) * count;
     timings_.step->record(watch.elapsedMs(), updates,
                           updates * bytesPerCellUpdate(lattice(), variant_));
+  }
+  void setCurvedLinks(const std::vector<ForceLink>& links) override {
+    curved_ = curvedReturns<Lat, T, L, P>(grid_, flags_.data(), links);
   }
   void setMonitor(const Monitor& monitor) override {
     monitor_ = monitor;
@@ -102,16 +111,16 @@ class CpuEngine final : public LbmEngine {
     return {mass, maxSpeed, fluid};
   }
 
-  std::vector<PlaneSample> planeMoments(const Plane& plane) override {
-    const int w = plane.width(grid_), h = plane.height(grid_);
-    std::vector<PlaneSample> samples(std::size_t(w) * h);
+  std::vector<PlaneSample> planeRows(const Plane& plane, int first, int count) override {
+    const int w = plane.width(grid_);
+    std::vector<PlaneSample> samples(std::size_t(w) * count);
     const auto f = store(a_);
     const bool odd = steps_ & 1;
 #pragma omp parallel for schedule(static)
-    for (int b = 0; b < h; ++b)
+    for (int b = 0; b < count; ++b)
       for (int a = 0; a < w; ++a) {
-        const Moments m =
-            cellMoments<Lat, P>(grid_, flags_.data(), f, plane.cell(grid_, a, b), odd, params_);
+        const Moments m = cellMoments<Lat, P>(grid_, flags_.data(), f,
+                                              plane.cell(grid_, a, first + b), odd, params_);
         samples[std::size_t(b) * w + a] = {m.rho, {m.u[0], m.u[1], m.u[2]}};
       }
     return samples;
@@ -153,9 +162,7 @@ class CpuEngine final : public LbmEngine {
 #pragma omp parallel for schedule(static) reduction(+ : fx, fy, fz)
       for (std::ptrdiff_t l = first; l < last; ++l) {
         float m[3];
-        const ForceLink link = monitor_.links[l];
-        linkMomentum<Lat, P>(grid_, flags_.data(), f, link.cell, int(link.direction), odd, params_,
-                             m);
+        linkMomentum<Lat, P>(grid_, flags_.data(), f, monitor_.links[l], odd, params_, m);
         fx += m[0];
         fy += m[1];
         fz += m[2];
@@ -176,7 +183,8 @@ class CpuEngine final : public LbmEngine {
   Grid grid_;
   std::vector<std::uint8_t> flags_;
   std::vector<T> a_, b_;
-  std::vector<PlaneSample> plane_;  // for planeMomentsInPlace
+  std::vector<PlaneSample> plane_;                   // for planeMomentsInPlace
+  std::vector<std::array<CurvedReturn, 2>> curved_;  // by parity of the steps taken
   Monitor monitor_;
   std::vector<double> records_;
   StepParams params_;

@@ -218,8 +218,7 @@ __global__ void __launch_bounds__(kReduceBlock)
   for (std::uint32_t l = linkStart[k] + blockIdx.x * blockDim.x + threadIdx.x; l < last;
        l += gridDim.x * blockDim.x) {
     float m[3];
-    const ForceLink link = links[l];
-    linkMomentum<Lat, P>(g, flags, f, link.cell, int(link.direction), odd, p, m);
+    linkMomentum<Lat, P>(g, flags, f, links[l], odd, p, m);
     for (int a = 0; a < 3; ++a) sum[a] += m[a];
   }
   using Sum = cub::BlockReduce<double, kReduceBlock>;
@@ -229,6 +228,14 @@ __global__ void __launch_bounds__(kReduceBlock)
     if (threadIdx.x == 0) atomicAdd(record + 3 * k + a, total);
     __syncthreads();
   }
+}
+
+// Curved walls before a step: each link's interpolated return into the slot the step reads
+// (lbm_cell.h).
+template <typename T, int Q, Layout L>
+__global__ void curvedWallsKernel(Store<T, Q, L> f, const CurvedReturn* links, int count) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < count) bounceBackCurved(f, links[k]);
 }
 
 template <typename T, int Q, Layout L>
@@ -256,6 +263,8 @@ class CudaEngine final : public LbmEngine {
     b_.release();
     flags_.release();
     moments_.release();
+    curved_.release();
+    curvedCount_ = 0;
     planeDone_.reset();
     grid_ = g;
     a_.allocate(g.cells() * Lat::Q);
@@ -314,6 +323,12 @@ class CudaEngine final : public LbmEngine {
     const LaunchShape shape(grid_, block_, 1), pairShape(grid_, block_, 2);
     for (int c = 0; c < count; ++c) {
       const auto src = store(a_), dst = store(P == Propagation::AB ? b_ : a_);
+      if (curvedCount_) {
+        const bool odd = steps_ & 1;
+        recordedLaunch("curvedWallsKernel", curvedWallsKernel<T, Lat::Q, L>,
+                       blocksFor(curvedCount_, 256),
+                       256)(src, curved_.data() + odd * curvedCount_, int(curvedCount_));
+      }
       withStepKind(steps_ & 1, hasForce(params_), [&]<bool kOdd, bool kForce>() {
         if constexpr (kPairs && (!kOdd || kPairsInOddSteps)) {
           if (cellsPerThread() == 2) {
@@ -337,6 +352,17 @@ class CudaEngine final : public LbmEngine {
     stepRing_.stop(updates, updates * bytesPerCellUpdate(lattice(), variant_));
   }
 
+  void setCurvedLinks(const std::vector<ForceLink>& links) override {
+    // After an even number of steps, then after an odd one.
+    const auto both = curvedReturns<Lat, T, L, P>(grid_, hostFlags_.data(), links);
+    std::vector<CurvedReturn> byParity(2 * both.size());
+    for (std::size_t k = 0; k < both.size(); ++k) {
+      byParity[k] = both[k][0];
+      byParity[both.size() + k] = both[k][1];
+    }
+    curved_ = toDevice(byParity);
+    curvedCount_ = both.size();
+  }
   void setMonitor(const Monitor& monitor) override {
     stride_ = monitor.stride();
     obstacles_ = monitor.obstacles();
@@ -374,11 +400,12 @@ class CudaEngine final : public LbmEngine {
     return {t.mass, maxSpeed, t.fluid};
   }
 
-  std::vector<PlaneSample> planeMoments(const Plane& plane) override {
+  std::vector<PlaneSample> planeRows(const Plane& plane, int first, int count) override {
     computePlane(plane);
-    std::vector<PlaneSample> out(moments_.size());
-    WS_CUDA_CHECK(
-        cudaMemcpy(out.data(), moments_.data(), moments_.bytes(), cudaMemcpyDeviceToHost));
+    const std::size_t w = plane.width(grid_);
+    std::vector<PlaneSample> out(w * count);
+    WS_CUDA_CHECK(cudaMemcpy(out.data(), moments_.data() + w * first,
+                             out.size() * sizeof(PlaneSample), cudaMemcpyDeviceToHost));
     return out;
   }
 
@@ -513,6 +540,9 @@ class CudaEngine final : public LbmEngine {
   std::size_t stride_ = 0;
   int obstacles_ = 0, probeCount_ = 0, pendingSteps_ = 0;
   std::uint32_t mostLinks_ = 0;
+  // setCurvedLinks: each link's interpolation after an even number of steps, then after an odd.
+  DeviceBuffer<CurvedReturn> curved_;
+  std::size_t curvedCount_ = 0;
   DeviceBuffer<ForceLink> links_;
   DeviceBuffer<std::uint32_t> linkStart_, probes_;
   DeviceBuffer<double> records_;

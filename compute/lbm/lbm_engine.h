@@ -1,6 +1,7 @@
 #pragma once
 // One implementation of the LBM state and step: the OpenMP engine (lbm_cpu) and the CUDA engine
 // (lbm_cuda) run the same storage variants through the same cell update (lbm_cell.h).
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -73,6 +74,11 @@ class LbmEngine {
   virtual std::vector<float> exportState() = 0;
 
   virtual void step(int count) = 0;
+  // The links whose wall is not half-way (q != 1/2: curved walls): from the next step on their
+  // populations return by interpolated bounce-back (lbm_cell.h). Each link's cell n must be next
+  // to a stationary wall along its direction i, with n - c_i not solid; curvedLinks() (lbm_scene.h)
+  // finds such links. Changing the flags makes them stale: set them again before stepping.
+  virtual void setCurvedLinks(const std::vector<ForceLink>& links) = 0;
   // What to measure after each step from now on; an empty monitor measures nothing (and costs
   // nothing). Records not yet taken are dropped.
   virtual void setMonitor(const Monitor& monitor) = 0;
@@ -84,8 +90,13 @@ class LbmEngine {
 
   virtual void render(LbmView view, const Plane& plane, const FieldRequest& request,
                       FieldImage& image) = 0;
-  // The moments of a plane, row by row (for probes and tests).
-  virtual std::vector<PlaneSample> planeMoments(const Plane& plane) = 0;
+  // The moments of rows [first, first + count) of a plane, row by row (0 <= first, first + count
+  // <= the plane's height).
+  virtual std::vector<PlaneSample> planeRows(const Plane& plane, int first, int count) = 0;
+  // The moments of a whole plane (for the probe line, exports and tests).
+  std::vector<PlaneSample> planeMoments(const Plane& plane) {
+    return planeRows(plane, 0, plane.height(grid()));
+  }
   // The same in the engine's own memory (device memory for CUDA), valid until the next call; what
   // the tracers move through.
   virtual const PlaneSample* planeMomentsInPlace(const Plane& plane) = 0;
@@ -135,6 +146,22 @@ void canonicalToRaw(const Grid& g, const std::uint8_t* flags, const StepParams& 
     for (int i = 0; i < Lat::Q; ++i)
       storePostCollision<Lat, P>(g, flags, store, n, i, odd, p, state[i * cells + n]);
   }
+}
+
+// What each curved link's bounce-back reads and writes in storage of one variant, after an even
+// and after an odd number of steps.
+template <typename Lat, typename T, Layout L, Propagation P>
+std::vector<std::array<CurvedReturn, 2>> curvedReturns(const Grid& g, const std::uint8_t* flags,
+                                                       const std::vector<ForceLink>& links) {
+  using S = Store<T, Lat::Q, L>;
+  std::vector<std::array<CurvedReturn, 2>> result(links.size());
+  for (std::size_t k = 0; k < links.size(); ++k)
+    for (int odd = 0; odd < 2; ++odd) {
+      const Interpolation r = interpolation<Lat, P>(g, flags, links[k], odd);
+      result[k][odd] = {S::element(r.own.cell, r.own.i, g.cells()),
+                        S::element(r.other.cell, r.other.i, g.cells()), r.ownWeight, r.otherWeight};
+    }
+  return result;
 }
 
 template <typename Lat, typename T, Layout L, Propagation P>

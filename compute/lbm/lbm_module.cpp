@@ -182,6 +182,12 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
       "the length in cells the Reynolds number, the coefficients and the Strouhal number are "
       "based on; 0: the scene's (cylinder diameter, cavity or channel width). Coefficients are "
       "2F / (rho U^2 A) with A this length (2-D) or it times the depth (3-D)"));
+  p.declare(ParamSpec::choice(
+      "curved_walls", "cylinder walls", "interpolated", {"interpolated", "bounce-back"},
+      "how the cylinders' round walls meet the lattice: interpolated bounce-back (Bouzidi, "
+      "Firdaouss and Lallemand) at each link's distance to the circle, second order; or plain "
+      "bounce-back, a staircase of walls half-way between cells, first order (compare the "
+      "drag). Drawn walls are always plain"));
   p.declare(ParamSpec::choice("collision", "collision", "trt", {"trt", "bgk"},
                               "TRT (two relaxation times, magic 3/16: stable and walls exactly "
                               "half-way) or BGK (single relaxation time)"));
@@ -268,7 +274,8 @@ bool LbmModule::applies(const std::string& key) const {
     return p.getText("lattice") == "d3q19";
   if (key == "reynolds" || key == "viscosity") return p.getText("viscosity_from") == key;
   if (key == "block") return backend() == Backend::Cuda;
-  if (key == "cylinders" || key == "sides") return p.getText("scene") == "cylinder";
+  if (key == "cylinders" || key == "sides" || key == "curved_walls")
+    return p.getText("scene") == "cylinder";
   if (key == "inflow") return p.getText("scene") == "cylinder" && p.getText("sides") == "walls";
   return true;
 }
@@ -442,7 +449,21 @@ std::vector<Metric> LbmModule::metrics() {
     if (const std::optional<Period> period = sheddingPeriod())
       metrics.push_back({"St", strouhal(*period), false});
   }
+  if (const std::optional<Wake> w = wake()) {
+    const double u = flow_.velocity;
+    metrics.push_back({"dp/(rho U^2)", w->pressureDrop / (u * u), false});
+    if (w->recirculation) metrics.push_back({"La/L", *w->recirculation / flow_.length, false});
+  }
   return metrics;
+}
+
+std::optional<Wake> LbmModule::wake() {
+  if (spec_.scene != Scene::Cylinder) return std::nullopt;
+  const Cylinder cylinder = sceneCylinders(spec_).front();
+  const RowSpan rows = wakeRows(spec_.grid, cylinder);
+  if (!rows.count) return std::nullopt;
+  const Plane middle{2, spec_.grid.nz / 2};
+  return measureWake(spec_.grid, engine_->planeRows(middle, rows.first, rows.count), cylinder);
 }
 
 std::optional<std::size_t> LbmModule::mainBody() const {
@@ -462,6 +483,10 @@ double LbmModule::strouhal(const Period& period) const {
 }
 
 void LbmModule::updateMonitor() {
+  const std::vector<ForceLink> curved = params().getText("curved_walls") == "interpolated"
+                                            ? curvedLinks(spec_, flags_)
+                                            : std::vector<ForceLink>{};
+  engine_->setCurvedLinks(curved);
   Obstacles found;
   const std::string& which = params().getText("forces");
   if (which != "none") found = findObstacles(spec_.lattice, spec_.grid, flags_);
@@ -473,6 +498,14 @@ void LbmModule::updateMonitor() {
     found.linkStart.erase(found.linkStart.begin());
     for (std::uint32_t& start : found.linkStart) start -= walls;
   }
+  // The momentum exchange of a curved link counts its interpolated return.
+  const auto before = [](const ForceLink& a, const ForceLink& b) {
+    return a.cell != b.cell ? a.cell < b.cell : a.direction < b.direction;
+  };
+  for (ForceLink& link : found.links)
+    if (const auto at = std::lower_bound(curved.begin(), curved.end(), link, before);
+        at != curved.end() && !before(link, *at))
+      link.q = at->q;
   Monitor monitor;
   monitor.links = std::move(found.links);
   monitor.linkStart = std::move(found.linkStart);
@@ -508,6 +541,10 @@ std::string LbmModule::notes() const {
                          fixed(period->steps, 1) + " steps\n"
                    : "St: the lift on " + name + " is not periodic (yet)\n";
   }
+  if (!bodies_.empty() && entryNamed(storageCatalog(), variant()).how.half)
+    text +=
+        "FP16 storage keeps each population to about 3 digits: the forces, the lift most, are "
+        "far less exact than with FP32 at low speeds (DFG 2D-1: the lift up to a third off)\n";
   // Below these the bulk (TRT, BGK) or the velocity inlet tends to go unstable.
   const double tauFloor = spec_.scene == Scene::Cylinder ? 0.54 : spec_.trt ? 0.505 : 0.55;
   if (flow_.tau < tauFloor)
@@ -943,7 +980,7 @@ void LbmModule::applyParams(const std::vector<std::string>& changed) {
     vtiStopped_.clear();
   }
   if (std::all_of(changed.begin(), changed.end(), [](const std::string& key) {
-        return key == "probes" || key == "forces" || key == "vti_every";
+        return key == "probes" || key == "forces" || key == "vti_every" || key == "curved_walls";
       })) {
     monitorStale_ = true;
     return;

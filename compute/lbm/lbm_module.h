@@ -10,6 +10,7 @@
 #include "compute/lbm/lbm_scene.h"
 #include "compute/lbm/lbm_series.h"
 #include "compute/lbm/lbm_tracers.h"
+#include "compute/lbm/lbm_wake.h"
 #include "compute/views/field.h"
 #include "compute/views/marks.h"
 #include "compute/views/plots.h"
@@ -84,6 +85,10 @@ class LbmModule final : public Module,
   // Writes the series (forces and coefficients of every body, the flow at every probe) as CSV.
   void exportSeries(const std::string& path);
   const FlowSeries& series() const { return series_; }
+  // The pressure drop across the cylinder scene's first cylinder and its recirculation length, in
+  // the plane half-way through the depth (lbm_wake.h); none for other scenes. metrics() shows them
+  // as coefficients, dp / (rho U^2) and La / L.
+  std::optional<Wake> wake();
   // The bodies the series' forces are of (findObstacles' names), as of the last step.
   const std::vector<std::string>& bodies() const { return bodies_; }
   // The probe line's ends in cells of the plane shown (a, b; b is the lattice's y, up on the
@@ -109,7 +114,8 @@ class LbmModule final : public Module,
   void writeVtiFrame(std::uint64_t step);
   // Sets a text parameter as an edit: what it held before and after, or null where it is as it was.
   std::unique_ptr<EditChange> changeParam(const std::string& key, const std::string& text);
-  // Finds the bodies and probes again and has the engine measure them from the next step.
+  // Finds the curved walls' links, the bodies and the probes again; the engine bounces back on
+  // the curved links and measures the rest from the next step.
   void updateMonitor();
   // The body whose forces the metrics show: the first obstacle, else the walls.
   std::optional<std::size_t> mainBody() const;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <numbers>
+#include <optional>
 
 #include "compute/core/errors.h"
 
@@ -221,6 +222,56 @@ std::vector<std::uint8_t> sceneFlags(const FlowSpec& spec) {
   }
   markNearWalls(g, flags, 0, g.cells());
   return flags;
+}
+
+namespace {
+
+// Where the segment from (x, y) to (x + dx, y + dy) enters a cylinder that holds its end, as a
+// fraction of its length in (0, 1]; none where it starts inside a cylinder or ends in none.
+std::optional<double> entryAlong(const std::vector<Cylinder>& cylinders, double x, double y,
+                                 double dx, double dy) {
+  std::optional<double> first;
+  for (const Cylinder& c : cylinders) {
+    const double px = x - c.x, py = y - c.y, r2 = 0.25 * c.diameter * c.diameter;
+    const double a = dx * dx + dy * dy, b = px * dx + py * dy, outside = px * px + py * py - r2;
+    if (outside <= 0) return std::nullopt;
+    const double disc = b * b - a * outside;
+    const double ex = px + dx, ey = py + dy;
+    if (a == 0 || disc < 0 || ex * ex + ey * ey > r2) continue;
+    const double t = (-b - std::sqrt(disc)) / a;
+    if (t > 0 && t <= 1 + 1e-9 && (!first || t < *first)) first = std::min(t, 1.0);
+  }
+  return first;
+}
+
+template <typename Lat>
+std::vector<ForceLink> linksToCylinders(const FlowSpec& spec,
+                                        const std::vector<std::uint8_t>& flags) {
+  std::vector<ForceLink> links;
+  if (spec.scene != Scene::Cylinder) return links;
+  const std::vector<Cylinder> cylinders = sceneCylinders(spec);
+  const Grid& g = spec.grid;
+  for (std::size_t n = 0; n < g.cells(); ++n) {
+    if (!(flags[n] & kNearWall) || isSolid(flags[n])) continue;
+    const Neighbourhood nb(g, n);
+    const double x = double(n % g.nx) + 0.5, y = double(n / g.nx % g.ny) + 0.5;
+    for (int i = 1; i < Lat::Q; ++i) {
+      const std::uint8_t to = flags[nb.at(Lat::cx(i), Lat::cy(i), Lat::cz(i))];
+      if ((to & kTypeMask) != kWall || isSolid(flags[nb.at(-Lat::cx(i), -Lat::cy(i), -Lat::cz(i))]))
+        continue;
+      const std::optional<double> q = entryAlong(cylinders, x, y, Lat::cx(i), Lat::cy(i));
+      if (q && std::abs(*q - 0.5) > 1e-6)
+        links.push_back({std::uint32_t(n), std::uint32_t(i), float(*q)});
+    }
+  }
+  return links;
+}
+
+}  // namespace
+
+std::vector<ForceLink> curvedLinks(const FlowSpec& spec, const std::vector<std::uint8_t>& flags) {
+  return spec.lattice == LatticeKind::D2Q9 ? linksToCylinders<D2Q9>(spec, flags)
+                                           : linksToCylinders<D3Q19>(spec, flags);
 }
 
 std::vector<float> sceneState(const FlowSpec& spec, const std::vector<std::uint8_t>& flags) {

@@ -77,6 +77,13 @@ std::vector<Cylinder> sceneCylinders(const FlowSpec& spec);
 // Whether the inflow is the parabola (between walls) rather than uniform.
 bool parabolicInflow(const FlowSpec& spec);
 
+// The links to the cylinder scene's cylinders whose wall is not half-way (curved walls,
+// lbm_cell.h): from a fluid, inlet or outlet cell n to a wall neighbour along c_i whose centre is
+// in a cylinder, with q where the segment between the two centres enters the circle. Links whose
+// upstream neighbour n - c_i is solid are left out (they stay plain bounce-back), as are those of
+// drawn walls. In the order of cells, then directions.
+std::vector<ForceLink> curvedLinks(const FlowSpec& spec, const std::vector<std::uint8_t>& flags);
+
 // Parses "x,y,d; x,y,d" (cells; see Cylinder): up to kMaxCylinders, each inside a lattice of up
 // to 32768 cells a side, with a diameter of at least 1 cell. Throws InputError saying what is
 // wrong; "" gives none.
