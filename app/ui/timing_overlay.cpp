@@ -258,11 +258,13 @@ void drawTimingOverlay(Lab& lab, UiContext& context) {
     if (const std::optional<Dendrogram> tree = plots->dendrogram()) drawDendrogram(*tree);
   }
   for (const auto& [name, series] : lab.metricHistory()) plot(name.c_str(), series, 50);
-  // The metrics' values as text, for checks (a UI script's expect-value population 0).
+  // The metrics' values as text, for checks (a UI script's expect-value population 0); those not
+  // plotted frame by frame (LBM's force coefficients, Strouhal number, wake) are shown here.
   for (const Metric& metric : lab.lastMetrics()) {
     char value[32];
     std::snprintf(value, sizeof value, "%.9g", metric.value);
     WidgetLog::instance().text(metric.name, value);
+    if (!metric.plotted) ImGui::Text("%s  %.6g", metric.name.c_str(), metric.value);
   }
   ImGui::Separator();
   drawColourBar(lab);
