@@ -1,6 +1,7 @@
 #include "app/bench.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -19,10 +20,15 @@ struct Row {
   std::string backend, variant, size;
   TimingStats stats;
   double perStepMs = 0, rate = 0, bytesPerSecond = 0, percentOfBandwidth = 0;
+  double setupMs = 0;  // the reset before the steps: building the world from the parameters
 };
 
 Row measure(Module& module, const BenchOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
   module.reset();
+  module.synchronize();
+  const double setupMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   const StepMeasurement m = measureSteps(module, options.samples, options.stepsPerSample);
   Row row;
   row.backend = toString(module.backend());
@@ -30,6 +36,7 @@ Row measure(Module& module, const BenchOptions& options) {
   row.size = module.sizeText();
   row.stats = m.stats;
   row.perStepMs = m.msPerStep;
+  row.setupMs = setupMs;
   row.rate = row.stats.ratePerSecond;
   row.bytesPerSecond = row.stats.bytesPerSecond;
   const double bandwidth = module.backend() == Backend::Cuda ? measuredBandwidth() : 0;
@@ -98,6 +105,7 @@ int runBench(const BenchOptions& options) {
       std::printf("%-8s %-12s %-13s %12.4f %14.1f %8.4g %10.1f %8.1f\n", row.backend.c_str(),
                   row.variant.c_str(), row.size.c_str(), row.perStepMs, row.rate / 1e6,
                   module->bytesPerWorkUnit(), row.bytesPerSecond / 1e9, row.percentOfBandwidth);
+      std::printf("  %-32s %12.1f ms\n", "set-up (reset)", row.setupMs);
       std::fflush(stdout);
       // The module's other timed stages (the hash lab's build and queries), each timed step by
       // step: the median step and its rate. Scopes that did not run (the views) are left out.
@@ -129,6 +137,7 @@ int runBench(const BenchOptions& options) {
                          {"size", row.size},
                          {"params", module->params().toJson()},
                          {"ms_per_step", row.perStepMs},
+                         {"setup_ms", row.setupMs},
                          {"ms_median_sample", row.stats.medianMs},
                          {"ms_min_sample", row.stats.minMs},
                          {"ms_max_sample", row.stats.maxMs},

@@ -86,6 +86,26 @@ inline std::vector<ForceLink> curveRandomLinks(const RandomLattice& r, Monitor& 
   return curved;
 }
 
+// The canonical state (lbm_engine.h) of every fluid cell at equilibrium with a scene's initial
+// flow, built on the host: what LbmEngine::initialize must leave.
+inline std::vector<float> initialState(LatticeKind lattice, const Grid& g,
+                                       const std::vector<std::uint8_t>& flags,
+                                       const InitialFlow& flow) {
+  const int q = latticeQ(lattice);
+  std::vector<float> state(g.cells() * q, 0.0f);
+  for (std::size_t n = 0; n < g.cells(); ++n) {
+    if (isSolid(flags[n])) continue;
+    float rho, u[3], s[19];
+    initialMoments(flow, int(n % g.nx), int(n / g.nx % g.ny), rho, u);
+    if (lattice == LatticeKind::D2Q9)
+      equilibrium<D2Q9>(rho, u, s);
+    else
+      equilibrium<D3Q19>(rho, u, s);
+    for (int i = 0; i < q; ++i) state[i * g.cells() + n] = s[i];
+  }
+  return state;
+}
+
 // The largest difference between two states; infinite when their sizes differ or either holds a
 // value that is not finite (such a state has diverged and proves nothing).
 inline float maxDifference(const std::vector<float>& a, const std::vector<float>& b) {

@@ -42,6 +42,17 @@ class CpuEngine final : public LbmEngine {
     params_ = withForceTerms<Lat>(params, Codec<T>::kUnit);
   }
 
+  void initialize(const InitialFlow& flow) override {
+    steps_ = 0;
+    const auto f = store(a_);
+    const std::size_t cells = grid_.cells();
+#pragma omp parallel for schedule(static)
+    for (std::size_t n = 0; n < cells; ++n)
+      for (int i = 0; i < Lat::Q; ++i) f.store(n, i, 0.0f);
+#pragma omp parallel for schedule(static)
+    for (std::size_t n = 0; n < cells; ++n)
+      initializeCell<Lat, P>(grid_, flags_.data(), f, n, flow, params_);
+  }
   void importState(const std::vector<float>& state, std::uint64_t steps) override {
     steps_ = steps;
     canonicalToRaw<Lat, T, L, P>(grid_, flags_.data(), params_, steps_ & 1, state, a_.data());

@@ -238,6 +238,13 @@ __global__ void curvedWallsKernel(Store<T, Q, L> f, const CurvedReturn* links, i
   if (k < count) bounceBackCurved(f, links[k]);
 }
 
+template <typename Lat, typename T, Layout L, Propagation P>
+__global__ void initializeKernel(Grid g, const std::uint8_t* flags, Store<T, Lat::Q, L> f,
+                                 InitialFlow flow, StepParams p) {
+  const std::size_t n = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (n < g.cells()) initializeCell<Lat, P>(g, flags, f, n, flow, p);
+}
+
 template <typename T, int Q, Layout L>
 __global__ void restCellsKernel(Store<T, Q, L> f, const std::size_t* cells, int count) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
@@ -301,6 +308,14 @@ class CudaEngine final : public LbmEngine {
     params_ = withForceTerms<Lat>(params, Codec<T>::kUnit);
   }
 
+  void initialize(const InitialFlow& flow) override {
+    planeDone_.reset();
+    steps_ = 0;
+    a_.zero();
+    initializeKernel<Lat, T, L, P>
+        <<<blocksFor(grid_.cells(), 256), 256>>>(grid_, flags_.data(), store(a_), flow, params_);
+    WS_CUDA_CHECK(cudaGetLastError());
+  }
   void importState(const std::vector<float>& state, std::uint64_t steps) override {
     planeDone_.reset();
     steps_ = steps;

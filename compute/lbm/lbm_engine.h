@@ -55,6 +55,49 @@ struct Monitor {
   std::size_t stride() const { return 3 * std::size_t(obstacles()) + 4 * probes.size(); }
 };
 
+// A scene's starting flow as a formula of the cell's position, so that an engine can set every
+// cell to equilibrium at it where the lattice lives (on the device for CUDA) rather than build
+// the state on the host and copy it over: at rest; the cylinder scene's inflow everywhere (its
+// parabola between walls at rows 0 and ny - 1, `channel` = ny - 2 across, or uniform where
+// `channel` is 0); or Taylor-Green vortices of wave numbers kx, ky. In double, the same on both.
+struct InitialFlow {
+  enum Kind : std::uint8_t { kRest, kInflow, kTaylorGreen } kind = kRest;
+  double speed = 0;       // the inflow's maximum, the vortices' amplitude
+  double channel = 0;     // kInflow
+  double kx = 0, ky = 0;  // kTaylorGreen
+};
+
+// The density and velocity the flow starts with at cell (x, y).
+WS_HD void initialMoments(const InitialFlow& f, int x, int y, float& rho, float u[3]) {
+  rho = 1;
+  u[0] = u[1] = u[2] = 0;
+  if (f.kind == InitialFlow::kInflow) {
+    const double s = y - 0.5, h = f.channel;
+    u[0] = float(h > 0 ? 4 * f.speed * s * (h - s) / (h * h) : f.speed);
+  } else if (f.kind == InitialFlow::kTaylorGreen) {
+    // u = (-U sqrt(ky/kx) cos kx x sin ky y, U sqrt(kx/ky) sin kx x cos ky y), divergence free;
+    // the pressure that balances it gives the density.
+    const double X = f.kx * (x + 0.5), Y = f.ky * (y + 0.5);
+    const double ax = sqrt(f.ky / f.kx), ay = sqrt(f.kx / f.ky), u0 = f.speed;
+    u[0] = float(-u0 * ax * cos(X) * sin(Y));
+    u[1] = float(u0 * ay * sin(X) * cos(Y));
+    const double p = -0.25 * u0 * u0 * (f.ky / f.kx * cos(2 * X) + f.kx / f.ky * cos(2 * Y));
+    rho = float(1 + 3 * p);
+  }
+}
+
+// Sets fluid cell n of storage f (zeroed) to equilibrium at the initial flow, as the state after 0
+// steps.
+template <typename Lat, Propagation P, typename S>
+WS_HD void initializeCell(const Grid& g, const std::uint8_t* flags, S f, std::size_t n,
+                          const InitialFlow& flow, const StepParams& p) {
+  if (isSolid(flags[n])) return;
+  float rho, u[3], s[Lat::Q];
+  initialMoments(flow, int(n % g.nx), int(n / g.nx % g.ny), rho, u);
+  equilibrium<Lat>(rho, u, s);
+  for (int i = 0; i < Lat::Q; ++i) storePostCollision<Lat, P>(g, flags, f, n, i, false, p, s[i]);
+}
+
 class LbmEngine {
  public:
   virtual ~LbmEngine() = default;
@@ -69,6 +112,9 @@ class LbmEngine {
   virtual void restCells(const std::vector<std::size_t>& cells) = 0;
   virtual void setParams(const StepParams& params) = 0;
 
+  // Every fluid cell at equilibrium with the initial flow, walls zero: the state after 0 steps.
+  // The flags and parameters must be set.
+  virtual void initialize(const InitialFlow& flow) = 0;
   // The state: post-collision populations, shifted, FP32, q-major (q * cells + n), after `steps`.
   virtual void importState(const std::vector<float>& state, std::uint64_t steps) = 0;
   virtual std::vector<float> exportState() = 0;

@@ -331,17 +331,17 @@ void LbmModule::buildEngine() {
 
 void LbmModule::reset() {
   const Grid& g = spec_.grid;
-  // The scene is built on the host on either backend (a flag and the starting populations a
-  // cell): checked before the engine's storage is.
-  requireHostMemory(double(g.cells()) * (1 + latticeQ(spec_.lattice) * sizeof(float)),
-                    "the " + std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" +
-                        std::to_string(g.nz) + " lattice's scene");
+  // The cell types are built on the host on either backend (the CUDA engine keeps a copy too):
+  // checked before the engine's storage is. The starting flow is set up where the lattice is.
+  requireHostMemory(double(g.cells()) * 2, "the " + std::to_string(g.nx) + "x" +
+                                               std::to_string(g.ny) + "x" + std::to_string(g.nz) +
+                                               " lattice's scene");
   const Grid& held = engine_->grid();
   if (held.nx != g.nx || held.ny != g.ny || held.nz != g.nz) engine_->reshape(g);
   flags_ = sceneFlags(spec_);
   engine_->setFlags(flags_, 0, flags_.size());
   engine_->setParams(flow_.params);
-  engine_->importState(sceneState(spec_, flags_), 0);
+  engine_->initialize(initialFlow(spec_));
   restart();
   monitorStale_ = true;
   bodies_.clear();

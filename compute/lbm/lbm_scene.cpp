@@ -13,23 +13,6 @@ namespace {
 
 constexpr double kMagicTrt = 3.0 / 16.0;  // puts bounce-back walls exactly half-way (Ginzburg)
 
-template <typename Lat>
-void fillEquilibrium(const Grid& g, const std::vector<std::uint8_t>& flags,
-                     std::vector<float>& state, auto&& densityVelocity) {
-  const std::size_t cells = g.cells();
-  state.assign(cells * Lat::Q, 0.0f);
-#pragma omp parallel for schedule(static)
-  for (std::size_t n = 0; n < cells; ++n) {
-    if (isSolid(flags[n])) continue;
-    const int x = int(n % g.nx), y = int(n / g.nx % g.ny);
-    float rho = 1, u[3] = {0, 0, 0};
-    densityVelocity(x, y, rho, u);
-    float s[Lat::Q];
-    equilibrium<Lat>(rho, u, s);
-    for (int i = 0; i < Lat::Q; ++i) state[i * cells + n] = s[i];
-  }
-}
-
 }  // namespace
 
 Scene parseScene(const std::string& name) {
@@ -274,45 +257,25 @@ std::vector<ForceLink> curvedLinks(const FlowSpec& spec, const std::vector<std::
                                            : linksToCylinders<D3Q19>(spec, flags);
 }
 
-std::vector<float> sceneState(const FlowSpec& spec, const std::vector<std::uint8_t>& flags) {
+InitialFlow initialFlow(const FlowSpec& spec) {
+  InitialFlow flow;
   const Grid& g = spec.grid;
-  const float u0 = float(spec.velocity);
-  std::vector<float> state;
-  auto fill = [&](auto&& densityVelocity) {
-    if (spec.lattice == LatticeKind::D2Q9)
-      fillEquilibrium<D2Q9>(g, flags, state, densityVelocity);
-    else
-      fillEquilibrium<D3Q19>(g, flags, state, densityVelocity);
-  };
+  flow.speed = spec.velocity;
   switch (spec.scene) {
-    case Scene::Cylinder: {
+    case Scene::Cylinder:
       // The inflow everywhere: its parabola (Schaefer and Turek's benchmark inflow), or uniform.
-      const double h = g.ny - 2;
-      const bool parabola = parabolicInflow(spec);
-      fill([&](int, int y, float&, float* u) {
-        const double s = y - 0.5;
-        u[0] = parabola ? float(4 * u0 * s * (h - s) / (h * h)) : u0;
-      });
+      flow.kind = InitialFlow::kInflow;
+      flow.channel = parabolicInflow(spec) ? g.ny - 2 : 0;
       break;
-    }
-    case Scene::TaylorGreen: {
-      // u = (-U sqrt(ky/kx) cos kx x sin ky y, U sqrt(kx/ky) sin kx x cos ky y), divergence free;
-      // the pressure that balances it gives the density.
-      const double kx = 2 * std::numbers::pi / g.nx, ky = 2 * std::numbers::pi / g.ny;
-      const double ax = std::sqrt(ky / kx), ay = std::sqrt(kx / ky);
-      fill([&](int x, int y, float& rho, float* u) {
-        const double X = kx * (x + 0.5), Y = ky * (y + 0.5);
-        u[0] = float(-u0 * ax * std::cos(X) * std::sin(Y));
-        u[1] = float(u0 * ay * std::sin(X) * std::cos(Y));
-        const double p = -0.25 * u0 * u0 * (ky / kx * std::cos(2 * X) + kx / ky * std::cos(2 * Y));
-        rho = float(1 + 3 * p);
-      });
+    case Scene::TaylorGreen:
+      flow.kind = InitialFlow::kTaylorGreen;
+      flow.kx = 2 * std::numbers::pi / g.nx;
+      flow.ky = 2 * std::numbers::pi / g.ny;
       break;
-    }
     default:
-      fill([](int, int, float&, float*) {});
+      break;
   }
-  return state;
+  return flow;
 }
 
 }  // namespace ws::lbm

@@ -66,9 +66,8 @@ std::vector<std::uint8_t> sceneFlags(const FlowSpec& spec);
 void markNearWalls(const Grid& g, std::vector<std::uint8_t>& flags, std::size_t first,
                    std::size_t last);
 
-// The initial state (post-collision populations, shifted, q-major): equilibrium at the scene's
-// starting density and velocity.
-std::vector<float> sceneState(const FlowSpec& spec, const std::vector<std::uint8_t>& flags);
+// The scene's starting flow, which the engine sets up where its lattice is (LbmEngine::initialize).
+InitialFlow initialFlow(const FlowSpec& spec);
 
 // The centre and radius of the cylinder placed where the cylinder scene gives none.
 void cylinderGeometry(const Grid& g, double& cx, double& cy, double& radius);
