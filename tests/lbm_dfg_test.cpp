@@ -28,7 +28,7 @@ TEST(LbmCurvedWalls, EachLinkFindsWhereItCrossesTheCircle) {
     spec.scene = Scene::Cylinder;
     spec.lattice = lattice;
     spec.grid = lattice == LatticeKind::D2Q9 ? Grid{80, 48, 1} : Grid{40, 30, 5};
-    // Two cylinders at random places and sizes, apart from each other and from the sides.
+    // Two cylinders at random places and sizes, clear of the walls (in 3-D they may overlap).
     const double rows = spec.grid.ny / 2 - 12;
     spec.cylinders = {
         {12 + 8 * unit(rng), 12 + rows * unit(rng), 4 + 6 * unit(rng)},
