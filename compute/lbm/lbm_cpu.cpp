@@ -1,6 +1,5 @@
 // The OpenMP engine: every storage variant, through the cell update the CUDA kernels use.
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <utility>
 
@@ -68,9 +67,10 @@ class CpuEngine final : public LbmEngine {
     for (int c = 0; c < count; ++c) {
       const auto src = store(a_), dst = store(P == Propagation::AB ? b_ : a_);
       const bool odd = steps_ & 1;
-      const std::ptrdiff_t curved = std::ptrdiff_t(curved_.size());
+      const std::ptrdiff_t curved = std::ptrdiff_t(curved_.size() / 2);
+      const CurvedReturn* returns = curved_.data() + odd * curved;
 #pragma omp parallel for schedule(static)
-      for (std::ptrdiff_t l = 0; l < curved; ++l) bounceBackCurved(src, curved_[l][odd]);
+      for (std::ptrdiff_t l = 0; l < curved; ++l) bounceBackCurved(src, returns[l]);
       status |= withStepKind(odd, hasForce(params_), [&]<bool kOdd, bool kForce>() {
         std::uint32_t bits = 0;
 #pragma omp parallel for schedule(static) reduction(| : bits)
@@ -194,8 +194,8 @@ class CpuEngine final : public LbmEngine {
   Grid grid_;
   std::vector<std::uint8_t> flags_;
   std::vector<T> a_, b_;
-  std::vector<PlaneSample> plane_;                   // for planeMomentsInPlace
-  std::vector<std::array<CurvedReturn, 2>> curved_;  // by parity of the steps taken
+  std::vector<PlaneSample> plane_;    // for planeMomentsInPlace
+  std::vector<CurvedReturn> curved_;  // curvedReturns: by parity of the steps taken, then link
   Monitor monitor_;
   std::vector<double> records_;
   StepParams params_;

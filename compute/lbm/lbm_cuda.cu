@@ -368,15 +368,8 @@ class CudaEngine final : public LbmEngine {
   }
 
   void setCurvedLinks(const std::vector<ForceLink>& links) override {
-    // After an even number of steps, then after an odd one.
-    const auto both = curvedReturns<Lat, T, L, P>(grid_, hostFlags_.data(), links);
-    std::vector<CurvedReturn> byParity(2 * both.size());
-    for (std::size_t k = 0; k < both.size(); ++k) {
-      byParity[k] = both[k][0];
-      byParity[both.size() + k] = both[k][1];
-    }
-    curved_ = toDevice(byParity);
-    curvedCount_ = both.size();
+    curved_ = toDevice(curvedReturns<Lat, T, L, P>(grid_, hostFlags_.data(), links));
+    curvedCount_ = links.size();
   }
   void setMonitor(const Monitor& monitor) override {
     stride_ = monitor.stride();

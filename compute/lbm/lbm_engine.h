@@ -1,7 +1,6 @@
 #pragma once
 // One implementation of the LBM state and step: the OpenMP engine (lbm_cpu) and the CUDA engine
 // (lbm_cuda) run the same storage variants through the same cell update (lbm_cell.h).
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -194,18 +193,20 @@ void canonicalToRaw(const Grid& g, const std::uint8_t* flags, const StepParams& 
   }
 }
 
-// What each curved link's bounce-back reads and writes in storage of one variant, after an even
-// and after an odd number of steps.
+// What each curved link's bounce-back reads and writes in storage of one variant: every link's
+// after an even number of steps, then every link's after an odd number (link k of parity p at
+// p * links.size() + k).
 template <typename Lat, typename T, Layout L, Propagation P>
-std::vector<std::array<CurvedReturn, 2>> curvedReturns(const Grid& g, const std::uint8_t* flags,
-                                                       const std::vector<ForceLink>& links) {
+std::vector<CurvedReturn> curvedReturns(const Grid& g, const std::uint8_t* flags,
+                                        const std::vector<ForceLink>& links) {
   using S = Store<T, Lat::Q, L>;
-  std::vector<std::array<CurvedReturn, 2>> result(links.size());
-  for (std::size_t k = 0; k < links.size(); ++k)
-    for (int odd = 0; odd < 2; ++odd) {
+  std::vector<CurvedReturn> result(2 * links.size());
+  for (int odd = 0; odd < 2; ++odd)
+    for (std::size_t k = 0; k < links.size(); ++k) {
       const Interpolation r = interpolation<Lat, P>(g, flags, links[k], odd);
-      result[k][odd] = {S::element(r.own.cell, r.own.i, g.cells()),
-                        S::element(r.other.cell, r.other.i, g.cells()), r.ownWeight, r.otherWeight};
+      result[odd * links.size() + k] = {S::element(r.own.cell, r.own.i, g.cells()),
+                                        S::element(r.other.cell, r.other.i, g.cells()), r.ownWeight,
+                                        r.otherWeight};
     }
   return result;
 }

@@ -1,5 +1,6 @@
 #include "compute/lbm/lbm_scene.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <numbers>
@@ -12,6 +13,13 @@ namespace ws::lbm {
 namespace {
 
 constexpr double kMagicTrt = 3.0 / 16.0;  // puts bounce-back walls exactly half-way (Ginzburg)
+
+// Whether (x, y) lies in the cylinder (its circle included): a cell is a cylinder's where its
+// centre is, and a curved link's wall is where the link enters the circle.
+bool holds(const Cylinder& c, double x, double y) {
+  const double dx = x - c.x, dy = y - c.y;
+  return dx * dx + dy * dy <= 0.25 * c.diameter * c.diameter;
+}
 
 }  // namespace
 
@@ -166,11 +174,8 @@ std::vector<std::uint8_t> sceneFlags(const FlowSpec& spec) {
   const bool walled = spec.sides == Sides::Walls;
   // A cell is in a cylinder where its centre is.
   const auto inCylinder = [&](int x, int y) {
-    for (const Cylinder& c : cylinders) {
-      const double dx = x + 0.5 - c.x, dy = y + 0.5 - c.y;
-      if (dx * dx + dy * dy <= 0.25 * c.diameter * c.diameter) return true;
-    }
-    return false;
+    return std::any_of(cylinders.begin(), cylinders.end(),
+                       [&](const Cylinder& c) { return holds(c, x + 0.5, y + 0.5); });
   };
   const bool box3d = g.nz > 1;
 #pragma omp parallel for schedule(static)
@@ -219,8 +224,7 @@ std::optional<double> entryAlong(const std::vector<Cylinder>& cylinders, double 
     const double a = dx * dx + dy * dy, b = px * dx + py * dy, outside = px * px + py * py - r2;
     if (outside <= 0) return std::nullopt;
     const double disc = b * b - a * outside;
-    const double ex = px + dx, ey = py + dy;
-    if (a == 0 || disc < 0 || ex * ex + ey * ey > r2) continue;
+    if (a == 0 || disc < 0 || !holds(c, x + dx, y + dy)) continue;
     const double t = (-b - std::sqrt(disc)) / a;
     if (t > 0 && t <= 1 + 1e-9 && (!first || t < *first)) first = std::min(t, 1.0);
   }
