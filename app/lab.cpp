@@ -385,6 +385,7 @@ void Lab::moveCamera(const act::MoveCamera& move) {
   if (move.height > 0 && viewportHeight > 0) camera.zoom *= double(viewportHeight) / move.height;
   orbit = move.orbit;
   fitPending = followGraph = false;
+  showed3d = shows3d(*module_);  // the camera is the view's now: no refit when it is first drawn
 }
 
 nlohmann::json Lab::snapshotMeta() const {

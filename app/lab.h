@@ -143,7 +143,7 @@ class Lab {
   // A graph view keeps its layout framed as it spreads, until the user pans or zooms (F or
   // "Fit view" frames it, and follows it, again).
   bool followGraph = true;
-  bool showed3d = false;   // the last frame was a 3-D scene: a switch to a 2-D view refits
+  bool showed3d = false;   // the last frame was a 3-D scene: a switch between 2-D and 3-D refits
   int viewportHeight = 0;  // of the last frame drawn (a replayed camera keeps its framing)
   std::string colormap;    // empty: the view's default
   bool gridLines = true;

@@ -5,6 +5,7 @@
 #include "compute/views/marks.h"
 #include "compute/views/mesh.h"
 #include "compute/views/points.h"
+#include "compute/views/surface.h"
 #include "compute/views/voxels.h"
 #include "render/colormap.h"
 #include "render/field_renderer.h"
@@ -13,6 +14,7 @@
 #include "render/mark_renderer.h"
 #include "render/mesh_renderer.h"
 #include "render/point_renderer.h"
+#include "render/surface_renderer.h"
 #include "render/voxel_renderer.h"
 
 namespace ws::app {
@@ -36,6 +38,13 @@ class ViewWithRenderer : public SceneView {
   std::unique_ptr<R> renderer_;
 };
 
+// The orbit camera around a scene's sphere, when a fit is due.
+void fitOrbitWhenDue(Lab& lab, const float (&centre)[3], float extent) {
+  if (!lab.fitPending) return;
+  lab.orbit.fit({centre[0], centre[1], centre[2]}, extent);
+  lab.fitPending = false;
+}
+
 class MeshView final : public ViewWithRenderer<render::MeshRenderer> {
  public:
   using ViewWithRenderer::ViewWithRenderer;
@@ -46,10 +55,23 @@ class MeshView final : public ViewWithRenderer<render::MeshRenderer> {
   void draw(Lab& lab, Module& module, int width, int height) override {
     MeshSource& source = *module.view<MeshSource>();
     const MeshScene scene = *source.meshScene();
-    if (lab.fitPending) {
-      lab.orbit.fit({scene.centre[0], scene.centre[1], scene.centre[2]}, scene.extent);
-      lab.fitPending = false;
-    }
+    fitOrbitWhenDue(lab, scene.centre, scene.extent);
+    renderer().draw(source, module.backend(), scene, lab.orbit, width, height,
+                    lab.colormapForView());
+  }
+};
+
+class SurfaceView final : public ViewWithRenderer<render::SurfaceRenderer> {
+ public:
+  using ViewWithRenderer::ViewWithRenderer;
+  bool shows(Module& module) const override {
+    const SurfaceSource* source = module.view<SurfaceSource>();
+    return source && source->surfaceScene();
+  }
+  void draw(Lab& lab, Module& module, int width, int height) override {
+    SurfaceSource& source = *module.view<SurfaceSource>();
+    const SurfaceScene scene = *source.surfaceScene();
+    fitOrbitWhenDue(lab, scene.centre, scene.extent);
     renderer().draw(source, module.backend(), scene, lab.orbit, width, height,
                     lab.colormapForView());
   }
@@ -147,6 +169,7 @@ void drawModule(Lab& lab, Module& module, SceneRenderers& renderers, int width, 
 SceneRenderers::SceneRenderers() : link(std::make_shared<render::InteropLink>()) {
   views.push_back(std::make_unique<MeshView>(link));
   views.push_back(std::make_unique<VoxelView>(link));
+  views.push_back(std::make_unique<SurfaceView>(link));
   views.push_back(std::make_unique<GraphView>(link));
   views.push_back(std::make_unique<FieldView2d>(link));
 }
@@ -164,7 +187,7 @@ void drawScene(Lab& lab, SceneRenderers& renderers, int width, int height, const
   glClearColor(render::kBackground[0], render::kBackground[1], render::kBackground[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   const bool is3d = shows3d(lab.module());
-  if (lab.showed3d && !is3d) lab.fitPending = true;  // the module changed its view
+  if (lab.showed3d != is3d) lab.fitPending = true;  // the module changed its view
   lab.showed3d = is3d;
   lab.viewportHeight = view.height;
   // GL counts rows from the bottom; nothing drawn for the view reaches the panels' area.

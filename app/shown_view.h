@@ -8,11 +8,13 @@
 
 namespace ws::app {
 
-// Whether the module shows a 3-D scene now (a mesh or voxels: the orbit camera drives the view).
+// Whether the module shows a 3-D scene now (a mesh, voxels or surfaces: the orbit camera drives
+// the view).
 bool shows3d(Module& module);
 
 // What the colours of the module's main view show (the colour bar's scale, the default colour
-// map): a mesh's value or a graph's nodes', else the current field view; none for voxels alone.
+// map): a mesh's value, a surface's or a graph's nodes', else the current field view; none for
+// voxels alone.
 std::optional<FieldView> shownValue(Module& module);
 
 }  // namespace ws::app

@@ -13,13 +13,6 @@ namespace {
 // Storage buffer bindings, as the shaders declare them.
 constexpr GLuint kEnds = 0, kNodes = 1, kEdges = 2;
 
-void allocate(GLuint buffer, std::size_t bytes, const void* data, GLenum usage) {
-  WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer));
-  WS_GL_CHECK(glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(std::max<std::size_t>(bytes, 4)),
-                           data, usage));
-  WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0));
-}
-
 }  // namespace
 
 GraphRenderer::GraphRenderer(std::shared_ptr<InteropLink> link)
@@ -43,7 +36,7 @@ void GraphRenderer::draw(GraphSource& source, Backend writer, const GraphScene& 
   if (scene.revision != revision_) {  // revisions are unique across modules
     std::vector<std::uint32_t> ends;
     source.graphTopology(ends);
-    allocate(ends_.get(), ends.size() * sizeof(std::uint32_t), ends.data(), GL_STATIC_DRAW);
+    gl::fillStorageBuffer(ends_.get(), ends.data(), ends.size() * sizeof(std::uint32_t));
     revision_ = scene.revision;
   }
   // Both reserved before either is written: a failed registration sends both through the host.

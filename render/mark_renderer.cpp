@@ -22,10 +22,8 @@ void MarkRenderer::draw(const std::vector<Mark>& marks, const FieldRequest& view
   for (const Mark& m : marks)
     packed.insert(packed.end(),
                   {m.x0, m.y0, m.x1, m.y1, m.rgb[0], m.rgb[1], m.rgb[2], m.worldWidth});
-  WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, segments_.get()));
-  WS_GL_CHECK(glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(packed.size() * sizeof(float)),
-                           packed.data(), GL_STREAM_DRAW));
-  WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0));
+  gl::fillStorageBuffer(segments_.get(), packed.data(), packed.size() * sizeof(float),
+                        GL_STREAM_DRAW);
   const GLuint program = program_.get();
   WS_GL_CHECK(glUseProgram(program));
   glUniform2f(glGetUniformLocation(program, "origin"), float(view.originX), float(view.originY));

@@ -12,16 +12,7 @@ namespace ws::render {
 namespace {
 
 // Storage buffer bindings, as the shaders declare them.
-constexpr GLuint kCorners = 0, kPositions = 1, kValues = 2, kStart = 3, kLinePoints = 4;
-
-template <typename T>
-void fill(GLuint buffer, const std::vector<T>& data) {
-  WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer));
-  WS_GL_CHECK(glBufferData(GL_SHADER_STORAGE_BUFFER,
-                           GLsizeiptr(std::max<std::size_t>(data.size(), 1) * sizeof(T)),
-                           data.empty() ? nullptr : data.data(), GL_STATIC_DRAW));
-  WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0));
-}
+constexpr GLuint kCorners = 0, kPositions = 1, kValues = 2, kStart = 3;
 
 }  // namespace
 
@@ -29,12 +20,9 @@ MeshRenderer::MeshRenderer(std::shared_ptr<InteropLink> link)
     : program_(gl::compileProgram("mesh", shaderSource("mesh.vert"), shaderSource("mesh.frag"))),
       pathProgram_(
           gl::compileProgram("paths", shaderSource("paths.vert"), shaderSource("paths.frag"))),
-      lineProgram_(
-          gl::compileProgram("lines", shaderSource("lines.vert"), shaderSource("lines.frag"))),
       vertexArray_(gl::makeVertexArray()),
       corners_(gl::makeBuffer()),
       start_(gl::makeBuffer()),
-      linePoints_(gl::makeBuffer()),
       positions_(link, GL_SHADER_STORAGE_BUFFER),
       values_(link, GL_SHADER_STORAGE_BUFFER),
       colormap_(gl::makeTexture()) {}
@@ -46,8 +34,8 @@ void MeshRenderer::upload(MeshSource& source, const MeshScene& scene) {
   std::vector<std::uint32_t> corners;
   std::vector<float> start;
   source.meshTopology(corners, start);
-  fill(corners_.get(), corners);
-  fill(start_.get(), start);
+  gl::fillStorageBuffer(corners_.get(), corners.data(), corners.size() * sizeof(std::uint32_t));
+  gl::fillStorageBuffer(start_.get(), start.data(), start.size() * sizeof(float));
   revision_ = scene.revision;
 }
 
@@ -113,25 +101,9 @@ void MeshRenderer::draw(MeshSource& source, Backend writer, const MeshScene& sce
                        glm::value_ptr(viewProjection));
     WS_GL_CHECK(glDrawArrays(GL_LINES, 0, GLsizei(2 * scene.vertices)));
   }
-  WS_GL_CHECK(glDisable(GL_DEPTH_TEST));  // the scene's lines show through the mesh
-  drawLines(scene.lines, viewProjection);
+  WS_GL_CHECK(glDisable(GL_DEPTH_TEST));
   WS_GL_CHECK(glBindVertexArray(0));
-}
-
-void MeshRenderer::drawLines(const std::vector<SceneLines>& lines,
-                             const glm::mat4& viewProjection) {
-  if (lines.empty()) return;
-  const GLuint program = lineProgram_.get();
-  WS_GL_CHECK(glUseProgram(program));
-  glUniformMatrix4fv(glGetUniformLocation(program, "viewProjection"), 1, GL_FALSE,
-                     glm::value_ptr(viewProjection));
-  for (const SceneLines& batch : lines) {
-    if (batch.points.empty()) continue;
-    fill(linePoints_.get(), batch.points);
-    WS_GL_CHECK(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLinePoints, linePoints_.get()));
-    glUniform3fv(glGetUniformLocation(program, "colour"), 1, batch.colour);
-    WS_GL_CHECK(glDrawArrays(GL_LINES, 0, GLsizei(batch.points.size() / 3)));
-  }
+  lines_.draw(scene.lines, viewProjection);  // they show through the mesh
 }
 
 }  // namespace ws::render

@@ -13,6 +13,7 @@
 #include "compute/views/mesh.h"
 #include "render/gl/objects.h"
 #include "render/orbit_camera.h"
+#include "render/scene_lines.h"
 #include "render/shared_buffer.h"
 
 namespace ws::render {
@@ -29,11 +30,11 @@ class MeshRenderer {
  private:
   void upload(MeshSource& source, const MeshScene& scene);
   void uploadColormap(const std::string& name);
-  void drawLines(const std::vector<SceneLines>& lines, const glm::mat4& viewProjection);
 
-  gl::Program program_, pathProgram_, lineProgram_;
+  gl::Program program_, pathProgram_;
   gl::VertexArray vertexArray_;
-  gl::Buffer corners_, start_, linePoints_;
+  gl::Buffer corners_, start_;
+  SceneLineRenderer lines_;
   SharedBuffer positions_, values_;
   gl::Texture colormap_;
   std::uint64_t revision_ = 0;

@@ -21,6 +21,7 @@
 #include "compute/views/mesh.h"
 #include "compute/views/plots.h"
 #include "compute/views/points.h"
+#include "compute/views/surface.h"
 #include "compute/views/voxels.h"
 #include "render/colormap.h"
 #include "render/gl/egl_context.h"
@@ -276,6 +277,18 @@ TEST_P(Contract, EveryViewItOffersGivesWhatItSays) {
     mesh->renderMesh(image);
     EXPECT_TRUE(allFinite(positions));
     EXPECT_TRUE(allFinite(shown));
+  }
+  if (SurfaceSource* surface = module->view<SurfaceSource>(); surface && surface->surfaceScene()) {
+    ++offered;
+    std::vector<float> fixed;
+    surface->fixedSurface(fixed);
+    EXPECT_EQ(fixed.size() % (3 * kSurfaceVertexFloats), 0u);
+    EXPECT_TRUE(allFinite(fixed));
+    const std::size_t triangles = surface->surfaceTriangles();
+    std::vector<float> vertices(triangles * 3 * kSurfaceVertexFloats);
+    SurfaceImage image{vertices.data(), triangles, false};
+    surface->renderSurface(image);
+    EXPECT_TRUE(allFinite(vertices));
   }
   if (GraphSource* graph = module->view<GraphSource>(); graph && graph->graphScene()) {
     ++offered;

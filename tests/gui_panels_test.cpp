@@ -520,6 +520,47 @@ expect-no-error
   expectPassed(run);
 }
 
+// The 3-D lattice seen whole: an isosurface of the cavity's flow, turned by dragging, of another
+// quantity at another level, back to the slice and again at another window size and UI scale.
+TEST(GuiPanels, A3DFlowIsShownAsAnIsosurfaceAndTurnedWithTheMouse) {
+  REQUIRE_WINDOWS();
+  const std::string script = R"ui(
+pick module "Lattice Boltzmann flow"
+pick lattice d3q19
+pick scene cavity
+set width 24
+set height 24
+set "depth (3-D)" 24
+expect-widget "slice normal"
+pick "3-D view" isosurface
+expect-no-widget "slice normal"
+expect-no-widget view
+click "Step 100"
+frames 3
+expect-match "module notes" "isosurface of speed at 0\.0[0-9]+: [1-9][0-9]* triangles"
+expect-match camera "^orbit, yaw 0\.60, pitch 0\.45"
+view-drag left 0.5 0.5 0.7 0.6
+expect-match camera "^orbit, yaw (?!0\.60)"
+pick "isosurface of" q-criterion
+set "isosurface level" 0.05
+frames 3
+expect-match "module notes" "isosurface of q-criterion at [0-9.e-]+: [1-9][0-9]* triangles"
+pick "3-D view" slice
+frames 3
+expect-widget "slice normal"
+expect-no-widget camera
+pick "3-D view" isosurface
+window 1000 700
+key u
+frames 3
+expect-layout
+expect-match camera "^orbit"
+expect-no-error
+)ui";
+  const auto run = runUiScript("isosurface", script, "--backend cpu --window 1600x1000");
+  expectPassed(run);
+}
+
 // LBM measures as it runs: the force on the cylinder and its coefficients (the Timings panel's
 // curves and values), probe points clicked into the flow (numbered over the view, undone with
 // Ctrl+Z), and the series exported as CSV into the output folder.

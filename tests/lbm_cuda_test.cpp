@@ -10,7 +10,9 @@
 #include <sstream>
 #include <vector>
 
+#include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
+#include "compute/lbm/isosurface.h"
 #include "compute/lbm/lbm_catalog.h"
 #include "compute/lbm/lbm_cuda.h"
 #include "compute/lbm/lbm_module.h"
@@ -149,6 +151,78 @@ TEST(LbmCuda, EveryVariantStartsAtTheCpusEquilibrium) {
             << entry.variant.name << ", scene " << int(scene) << " on " << grid.nz;
       }
     }
+  }
+}
+
+// The 3-D view: every variant's fields for the isosurfaces (moments of every cell, then the
+// quantity and the speed) against the CPU engine's on a random lattice; and the CUDA extraction
+// against the CPU's on the same fields, triangle for triangle, into host and device memory.
+TEST(LbmCuda, TheIsosurfacesFieldsAndTrianglesAreTheCpus) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  TimingScope step("step", "u", true), view("view", "p", true), cpuTiming("iso", "c", false),
+      gpuTiming("iso", "c", true);
+  const test::RandomLattice r = test::randomLattice(LatticeKind::D3Q19, Grid{23, 19, 17}, seed);
+  for (const auto& entry : storageCatalog()) {
+    auto cpu = makeCpuEngine(LatticeKind::D3Q19, entry.how, {&step, &view});
+    auto gpu = makeCudaEngine(LatticeKind::D3Q19, entry.how, 128, {&step, &view});
+    test::load(*cpu, r, 0);
+    test::load(*gpu, r, 0);
+    cpu->step(5);
+    gpu->step(5);
+    const std::size_t cells = r.grid.cells();
+    for (int which = 0; which < 3; ++which) {
+      const VolumeFields expected = cpu->volumeInPlace(VolumeQuantity(which));
+      const VolumeFields got = gpu->volumeInPlace(VolumeQuantity(which));
+      const std::vector<float> quantity = toHost(got.quantity, cells),
+                               speed = toHost(got.speed, cells);
+      // Moments from the same populations up to fused multiply-adds; FP16 storage: one FP16 step
+      // of a population can flip, worth about 2^-10 x 19 of a speed.
+      const float tolerance = entry.how.half ? 2e-4f : 1e-6f;
+      for (std::size_t n = 0; n < cells; ++n) {
+        ASSERT_NEAR(speed[n], expected.speed[n], tolerance) << entry.variant.name << ", cell " << n;
+        ASSERT_NEAR(quantity[n], expected.quantity[n], tolerance)
+            << entry.variant.name << ", quantity " << which << ", cell " << n;
+      }
+      EXPECT_NEAR(got.largest, expected.largest, tolerance) << entry.variant.name;
+    }
+  }
+  // The extraction on the CPU's fields, copied over: the same cubes, so the same triangles.
+  auto cpu = makeCpuEngine(LatticeKind::D3Q19, Variant{}, {&step, &view});
+  test::load(*cpu, r, 0);
+  cpu->step(5);
+  const VolumeFields fields = cpu->volumeInPlace(VolumeQuantity::Vorticity);
+  const std::vector<float> level(fields.quantity, fields.quantity + r.grid.cells());
+  const std::vector<float> colour(fields.speed, fields.speed + r.grid.cells());
+  DeviceBuffer<float> deviceLevel = toDevice(level), deviceColour = toDevice(colour);
+  ScalarGrid host{level.data(), colour.data(), r.grid.nx, r.grid.ny, r.grid.nz, {0.5f, 0.5f, 0.5f}};
+  ScalarGrid device = host;
+  device.level = deviceLevel.data();
+  device.colour = deviceColour.data();
+  auto cpuSurface = makeCpuIsosurface(cpuTiming);
+  auto gpuSurface = makeCudaIsosurface(gpuTiming);
+  for (const float fraction : {0.1f, 0.4f}) {
+    const float at = fraction * fields.largest;
+    const std::size_t triangles = cpuSurface->count(host, at);
+    ASSERT_GT(triangles, 100u);
+    ASSERT_EQ(gpuSurface->count(device, at), triangles) << "level " << at << ", seed " << seed;
+    const std::size_t floats = triangles * 3 * kSurfaceVertexFloats;
+    std::vector<float> expected(floats), got(floats, NAN);
+    cpuSurface->write(expected.data(), triangles, false);
+    gpuSurface->write(got.data(), triangles, false);
+    EXPECT_LE(test::maxDifference(got, expected), 1e-5f) << "into host memory, seed " << seed;
+    // Into device memory (an interop-mapped buffer), and only the first half of them.
+    DeviceBuffer<float> out(floats);
+    out.zero();
+    gpuSurface->count(device, at);
+    gpuSurface->write(out.data(), triangles / 2, true);
+    const std::vector<float> half = toHost(out.data(), floats);
+    const std::size_t written = triangles / 2 * 3 * kSurfaceVertexFloats;
+    EXPECT_LE(test::maxDifference(std::vector<float>(half.begin(), half.begin() + written),
+                                  std::vector<float>(expected.begin(), expected.begin() + written)),
+              1e-5f);
+    EXPECT_TRUE(std::all_of(half.begin() + written, half.end(), [](float v) { return v == 0; }))
+        << "nothing past the limit";
   }
 }
 

@@ -3,6 +3,8 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <cstdio>
+
 namespace ws::app::ui {
 
 void drawUi(Lab& lab, UiContext& context) {
@@ -99,7 +101,13 @@ void drawViewLabels(Lab& lab, UiContext& context) {
   WidgetLog::instance().text("under the pointer", context.pointerText);
   if (!context.pointerText.empty() && !ImGui::GetIO().WantCaptureMouse)
     ImGui::SetTooltip("%s", context.pointerText.c_str());
-  if (shows3d(lab.module())) return;
+  if (shows3d(lab.module())) {
+    char camera[96];  // for scripts and tests: where the orbit camera looks from
+    std::snprintf(camera, sizeof camera, "orbit, yaw %.2f, pitch %.2f, distance %.4g",
+                  lab.orbit.yaw, lab.orbit.pitch, lab.orbit.distance);
+    WidgetLog::instance().text("camera", camera);
+    return;
+  }
   // The camera counts framebuffer pixels, ImGui window units: pixelScale apart.
   const ScreenRect& view = context.layout.view;
   const ViewArea pixels = pixelArea(view, context.pixelScale);

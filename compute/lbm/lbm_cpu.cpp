@@ -25,6 +25,8 @@ class CpuEngine final : public LbmEngine {
     if (P == Propagation::AB) b_.assign(a_.size(), T(0.0f));
     flags_.assign(g.cells(), kFluid);
     curved_.clear();
+    volume_ = {};
+    quantity_ = speed_ = {};
     steps_ = 0;
   }
   const Grid& grid() const override { return grid_; }
@@ -141,6 +143,36 @@ class CpuEngine final : public LbmEngine {
     return plane_.data();
   }
 
+  VolumeFields volumeInPlace(VolumeQuantity quantity) override {
+    const Grid& g = grid_;
+    const std::size_t cells = g.cells();
+    if (volume_.size() != cells) {
+      requireHostMemory(double(cells) * (sizeof(PlaneSample) + 2 * sizeof(float)),
+                        "the 3-D view's fields");
+      volume_.resize(cells);
+      quantity_.resize(cells);
+      speed_.resize(cells);
+    }
+    const auto f = store(a_);
+    const bool odd = steps_ & 1;
+#pragma omp parallel for schedule(static)
+    for (std::size_t n = 0; n < cells; ++n) {
+      const Moments m = cellMoments<Lat, P>(g, flags_.data(), f, n, odd, params_);
+      volume_[n] = {m.rho, {m.u[0], m.u[1], m.u[2]}};
+    }
+    float largest = 0;
+    const int rows = g.ny * g.nz;
+#pragma omp parallel for schedule(static) reduction(max : largest)
+    for (int row = 0; row < rows; ++row)
+      for (int x = 0; x < g.nx; ++x) {
+        const std::size_t n = std::size_t(row) * g.nx + x;
+        quantity_[n] = volumeValue(quantity, g, volume_.data(), x, row % g.ny, row / g.ny);
+        speed_[n] = cellSpeed(volume_[n]);
+        largest = std::max(largest, quantity_[n]);
+      }
+    return {quantity_.data(), speed_.data(), largest};
+  }
+
   void render(LbmView view, const Plane& plane, const FieldRequest& request,
               FieldImage& image) override {
     const CpuStopwatch watch;
@@ -194,7 +226,9 @@ class CpuEngine final : public LbmEngine {
   Grid grid_;
   std::vector<std::uint8_t> flags_;
   std::vector<T> a_, b_;
-  std::vector<PlaneSample> plane_;    // for planeMomentsInPlace
+  std::vector<PlaneSample> plane_;   // for planeMomentsInPlace
+  std::vector<PlaneSample> volume_;  // for volumeInPlace, with:
+  std::vector<float> quantity_, speed_;
   std::vector<CurvedReturn> curved_;  // curvedReturns: by parity of the steps taken, then link
   Monitor monitor_;
   std::vector<double> records_;

@@ -144,6 +144,32 @@ __global__ void planeMomentsKernel(Grid g, const std::uint8_t* flags, Store<T, L
   out[std::size_t(b) * w + a] = {m.rho, {m.u[0], m.u[1], m.u[2]}};
 }
 
+template <typename Lat, typename T, Layout L, Propagation P>
+__global__ void volumeMomentsKernel(Grid g, const std::uint8_t* flags, Store<T, Lat::Q, L> f,
+                                    bool odd, StepParams p, PlaneSample* out) {
+  const std::size_t n = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (n >= g.cells()) return;
+  const Moments m = cellMoments<Lat, P>(g, flags, f, n, odd, p);
+  out[n] = {m.rho, {m.u[0], m.u[1], m.u[2]}};
+}
+
+// Each cell's quantity and speed, and the largest quantity: a warp's largest by shuffles, then one
+// atomic a warp (a non-negative float's bits order like the float).
+__global__ void volumeValuesKernel(VolumeQuantity q, Grid g, const PlaneSample* moments,
+                                   float* quantity, float* speed, unsigned* largestBits) {
+  const std::size_t n = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  float value = 0;
+  if (n < g.cells()) {
+    const int x = int(n % g.nx), y = int(n / g.nx % g.ny), z = int(n / g.nx / g.ny);
+    value = volumeValue(q, g, moments, x, y, z);
+    quantity[n] = value;
+    speed[n] = cellSpeed(moments[n]);
+  }
+  for (int offset = 16; offset > 0; offset /= 2)
+    value = fmaxf(value, __shfl_down_sync(0xffffffffu, value, offset));
+  if ((threadIdx.x & 31) == 0 && value > 0) atomicMax(largestBits, __float_as_uint(value));
+}
+
 __global__ void renderKernel(LbmView view, Plane plane, int w, int h, FieldRequest request,
                              const PlaneSample* moments, float* pixels) {
   const int px = blockIdx.x * blockDim.x + threadIdx.x, py = blockIdx.y * blockDim.y + threadIdx.y;
@@ -270,6 +296,9 @@ class CudaEngine final : public LbmEngine {
     b_.release();
     flags_.release();
     moments_.release();
+    volume_.release();
+    quantity_.release();
+    speed_.release();
     curved_.release();
     curvedCount_ = 0;
     planeDone_.reset();
@@ -422,6 +451,31 @@ class CudaEngine final : public LbmEngine {
     return moments_.data();
   }
 
+  VolumeFields volumeInPlace(VolumeQuantity quantity) override {
+    const std::size_t cells = grid_.cells();
+    if (volume_.size() != cells) {
+      requireDeviceMemory(double(cells) * (sizeof(PlaneSample) + 2 * sizeof(float)), 0,
+                          "the 3-D view's fields");
+      volume_.allocate(cells);
+      quantity_.allocate(cells);
+      speed_.allocate(cells);
+      largest_.allocate(1);
+    }
+    constexpr unsigned kThreads = 256;
+    volumeMomentsKernel<Lat, T, L, P><<<blocksFor(cells, kThreads), kThreads>>>(
+        grid_, flags_.data(), store(a_), steps_ & 1, params_, volume_.data());
+    WS_CUDA_CHECK(cudaGetLastError());
+    largest_.zero();
+    volumeValuesKernel<<<blocksFor(cells, kThreads), kThreads>>>(
+        quantity, grid_, volume_.data(), quantity_.data(), speed_.data(), largest_.data());
+    WS_CUDA_CHECK(cudaGetLastError());
+    unsigned bits = 0;
+    WS_CUDA_CHECK(cudaMemcpy(&bits, largest_.data(), sizeof bits, cudaMemcpyDeviceToHost));
+    float largest;
+    std::memcpy(&largest, &bits, sizeof largest);
+    return {quantity_.data(), speed_.data(), largest};
+  }
+
   void render(LbmView view, const Plane& plane, const FieldRequest& request,
               FieldImage& image) override {
     viewRing_.start();
@@ -513,7 +567,8 @@ class CudaEngine final : public LbmEngine {
     pendingSteps_ = 0;
   }
   double heldBytes() const {
-    return double(a_.bytes() + b_.bytes() + flags_.bytes() + moments_.bytes());
+    return double(a_.bytes() + b_.bytes() + flags_.bytes() + moments_.bytes() + volume_.bytes() +
+                  quantity_.bytes() + speed_.bytes());
   }
 
   // The moments of a plane in moments_ (one pass over the plane's cells), unless they are there
@@ -538,6 +593,9 @@ class CudaEngine final : public LbmEngine {
   DeviceBuffer<T> a_, b_;
   DeviceBuffer<std::uint8_t> flags_;
   DeviceBuffer<PlaneSample> moments_;
+  DeviceBuffer<PlaneSample> volume_;  // volumeInPlace's moments of every cell, and its results
+  DeviceBuffer<float> quantity_, speed_;
+  DeviceBuffer<unsigned> largest_;
   std::optional<Plane> planeDone_;  // whose moments moments_ holds for the current state
   DeviceOutput<float> output_;
   DeviceBuffer<std::uint32_t> status_;

@@ -9,6 +9,7 @@
 #include "compute/core/timing.h"
 #include "compute/lbm/lbm_cell.h"
 #include "compute/lbm/lbm_view.h"
+#include "compute/lbm/lbm_volume.h"
 #include "compute/views/field.h"
 
 namespace ws::lbm {
@@ -145,6 +146,10 @@ class LbmEngine {
   // The same in the engine's own memory (device memory for CUDA), valid until the next call; what
   // the tracers move through.
   virtual const PlaneSample* planeMomentsInPlace(const Plane& plane) = 0;
+  // The whole lattice's `quantity` and speed (lbm_volume.h), likewise in the engine's own memory
+  // until the next call: what the 3-D view's isosurfaces follow. Throws OutOfMemoryError where
+  // they won't fit (24 bytes a cell).
+  virtual VolumeFields volumeInPlace(VolumeQuantity quantity) = 0;
 
   virtual void pollTimings() {}
   virtual void drainTimings() {}

@@ -1,6 +1,7 @@
 #include "compute/lbm/lbm_module.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -193,6 +194,17 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
                               "half-way) or BGK (single relaxation time)"));
   p.declare(ParamSpec::choice("view", "view", "speed", {"speed", "vorticity", "density"},
                               "velocity magnitude, vorticity normal to the view, or density"));
+  p.declare(ParamSpec::choice(
+      "display", "3-D view", "slice", {"slice", "isosurface"},
+      "3-D: one slice of the lattice (with the tracers, the tools and the probes), or an "
+      "isosurface through the whole flow, coloured by speed, with the obstacles; drag to turn it"));
+  p.declare(ParamSpec::choice(
+      "iso_quantity", "isosurface of", "speed", {"speed", "vorticity", "q-criterion"},
+      "what the isosurface follows: the speed, the vorticity's magnitude, or the Q-criterion "
+      "(rotation minus strain, (|Omega|^2 - |S|^2) / 2: positive in vortex cores)"));
+  p.declare(ParamSpec::real("iso_level", "isosurface level", 0.3, 0, 1,
+                            "where the isosurface lies, as a fraction of its quantity's largest "
+                            "value in the flow now (inside is above it)"));
   p.declare(ParamSpec::choice("slice_axis", "slice normal", "z", {"x", "y", "z"},
                               "3-D: the axis normal to the slice shown"));
   p.declare(ParamSpec::real("slice", "slice position", 0.5, 0, 1,
@@ -239,6 +251,8 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
                  &addTiming("view (CUDA)", "pixels/s", true)};
   cpuTracerTiming_ = &addTiming("tracers (CPU)", "tracers/s", false);
   gpuTracerTiming_ = &addTiming("tracers (CUDA)", "tracers/s", true);
+  cpuSurfaceTiming_ = &addTiming("isosurface (CPU)", "cubes/s", false);
+  gpuSurfaceTiming_ = &addTiming("isosurface (CUDA)", "cubes/s", true);
   spec_ = specFromParams();
   flow_ = describeFlow(spec_);
   buildEngine();
@@ -270,8 +284,13 @@ FlowSpec LbmModule::specFromParams() const {
 
 bool LbmModule::applies(const std::string& key) const {
   const ParamSet& p = params();
-  if (key == "depth" || key == "slice_axis" || key == "slice")
-    return p.getText("lattice") == "d3q19";
+  const bool is3d = p.getText("lattice") == "d3q19";
+  if (key == "depth" || key == "display") return is3d;
+  const bool slice = !is3d || p.getText("display") == "slice";
+  if (key == "slice_axis" || key == "slice") return is3d && slice;
+  if (key == "view") return slice;
+  if (key == "iso_quantity" || key == "iso_level")
+    return is3d && p.getText("display") == "isosurface";
   if (key == "reynolds" || key == "viscosity") return p.getText("viscosity_from") == key;
   if (key == "block") return backend() == Backend::Cuda;
   if (key == "cylinders" || key == "sides" || key == "curved_walls")
@@ -327,6 +346,8 @@ void LbmModule::buildEngine() {
   engine_->setParams(flow_.params);
   tracers_ = backend() == Backend::Cuda ? makeCudaTracers(*gpuTracerTiming_)
                                         : makeCpuTracers(*cpuTracerTiming_);
+  isosurface_ = backend() == Backend::Cuda ? makeCudaIsosurface(*gpuSurfaceTiming_)
+                                           : makeCpuIsosurface(*cpuSurfaceTiming_);
 }
 
 void LbmModule::reset() {
@@ -343,7 +364,7 @@ void LbmModule::reset() {
   engine_->setParams(flow_.params);
   engine_->initialize(initialFlow(spec_));
   restart();
-  monitorStale_ = true;
+  cellTypesChanged();
   bodies_.clear();
   probeCount_ = 0;
   vtiFolder_.clear();  // a new run's VTI series goes into a folder of its own
@@ -381,11 +402,67 @@ void LbmModule::renderPoints(PointImage& points) {
 void LbmModule::pollTimings() {
   engine_->pollTimings();
   tracers_->pollTimings();
+  isosurface_->pollTimings();
 }
 
 void LbmModule::drainTimings() {
   engine_->drainTimings();
   tracers_->drainTimings();
+  isosurface_->drainTimings();
+}
+
+void LbmModule::cellTypesChanged() {
+  static std::atomic<std::uint64_t> revisions{0};
+  monitorStale_ = true;
+  cellTypesRevision_ = ++revisions;
+}
+
+std::optional<SurfaceScene> LbmModule::surfaceScene() const {
+  if (spec_.lattice != LatticeKind::D3Q19 || params().getText("display") != "isosurface")
+    return std::nullopt;
+  const Grid& g = spec_.grid;
+  const float size[3] = {float(g.nx), float(g.ny), float(g.nz)};
+  SurfaceScene scene;
+  scene.revision = cellTypesRevision_;
+  for (int k = 0; k < 3; ++k) scene.centre[k] = size[k] / 2;
+  scene.extent = 0.5f * std::sqrt(size[0] * size[0] + size[1] * size[1] + size[2] * size[2]);
+  scene.value = fieldViews()[0];  // the speed
+  // The lattice's box: from each corner, the edges along the axes it has not moved along.
+  SceneLines box;
+  box.colour[0] = box.colour[1] = box.colour[2] = 0.55f;
+  for (int corner = 0; corner < 8; ++corner)
+    for (int axis = 0; axis < 3; ++axis) {
+      if (corner >> axis & 1) continue;
+      for (int end : {corner, corner | 1 << axis})
+        for (int k = 0; k < 3; ++k) box.points.push_back((end >> k & 1) ? size[k] : 0.0f);
+    }
+  scene.lines.push_back(std::move(box));
+  return scene;
+}
+
+void LbmModule::fixedSurface(std::vector<float>& vertices) {
+  vertices = obstacleSurface(spec_.grid, flags_);
+}
+
+std::size_t LbmModule::surfaceTriangles() {
+  const std::string& name = params().getText("iso_quantity");
+  const VolumeQuantity quantity = name == "vorticity"     ? VolumeQuantity::Vorticity
+                                  : name == "q-criterion" ? VolumeQuantity::QCriterion
+                                                          : VolumeQuantity::Speed;
+  const VolumeFields fields = engine_->volumeInPlace(quantity);
+  const Grid& g = spec_.grid;
+  ScalarGrid grid;
+  grid.level = fields.quantity;
+  grid.colour = fields.speed;
+  grid.nx = g.nx, grid.ny = g.ny, grid.nz = g.nz;
+  grid.origin[0] = grid.origin[1] = grid.origin[2] = 0.5f;  // cell centres
+  surfaceLevel_ = float(params().getFloat("iso_level")) * fields.largest;
+  surfaceTriangles_ = isosurface_->count(grid, surfaceLevel_);
+  return std::min(surfaceTriangles_, kMaxSurfaceTriangles);
+}
+
+void LbmModule::renderSurface(SurfaceImage& image) {
+  isosurface_->write(image.vertices, image.triangles, image.onDevice);
 }
 
 void LbmModule::advance(int count) {
@@ -557,6 +634,13 @@ std::string LbmModule::notes() const {
   if (sawFastFlow_)
     text += "warning: speeds above 0.3 cells/step appeared: the flow is near its limit\n";
   if (diverged_) text += "warning: the flow diverged; restore the last good state or reset\n";
+  if (surfaceScene()) {
+    text += "isosurface of " + params().getText("iso_quantity") + " at " + fixed(surfaceLevel_, 6) +
+            ": " + std::to_string(surfaceTriangles_) + " triangles\n";
+    if (surfaceTriangles_ > kMaxSurfaceTriangles)
+      text += "warning: only the first " + std::to_string(kMaxSurfaceTriangles) +
+              " triangles of the isosurface are drawn; raise its level\n";
+  }
   if (spec_.scene == Scene::Cylinder) {
     int k = 0;
     for (const Cylinder& c : spec_.cylinders) {
@@ -792,7 +876,7 @@ std::vector<std::size_t> LbmModule::setCellTypes(const std::vector<std::size_t>&
     }
   }
   if (changed.empty()) return changed;
-  monitorStale_ = true;
+  cellTypesChanged();
   // Near-wall bits change within one cell of an edit (further through the periodic wrap, which
   // only edits at the domain's edge reach: then redo them all).
   const Grid& g = spec_.grid;
@@ -969,13 +1053,17 @@ void LbmModule::restoreState(const StateBlob& state) {
   engine_->setParams(flow_.params);
   engine_->importState(populations, steps);
   setStepCount(steps);
-  monitorStale_ = true;
+  cellTypesChanged();
   seedTracers();
 }
 
 void LbmModule::applyParams(const std::vector<std::string>& changed) {
-  if (changed == std::vector<std::string>{"probe"}) return;  // read where it is used
-  if (anyOf(changed, {"vti_every"})) {                       // a new series, in a folder of its own
+  // Read where they are used.
+  if (std::all_of(changed.begin(), changed.end(), [](const std::string& key) {
+        return key == "probe" || key == "display" || key == "iso_quantity" || key == "iso_level";
+      }))
+    return;
+  if (anyOf(changed, {"vti_every"})) {  // a new series, in a folder of its own
     vtiFolder_.clear();
     vtiStopped_.clear();
   }

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "compute/core/module.h"
+#include "compute/lbm/isosurface.h"
 #include "compute/lbm/lbm_engine.h"
 #include "compute/lbm/lbm_obstacles.h"
 #include "compute/lbm/lbm_scene.h"
@@ -15,6 +16,7 @@
 #include "compute/views/marks.h"
 #include "compute/views/plots.h"
 #include "compute/views/points.h"
+#include "compute/views/surface.h"
 
 namespace ws::lbm {
 
@@ -22,7 +24,8 @@ class LbmModule final : public Module,
                         public FieldSource,
                         public PointSource,
                         public MarkSource,
-                        public PlotSource {
+                        public PlotSource,
+                        public SurfaceSource {
  public:
   explicit LbmModule(Backend backend);
 
@@ -49,6 +52,14 @@ class LbmModule final : public Module,
   std::vector<ViewLabel> viewLabels() const override;  // the probe points' numbers
   // Per step: the main body's force coefficients, each probe's speed.
   std::vector<Curve> curves() const override;
+  // The 3-D view's isosurface (parameter display): of the quantity iso_quantity where it is
+  // iso_level of its largest value now, coloured by speed, with the obstacles and the lattice's
+  // box.
+  std::optional<SurfaceScene> surfaceScene() const override;
+  void fixedSurface(std::vector<float>& vertices) override;
+  std::size_t surfaceTriangles() override;
+  void renderSurface(SurfaceImage& image) override;
+  static constexpr std::size_t kMaxSurfaceTriangles = 6'000'000;  // 576 MB of vertices
 
   std::vector<std::string> tools() const override {
     return {"draw", "erase", "probe", "probe point"};
@@ -104,6 +115,8 @@ class LbmModule final : public Module,
  private:
   FlowSpec specFromParams() const;
   void buildEngine();
+  // After the cell types changed: the monitor is found again, the obstacles' surface made again.
+  void cellTypesChanged();
   void keepSnapshot();
   // Makes the cells walls (solid) or fluid at rest; returns those that changed.
   std::vector<std::size_t> setCellTypes(const std::vector<std::size_t>& cells, bool solid);
@@ -125,14 +138,21 @@ class LbmModule final : public Module,
 
   std::unique_ptr<LbmEngine> engine_;
   std::unique_ptr<TracerSwarm> tracers_;
+  std::unique_ptr<IsosurfaceExtractor> isosurface_;
   LbmTimings cpuTimings_, gpuTimings_;
   TimingScope *cpuTracerTiming_ = nullptr, *gpuTracerTiming_ = nullptr;
+  TimingScope *cpuSurfaceTiming_ = nullptr, *gpuSurfaceTiming_ = nullptr;
   FlowSpec spec_;
   Flow flow_;
   std::vector<std::uint8_t> flags_;  // host copy of the cell types
   // The monitor: bodies and probes are found again before a step once the cell types or the
   // probes have changed.
   bool monitorStale_ = true;
+  // The cell types' revision, unique across modules: the surface scene's. And the last surface
+  // extracted: its triangles, and the level it was at.
+  std::uint64_t cellTypesRevision_ = 0;
+  std::size_t surfaceTriangles_ = 0;
+  float surfaceLevel_ = 0;
   std::vector<std::string> bodies_;
   std::size_t probeCount_ = 0;
   // The VTI series (parameter vti_every): its folder ("" until its first file), the files so far

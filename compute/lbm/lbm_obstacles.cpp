@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "compute/lbm/isosurface.h"
+
 namespace ws::lbm {
 
 namespace {
@@ -95,6 +97,32 @@ Obstacles find(const Grid& g, const std::vector<std::uint8_t>& flags) {
 Obstacles findObstacles(LatticeKind lattice, const Grid& grid,
                         const std::vector<std::uint8_t>& flags) {
   return lattice == LatticeKind::D2Q9 ? find<D2Q9>(grid, flags) : find<D3Q19>(grid, flags);
+}
+
+std::vector<float> obstacleSurface(const Grid& g, const std::vector<std::uint8_t>& flags) {
+  // The box of the solid cells off the sides, one cell wider all round (the sides' cells count
+  // as fluid), as 1 in solid and 0 elsewhere; the surface lies at 1/2.
+  int lo[3] = {g.nx, g.ny, g.nz}, hi[3] = {-1, -1, -1};
+  for (int z = 1; z + 1 < g.nz; ++z)
+    for (int y = 1; y + 1 < g.ny; ++y)
+      for (int x = 1; x + 1 < g.nx; ++x)
+        if (isSolid(flags[(std::size_t(z) * g.ny + y) * g.nx + x])) {
+          const int at[3] = {x, y, z};
+          for (int k = 0; k < 3; ++k)
+            lo[k] = std::min(lo[k], at[k] - 1), hi[k] = std::max(hi[k], at[k] + 1);
+        }
+  if (hi[0] < 0) return {};
+  ScalarGrid box;
+  box.nx = hi[0] - lo[0] + 1, box.ny = hi[1] - lo[1] + 1, box.nz = hi[2] - lo[2] + 1;
+  std::vector<float> solid(box.points(), 0.0f);
+  for (int z = 1; z + 1 < box.nz; ++z)
+    for (int y = 1; y + 1 < box.ny; ++y)
+      for (int x = 1; x + 1 < box.nx; ++x)
+        solid[box.point(x, y, z)] =
+            isSolid(flags[(std::size_t(z + lo[2]) * g.ny + y + lo[1]) * g.nx + x + lo[0]]);
+  box.level = solid.data();
+  for (int k = 0; k < 3; ++k) box.origin[k] = float(lo[k]) + 0.5f;  // cell centres
+  return isosurfaceOnHost(box, 0.5f);
 }
 
 }  // namespace ws::lbm

@@ -1,6 +1,7 @@
 // The CUDA half of LBM (lbm_cuda.cu, lbm_tracers.cu) in a build without CUDA: gpuInfo() says the
 // backend is not built, so no CUDA engine is asked for.
 #include "compute/core/errors.h"
+#include "compute/lbm/isosurface.h"
 #include "compute/lbm/lbm_cuda.h"
 #include "compute/lbm/lbm_tracers.h"
 
@@ -11,6 +12,10 @@ std::unique_ptr<LbmEngine> makeCudaEngine(LatticeKind, const Variant&, int, LbmT
 }
 
 std::unique_ptr<TracerSwarm> makeCudaTracers(TimingScope&) {
+  throw InputError("this build has no CUDA backend");
+}
+
+std::unique_ptr<IsosurfaceExtractor> makeCudaIsosurface(TimingScope&) {
   throw InputError("this build has no CUDA backend");
 }
 

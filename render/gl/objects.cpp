@@ -25,6 +25,12 @@ Buffer makeBuffer() {
   WS_GL_CHECK(glGenBuffers(1, &id));
   return Buffer(id);
 }
+void fillStorageBuffer(GLuint buffer, const void* data, std::size_t bytes, GLenum usage) {
+  WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer));
+  WS_GL_CHECK(glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(bytes < 4 ? 4 : bytes),
+                           bytes ? data : nullptr, usage));
+  WS_GL_CHECK(glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0));
+}
 Texture makeTexture() {
   GLuint id = 0;
   WS_GL_CHECK(glGenTextures(1, &id));

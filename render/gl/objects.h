@@ -1,5 +1,6 @@
 #pragma once
 // Move-only owners of GL object names, and a compiled shader program.
+#include <cstddef>
 #include <string>
 #include <utility>
 
@@ -46,6 +47,10 @@ using Framebuffer = Handle<deleteFramebuffer>;
 using Program = Handle<deleteProgram>;
 
 Buffer makeBuffer();
+// Gives a shader storage buffer `bytes` of `data` (null: left undefined), at least 4 bytes so
+// that an empty one can still be bound.
+void fillStorageBuffer(GLuint buffer, const void* data, std::size_t bytes,
+                       GLenum usage = GL_STATIC_DRAW);
 Texture makeTexture();
 VertexArray makeVertexArray();
 
