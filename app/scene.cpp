@@ -1,5 +1,7 @@
 #include "app/scene.h"
 
+#include <algorithm>
+
 #include "compute/views/field.h"
 #include "compute/views/graph.h"
 #include "compute/views/marks.h"
@@ -38,10 +40,10 @@ class ViewWithRenderer : public SceneView {
   std::unique_ptr<R> renderer_;
 };
 
-// The orbit camera around a scene's sphere, when a fit is due.
-void fitOrbitWhenDue(Lab& lab, const float (&centre)[3], float extent) {
+// The orbit camera around a scene's sphere, in a view `width` x `height`, when a fit is due.
+void fitOrbitWhenDue(Lab& lab, const glm::vec3& centre, float extent, int width, int height) {
   if (!lab.fitPending) return;
-  lab.orbit.fit({centre[0], centre[1], centre[2]}, extent);
+  lab.orbit.fit(centre, extent, float(width) / float(std::max(height, 1)));
   lab.fitPending = false;
 }
 
@@ -55,7 +57,8 @@ class MeshView final : public ViewWithRenderer<render::MeshRenderer> {
   void draw(Lab& lab, Module& module, int width, int height) override {
     MeshSource& source = *module.view<MeshSource>();
     const MeshScene scene = *source.meshScene();
-    fitOrbitWhenDue(lab, scene.centre, scene.extent);
+    fitOrbitWhenDue(lab, {scene.centre[0], scene.centre[1], scene.centre[2]}, scene.extent, width,
+                    height);
     renderer().draw(source, module.backend(), scene, lab.orbit, width, height,
                     lab.colormapForView());
   }
@@ -71,7 +74,8 @@ class SurfaceView final : public ViewWithRenderer<render::SurfaceRenderer> {
   void draw(Lab& lab, Module& module, int width, int height) override {
     SurfaceSource& source = *module.view<SurfaceSource>();
     const SurfaceScene scene = *source.surfaceScene();
-    fitOrbitWhenDue(lab, scene.centre, scene.extent);
+    fitOrbitWhenDue(lab, {scene.centre[0], scene.centre[1], scene.centre[2]}, scene.extent, width,
+                    height);
     renderer().draw(source, module.backend(), scene, lab.orbit, width, height,
                     lab.colormapForView());
   }
@@ -87,10 +91,7 @@ class VoxelView final : public ViewWithRenderer<render::VoxelRenderer> {
   void draw(Lab& lab, Module& module, int width, int height) override {
     VoxelSource& source = *module.view<VoxelSource>();
     const VoxelScene scene = *source.voxelScene();
-    if (lab.fitPending) {
-      lab.orbit.fit({0, 0, 0}, scene.extent * 0.8f);
-      lab.fitPending = false;
-    }
+    fitOrbitWhenDue(lab, {0, 0, 0}, scene.extent * 0.8f, width, height);
     renderer().draw(source, module.backend(), scene, lab.orbit, width, height);
   }
 };

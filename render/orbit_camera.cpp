@@ -11,9 +11,12 @@ constexpr float kRadiansPerPixel = 0.008f;
 constexpr float kMaxPitch = 1.55f;  // just short of straight up or down
 }  // namespace
 
-void OrbitCamera::fit(glm::vec3 target, float radius) {
+void OrbitCamera::fit(glm::vec3 target, float radius, float aspect) {
   centre = target;
-  distance = radius / std::sin(kFieldOfView / 2) * 1.05f;
+  // The narrower of the two fields of view: a tall, narrow view sees less across than up.
+  const float halfUp = kFieldOfView / 2;
+  const float halfAcross = std::atan(std::tan(halfUp) * std::max(aspect, 1e-3f));
+  distance = radius / std::sin(std::min(halfUp, halfAcross)) * 1.05f;
 }
 
 void OrbitCamera::turn(double dxPixels, double dyPixels) {

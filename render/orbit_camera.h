@@ -11,8 +11,9 @@ class OrbitCamera {
   float yaw = 0.6f, pitch = 0.45f;  // radians
   float distance = 5;
 
-  // Looks at a sphere of radius `radius` around `target` from a distance that shows all of it.
-  void fit(glm::vec3 target, float radius);
+  // Looks at a sphere of radius `radius` around `target` from a distance that shows all of it in
+  // a viewport `aspect` (width / height) wide.
+  void fit(glm::vec3 target, float radius, float aspect = 1);
   void turn(double dxPixels, double dyPixels);
   void zoom(double factor);  // > 1 moves closer
   void pan(double dxPixels, double dyPixels, int viewportHeight);

@@ -561,6 +561,37 @@ expect-no-error
   expectPassed(run);
 }
 
+// An obstacle from a mesh, named in the panel: the channel flows past it (its size is the
+// Reynolds number's length), a name that is no mesh is refused and the obstacle stays.
+TEST(GuiPanels, A3DChannelFlowsPastAMeshNamedInThePanel) {
+  REQUIRE_WINDOWS();
+  const std::string script = R"ui(
+pick module "Lattice Boltzmann flow"
+pick lattice d3q19
+set width 48
+set height 24
+set "depth (3-D)" 24
+expect-no-widget "obstacle place"
+set "obstacle mesh" star
+expect-no-error
+expect-match "module notes" "over L = 8\.0 cells \(obstacle size\)"
+set "obstacle place" "12,12,12,10"
+expect-match "module notes" "over L = 10\.0 cells \(obstacle size\)"
+set "obstacle mesh" no-such-mesh
+expect-error "no mesh 'no-such-mesh'"
+key escape
+expect-value "obstacle mesh" star
+pick "3-D view" isosurface
+click "Step 100"
+frames 3
+expect-match "module notes" "isosurface of speed at [0-9.]+: [1-9][0-9]* triangles"
+expect-above Cd 0.01
+expect-no-error
+)ui";
+  const auto run = runUiScript("mesh-obstacle", script, "--backend cpu --window 1600x1000");
+  expectPassed(run);
+}
+
 // LBM measures as it runs: the force on the cylinder and its coefficients (the Timings panel's
 // curves and values), probe points clicked into the flow (numbered over the view, undone with
 // Ctrl+Z), and the series exported as CSV into the output folder.

@@ -526,7 +526,7 @@ std::string checkMeshName(const std::string& name, const std::vector<std::string
   }
   std::string known;
   for (const std::string& shape : shapes) known += (known.empty() ? "" : ", ") + shape;
-  for (const std::string& mesh : shippedMeshes()) known += ", " + mesh;
+  for (const std::string& mesh : shippedMeshes()) known += (known.empty() ? "" : ", ") + mesh;
   return "no " + what + " '" + json_input::brief(name) + "': a shape (" + known +
          ") or the path of an .obj, .ply or .off file";
 }

@@ -19,6 +19,7 @@
 #include "compute/lbm/lbm_catalog.h"
 #include "compute/lbm/lbm_cuda.h"
 #include "compute/lbm/lbm_export.h"
+#include "compute/lbm/lbm_mesh_obstacle.h"
 
 namespace ws::lbm {
 
@@ -140,6 +141,20 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
       "(centre and diameter; in 3-D each spans the depth), separated by semicolons; empty: one "
       "of height / 8 a little off the axis, a quarter of the way along",
       checkedBy(parseCylinders)));
+  p.declare(ParamSpec::text(
+      "obstacle_mesh", "obstacle mesh", "",
+      "3-D, the cylinder scene: an obstacle from a mesh, a shipped one's name (gear, star, "
+      "rough-sphere...) or the path of an .obj, .ply or .off file, voxelized onto the lattice "
+      "(cells whose centres are inside); with it, the scene has no cylinder but those given. "
+      "Empty: none",
+      [](const std::string& text) {
+        return text.empty() ? std::string() : io::checkMeshName(text, {}, "mesh");
+      }));
+  p.declare(ParamSpec::text(
+      "obstacle_place", "obstacle place", "",
+      "where the obstacle mesh goes: x,y,z,size in cells, its centre and the length its largest "
+      "side spans; empty: a quarter of the way along, centred, a third of the height",
+      checkedBy(parseMeshPlacement)));
   p.declare(ParamSpec::choice("sides", "top and bottom", "walls", {"walls", "periodic"},
                               "the cylinder scene's top and bottom: bounce-back walls, or "
                               "periodic (the flow leaving at the top comes in at the bottom)"));
@@ -272,6 +287,18 @@ FlowSpec LbmModule::specFromParams() const {
   s.viscosity = params().getFloat("viscosity");
   s.trt = params().getText("collision") == "trt";
   s.cylinders = parseCylinders(params().getText("cylinders"));
+  const std::string& mesh = params().getText("obstacle_mesh");
+  if (s.lattice == LatticeKind::D3Q19 && !mesh.empty()) {
+    if (meshCache_.first != mesh) {  // read again only when another is named
+      meshCache_.second =
+          std::make_shared<const io::TriangleMesh>(io::loadMesh(io::meshPathOf(mesh)));
+      meshCache_.first = mesh;
+    }
+    const MeshPlacement at = parseMeshPlacement(params().getText("obstacle_place"))
+                                 .value_or(defaultMeshPlacement(s.grid));
+    s.obstacleMesh = std::make_shared<const io::TriangleMesh>(placeMesh(*meshCache_.second, at));
+    s.obstacleSize = at.size;
+  }
   s.sides = params().getText("sides") == "periodic" ? Sides::Periodic : Sides::Walls;
   s.parabolicInflow = params().getText("inflow") == "parabolic";
   s.meanVelocity = params().getText("reference_velocity") == "mean";
@@ -295,6 +322,9 @@ bool LbmModule::applies(const std::string& key) const {
   if (key == "block") return backend() == Backend::Cuda;
   if (key == "cylinders" || key == "sides" || key == "curved_walls")
     return p.getText("scene") == "cylinder";
+  if (key == "obstacle_mesh") return is3d && p.getText("scene") == "cylinder";
+  if (key == "obstacle_place")
+    return is3d && p.getText("scene") == "cylinder" && !p.getText("obstacle_mesh").empty();
   if (key == "inflow") return p.getText("scene") == "cylinder" && p.getText("sides") == "walls";
   return true;
 }
@@ -535,8 +565,9 @@ std::vector<Metric> LbmModule::metrics() {
 }
 
 std::optional<Wake> LbmModule::wake() {
-  if (spec_.scene != Scene::Cylinder) return std::nullopt;
-  const Cylinder cylinder = sceneCylinders(spec_).front();
+  const std::vector<Cylinder> cylinders = sceneCylinders(spec_);
+  if (spec_.scene != Scene::Cylinder || cylinders.empty()) return std::nullopt;  // a mesh alone
+  const Cylinder& cylinder = cylinders.front();
   const RowSpan rows = wakeRows(spec_.grid, cylinder);
   if (!rows.count) return std::nullopt;
   const Plane middle{2, spec_.grid.nz / 2};
@@ -552,7 +583,11 @@ std::optional<std::size_t> LbmModule::mainBody() const {
 std::optional<Period> LbmModule::sheddingPeriod() const {
   const std::optional<std::size_t> body = mainBody();
   if (!body || bodies_[*body] == "walls") return std::nullopt;  // an obstacle's wake only
-  return findPeriod(series_, 3 * *body + 1);
+  // Faster than one period in L / U (a Strouhal number over 1) is no vortex street but a sound
+  // wave or the lattice's own step-to-step swing as the flow starts.
+  const std::optional<Period> period = findPeriod(series_, 3 * *body + 1);
+  if (!period || strouhal(*period) > 1) return std::nullopt;
+  return period;
 }
 
 double LbmModule::strouhal(const Period& period) const {
@@ -1079,7 +1114,9 @@ void LbmModule::applyParams(const std::vector<std::string>& changed) {
   const bool latticeChanged = spec.lattice != spec_.lattice;
   const bool reshaped = spec.grid.nx != spec_.grid.nx || spec.grid.ny != spec_.grid.ny ||
                         spec.grid.nz != spec_.grid.nz;
-  if (latticeChanged || reshaped || anyOf(changed, {"scene", "cylinders", "sides", "inflow"})) {
+  if (latticeChanged || reshaped ||
+      anyOf(changed,
+            {"scene", "cylinders", "sides", "inflow", "obstacle_mesh", "obstacle_place"})) {
     // The old engine keeps its state until the new lattice is in place: a size that does not fit
     // fails in reshape(), before anything is released.
     const FlowSpec oldSpec = spec_;

@@ -97,8 +97,8 @@ class LbmModule final : public Module,
   void exportSeries(const std::string& path);
   const FlowSeries& series() const { return series_; }
   // The pressure drop across the cylinder scene's first cylinder and its recirculation length, in
-  // the plane half-way through the depth (lbm_wake.h); none for other scenes. metrics() shows them
-  // as coefficients, dp / (rho U^2) and La / L.
+  // the plane half-way through the depth (lbm_wake.h); none for other scenes, or a mesh obstacle
+  // alone. metrics() shows them as coefficients, dp / (rho U^2) and La / L.
   std::optional<Wake> wake();
   // The bodies the series' forces are of (findObstacles' names), as of the last step.
   const std::vector<std::string>& bodies() const { return bodies_; }
@@ -136,6 +136,8 @@ class LbmModule final : public Module,
   std::optional<Period> sheddingPeriod() const;
   double strouhal(const Period& period) const;
 
+  // The obstacle mesh last read, by the name it was given, so that it is read once per name.
+  mutable std::pair<std::string, std::shared_ptr<const io::TriangleMesh>> meshCache_;
   std::unique_ptr<LbmEngine> engine_;
   std::unique_ptr<TracerSwarm> tracers_;
   std::unique_ptr<IsosurfaceExtractor> isosurface_;

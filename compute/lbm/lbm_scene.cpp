@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "compute/core/errors.h"
+#include "compute/lbm/lbm_mesh_obstacle.h"
 
 namespace ws::lbm {
 
@@ -38,7 +39,7 @@ void cylinderGeometry(const Grid& g, double& cx, double& cy, double& radius) {
 }
 
 std::vector<Cylinder> sceneCylinders(const FlowSpec& spec) {
-  if (!spec.cylinders.empty()) return spec.cylinders;
+  if (!spec.cylinders.empty() || spec.obstacleMesh) return spec.cylinders;
   double cx, cy, r;
   cylinderGeometry(spec.grid, cx, cy, r);
   return {{cx, cy, 2 * r}};
@@ -86,8 +87,13 @@ Flow describeFlow(const FlowSpec& spec) {
       flow.lengthName = "cavity width";
       break;
     case Scene::Cylinder:
-      flow.length = sceneCylinders(spec).front().diameter;
-      flow.lengthName = "cylinder diameter";
+      if (const std::vector<Cylinder> cylinders = sceneCylinders(spec); !cylinders.empty()) {
+        flow.length = cylinders.front().diameter;
+        flow.lengthName = "cylinder diameter";
+      } else {
+        flow.length = spec.obstacleSize;
+        flow.lengthName = "obstacle size";
+      }
       break;
     case Scene::Channel:
       flow.length = g.ny - 2;
@@ -146,7 +152,9 @@ Flow describeFlow(const FlowSpec& spec) {
 }
 
 double forceCoefficient(const FlowSpec& spec, const Flow& flow, double force) {
-  const double area = flow.length * (spec.grid.nz > 1 ? spec.grid.nz : 1);
+  const bool meshBody =
+      spec.scene == Scene::Cylinder && spec.obstacleMesh && spec.cylinders.empty();
+  const double area = flow.length * (meshBody ? flow.length : spec.grid.nz > 1 ? spec.grid.nz : 1);
   return 2 * force / (flow.velocity * flow.velocity * area);
 }
 
@@ -172,6 +180,9 @@ std::vector<std::uint8_t> sceneFlags(const FlowSpec& spec) {
   const std::vector<Cylinder> cylinders =
       spec.scene == Scene::Cylinder ? sceneCylinders(spec) : std::vector<Cylinder>{};
   const bool walled = spec.sides == Sides::Walls;
+  const std::vector<std::uint8_t> inMesh = spec.scene == Scene::Cylinder && spec.obstacleMesh
+                                               ? voxelizeMesh(*spec.obstacleMesh, g)
+                                               : std::vector<std::uint8_t>(g.cells(), 0);
   // A cell is in a cylinder where its centre is.
   const auto inCylinder = [&](int x, int y) {
     return std::any_of(cylinders.begin(), cylinders.end(),
@@ -197,7 +208,7 @@ std::vector<std::uint8_t> sceneFlags(const FlowSpec& spec) {
           type = kInlet;
         else if (x == g.nx - 1)
           type = kOutlet;
-        else if (inCylinder(x, y))
+        else if (inCylinder(x, y) || inMesh[n])
           type = kWall;
         break;
       case Scene::Channel:

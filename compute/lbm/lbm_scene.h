@@ -2,9 +2,11 @@
 // The flows the module sets up: geometry (the flag field), the initial state and the lattice
 // parameters that a velocity and a Reynolds number (or a viscosity) mean for each.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "compute/io/mesh_io.h"
 #include "compute/lbm/lbm_engine.h"
 
 namespace ws::lbm {
@@ -36,6 +38,10 @@ struct FlowSpec {
   // The cylinder scene's geometry: its cylinders (none: one placed by cylinderGeometry), its top
   // and bottom, and its inflow (the parabola needs walls; between periodic sides it is uniform).
   std::vector<Cylinder> cylinders;
+  // An obstacle from a mesh (3-D), in lattice coordinates (lbm_mesh_obstacle.h: placeMesh), its
+  // largest side `obstacleSize` cells; with it, the scene has no cylinder but those given.
+  std::shared_ptr<const io::TriangleMesh> obstacleMesh;
+  double obstacleSize = 0;
   Sides sides = Sides::Walls;
   bool parabolicInflow = true;
   bool fromReynolds = true;
@@ -57,7 +63,7 @@ Flow describeFlow(const FlowSpec& spec);
 
 // A force's coefficient, 2 F / (rho U^2 A), for the flow's reference velocity U and length L, with
 // rho = 1 and A = L in 2-D (per cell of depth) or L times the lattice's depth in 3-D (a body
-// spanning it).
+// spanning it), L^2 for a mesh obstacle without cylinders (a body of its own size).
 double forceCoefficient(const FlowSpec& spec, const Flow& flow, double force);
 
 // Cell types of the scene, with the near-wall bits set.
@@ -71,7 +77,8 @@ InitialFlow initialFlow(const FlowSpec& spec);
 
 // The centre and radius of the cylinder placed where the cylinder scene gives none.
 void cylinderGeometry(const Grid& g, double& cx, double& cy, double& radius);
-// The cylinder scene's cylinders: those given, else the one cylinderGeometry places.
+// The cylinder scene's cylinders: those given, else (without a mesh obstacle) the one
+// cylinderGeometry places.
 std::vector<Cylinder> sceneCylinders(const FlowSpec& spec);
 // Whether the inflow is the parabola (between walls) rather than uniform.
 bool parabolicInflow(const FlowSpec& spec);
