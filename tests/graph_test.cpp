@@ -308,7 +308,10 @@ TEST(GraphLayout, AGridSettlesToEvenEdges) {
   }
   const double mean = sum / double(g.edges());
   const double spread = std::sqrt(squares / double(g.edges()) - mean * mean) / mean;
-  EXPECT_LT(spread, 0.3) << "mean " << mean << ", seed " << seed;
+  // Laid out, the spread runs up to about 0.32 over random starts (2 in 100 of them above 0.3,
+  // the tail of one distribution, no folds); unlaid, random points' distances spread by about
+  // 0.5.
+  EXPECT_LT(spread, 0.35) << "mean " << mean << ", seed " << seed;
   EXPECT_GT(mean, 0.3);
   EXPECT_EQ(laidOut(g, 400, seed).positions(), p);
 }

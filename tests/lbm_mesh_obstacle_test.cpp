@@ -84,14 +84,15 @@ TEST(LbmMeshObstacle, FreshRandomSpheresHoldTheCellsWithinTheirRadius) {
   for (int trial = 0; trial < 3; ++trial) {
     const double r = 6 + 6 * unit(rng);
     const std::array<double, 3> c = {13 + 14 * unit(rng), 13 + 10 * unit(rng), 13 + 6 * unit(rng)};
-    // 48 rings: the facets lie within r (1 - cos(pi / 96)) = 0.0005 r of the sphere.
+    // 48 rings: the facets lie inside the sphere, the farthest from it the middle of a quad's
+    // diagonal, r (1 - cos(sqrt 2 pi / 96)) = 0.0011 r in.
     const std::vector<std::uint8_t> inside = voxelizeMesh(sphere(c, r, 48), g);
     int wrong = 0;
     for (std::size_t n = 0; n < g.cells(); ++n) {
       const double dx = n % g.nx + 0.5 - c[0], dy = n / g.nx % g.ny + 0.5 - c[1],
                    dz = double(n / g.nx / g.ny) + 0.5 - c[2];
       const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
-      if (d < r - 0.01 || d > r + 0.01) wrong += inside[n] != (d < r);
+      if (d < r * (1 - 0.0015) || d > r + 1e-4) wrong += inside[n] != (d < r);
     }
     EXPECT_EQ(wrong, 0) << "cells clearly in or out, seed " << seed << ", trial " << trial;
     const double volume = 4.0 / 3 * std::numbers::pi * r * r * r;
