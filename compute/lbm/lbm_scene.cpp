@@ -180,9 +180,10 @@ std::vector<std::uint8_t> sceneFlags(const FlowSpec& spec) {
   const std::vector<Cylinder> cylinders =
       spec.scene == Scene::Cylinder ? sceneCylinders(spec) : std::vector<Cylinder>{};
   const bool walled = spec.sides == Sides::Walls;
+  // The mesh obstacle's cells, where there is one (none: empty, not a lattice of zeros).
   const std::vector<std::uint8_t> inMesh = spec.scene == Scene::Cylinder && spec.obstacleMesh
                                                ? voxelizeMesh(*spec.obstacleMesh, g)
-                                               : std::vector<std::uint8_t>(g.cells(), 0);
+                                               : std::vector<std::uint8_t>();
   // A cell is in a cylinder where its centre is.
   const auto inCylinder = [&](int x, int y) {
     return std::any_of(cylinders.begin(), cylinders.end(),
@@ -208,7 +209,7 @@ std::vector<std::uint8_t> sceneFlags(const FlowSpec& spec) {
           type = kInlet;
         else if (x == g.nx - 1)
           type = kOutlet;
-        else if (inCylinder(x, y) || inMesh[n])
+        else if (inCylinder(x, y) || (!inMesh.empty() && inMesh[n]))
           type = kWall;
         break;
       case Scene::Channel:
