@@ -900,8 +900,8 @@ expect-layout
 }
 
 // A file dropped on the window opens where its kind goes: a pattern where it lands in Life, a mesh
-// to optimize, a graph, a preset, a checkpoint; an unknown kind is a message; each opened goes in
-// the recent files, from which it opens again.
+// to optimize, a graph, a preset, a picture of obstacles for a flow, a checkpoint; an unknown kind
+// is a message; each opened goes in the recent files, from which it opens again.
 TEST(GuiPanels, ADroppedFileOpensWhereItsKindGoes) {
   REQUIRE_WINDOWS();
   const std::string assets = std::string(WS_SOURCE_DIR) + "/assets/";
@@ -924,6 +924,12 @@ expect-value graph ")" + assets +
 drop ")" + assets + R"(presets/lbm-cavity.json"
 expect-module lbm
 expect-value scene cavity
+drop ")" + assets + R"(masks/airfoil.png"
+expect-module lbm
+expect-value scene cylinder
+expect-value "obstacle picture" ")" +
+                             assets + R"(masks/airfoil.png"
+expect-match "module notes" "obstacle height"
 open "Record and replay"
 set checkpoint here.wsckpt
 click "Save checkpoint"

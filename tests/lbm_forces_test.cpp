@@ -116,7 +116,8 @@ TEST(LbmForces, TheWallsOfASteadyChannelHoldBackItsBodyForce) {
 }
 
 // Every storage variant records the same forces and probes as the A-B FP32 one, on random
-// lattices with walls, moving walls, inlets, outlets and a body force.
+// lattices with walls, moving walls, free-slip walls, inlets, both kinds of outlets and a body
+// force.
 TEST(LbmForces, EveryVariantRecordsTheSameForcesAndProbes) {
   const std::uint64_t seed = ws::test::freshSeed();
   for (LatticeKind lattice : {LatticeKind::D2Q9, LatticeKind::D3Q19}) {
@@ -127,17 +128,19 @@ TEST(LbmForces, EveryVariantRecordsTheSameForcesAndProbes) {
     std::mt19937 rng{std::uint32_t(seed)};
     for (int k = 0; k < 5; ++k) monitor.probes.push_back(std::uint32_t(rng() % grid.cells()));
     ASSERT_GT(monitor.obstacles(), 2) << "a random lattice has many bodies";
-    // Curved walls too: the interpolated bounce-back reads and writes other slots in each
-    // propagation and parity.
-    const std::vector<ForceLink> curved = test::curveRandomLinks(r, monitor, seed);
-    ASSERT_GT(curved.size(), 10u);
+    // Curved walls, free-slip reflections and open outlets too: their moves read and write other
+    // slots in each propagation and parity.
+    const BoundaryLinks boundaries = test::randomBoundaries(r, monitor, seed);
+    ASSERT_GT(boundaries.curved.size(), 10u);
+    ASSERT_GT(boundaries.slip.size(), 0u) << "free-slip reflections too";
+    ASSERT_GT(boundaries.openOutlets.size(), 0u) << "and open outlets";
     TimingScope step("step", "u", false), view("view", "p", false);
     std::vector<double> reference;
     std::vector<float> referenceState;
     for (const auto& entry : storageCatalog()) {
       auto engine = makeCpuEngine(lattice, entry.how, {&step, &view});
       test::load(*engine, r, 0);
-      engine->setCurvedLinks(curved);
+      engine->setBoundaryLinks(boundaries);
       engine->setMonitor(monitor);
       engine->step(3);
       engine->step(4);

@@ -1,7 +1,7 @@
 #pragma once
-// For the LBM tests: random lattices for comparing engines (scattered walls, moving walls, inlets
-// and outlets, and populations perturbed around equilibrium, all from one seed), comparisons of
-// states and of monitor records, and a module on the CPU.
+// For the LBM tests: random lattices for comparing engines (scattered walls, moving walls,
+// free-slip walls, inlets and both outlets, and populations perturbed around equilibrium, all from
+// one seed), comparisons of states and of monitor records, and a module on the CPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -30,11 +30,20 @@ inline RandomLattice randomLattice(LatticeKind lattice, Grid grid, std::uint64_t
   RandomLattice r{lattice, grid, std::vector<std::uint8_t>(grid.cells(), kFluid), {}, {}};
   for (auto& flag : r.flags) {
     const float p = unit(rng);
-    flag = p < 0.08f   ? kWall
-           : p < 0.10f ? kMovingWall
-           : p < 0.11f ? kInlet
-           : p < 0.12f ? kOutlet
-                       : kFluid;
+    flag = p < 0.08f    ? kWall
+           : p < 0.10f  ? kMovingWall
+           : p < 0.11f  ? kInlet
+           : p < 0.12f  ? kOutlet
+           : p < 0.135f ? kOpenOutlet
+                        : kFluid;
+  }
+  // Free-slip walls reflect off flat runs along x (slipLinks): runs of 2 to 6 cells.
+  std::uniform_int_distribution<int> along(0, grid.nx - 1), across(0, grid.ny - 1),
+      deep(0, grid.nz - 1), length(2, 6);
+  for (std::size_t k = 0; k < grid.cells() / 150; ++k) {
+    const int x = along(rng), y = across(rng), z = deep(rng), run = length(rng);
+    for (int d = 0; d < run; ++d)
+      r.flags[(std::size_t(z) * grid.ny + y) * grid.nx + (x + d) % grid.nx] = kSlipWall;
   }
   markNearWalls(grid, r.flags, 0, grid.cells());
   const int q = latticeQ(lattice);
@@ -64,7 +73,7 @@ inline void load(LbmEngine& engine, const RandomLattice& r, std::uint64_t steps)
 
 // Curved walls on a random lattice: about half the links to stationary walls whose upstream
 // neighbour is not solid get a random wall distance q in (0, 1) (lbm_cell.h), in the monitor's
-// links too. Returns those links, for setCurvedLinks.
+// links too. Returns those links, for BoundaryLinks (randomBoundaries).
 inline std::vector<ForceLink> curveRandomLinks(const RandomLattice& r, Monitor& monitor,
                                                std::uint64_t seed) {
   std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
@@ -84,6 +93,14 @@ inline std::vector<ForceLink> curveRandomLinks(const RandomLattice& r, Monitor& 
     curved.push_back(link);
   }
   return curved;
+}
+
+// Every boundary move a random lattice can have: curved links (curveRandomLinks), free-slip
+// reflections off its scattered free-slip cells and copies into its open outlets.
+inline BoundaryLinks randomBoundaries(const RandomLattice& r, Monitor& monitor,
+                                      std::uint64_t seed) {
+  return {curveRandomLinks(r, monitor, seed), slipLinks(r.lattice, r.grid, r.flags),
+          openOutlets(r.grid, r.flags)};
 }
 
 // The canonical state (lbm_engine.h) of every fluid cell at equilibrium with a scene's initial

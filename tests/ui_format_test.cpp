@@ -22,6 +22,8 @@ TEST(OpenFile, AFilesKindComesFromItsNameAndForJsonItsFirstKey) {
   EXPECT_EQ(fileKindOf("a/b/glider.RLE"), FileKind::Pattern);
   EXPECT_EQ(fileKindOf("part.obj"), FileKind::Mesh);
   EXPECT_EQ(fileKindOf("part.off"), FileKind::Mesh);
+  EXPECT_EQ(fileKindOf("wing.PNG"), FileKind::Picture);
+  EXPECT_EQ(fileKindOf("step.pgm"), FileKind::Picture);
   EXPECT_EQ(fileKindOf("club.txt"), FileKind::Graph);
   EXPECT_EQ(fileKindOf("web.mtx"), FileKind::Graph);
   EXPECT_EQ(fileKindOf("demo.wsckpt"), FileKind::Checkpoint);

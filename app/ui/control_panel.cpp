@@ -224,8 +224,8 @@ void drawFiles(Lab& lab, UiContext& context) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "drop a file on the window to open it: a pattern (.rle) where it lands, a "
-        "mesh (.obj .ply .off), a graph (.txt .edges .mtx), a preset or a session "
-        "(.json), a checkpoint (.wsckpt)");
+        "mesh (.obj .ply .off), a picture of a flow's obstacles (.png .bmp .jpg...), a "
+        "graph (.txt .edges .mtx), a preset or a session (.json), a checkpoint (.wsckpt)");
   static char folder[1024] = "";
   static bool editing = false;
   if (!editing) std::snprintf(folder, sizeof folder, "%s", outputFolder().c_str());

@@ -43,6 +43,7 @@ constexpr std::size_t kRecentFiles = 10;
 FileKind fileKindOf(const std::string& path) {
   if (hasExtension(path, kPatterns)) return FileKind::Pattern;
   if (hasExtension(path, kMeshes)) return FileKind::Mesh;
+  if (hasExtension(path, kMasks)) return FileKind::Picture;
   if (hasExtension(path, kGraphs)) return FileKind::Graph;
   if (hasExtension(path, {"checkpoints", {".wsckpt"}})) return FileKind::Checkpoint;
   if (hasExtension(path, kPresets)) return isSession(path) ? FileKind::Session : FileKind::Preset;
@@ -73,11 +74,25 @@ void openFile(Lab& lab, UiContext& context, const std::string& path,
       if (opened) lab.tool = "place", lab.toolItem = path;  // to place it again
       break;
     case FileKind::Mesh:
-      // A voxel model where the voxel module runs, else the mesh to optimize.
+      // A voxel model where the voxel module runs, an obstacle where a 3-D flow past obstacles
+      // does, else the mesh to optimize.
       if (lab.module().name() == "voxhash") {
         opened = lab.perform(act::SetParam{"model_a", path});
+      } else if (lab.module().name() == "lbm" && lab.module().applies("obstacle_mesh")) {
+        opened = lab.perform(act::SetParam{"obstacle_mesh", path});
       } else {
         opened = openInModule(lab, "mesh", path, {{"mesh", path}});
+      }
+      break;
+    case FileKind::Picture:
+      // The obstacles of a flow: in the running one where it flows past obstacles, else in a
+      // 2-D channel.
+      if (lab.module().name() == "lbm" && lab.module().applies("obstacle_image")) {
+        opened = lab.perform(act::SetParam{"obstacle_image", path});
+      } else {
+        opened =
+            openInModule(lab, "lbm", path,
+                         {{"lattice", "d2q9"}, {"scene", "cylinder"}, {"obstacle_image", path}});
       }
       break;
     case FileKind::Graph:
@@ -100,9 +115,10 @@ void openFile(Lab& lab, UiContext& context, const std::string& path,
     case FileKind::Unknown:
       lab.errorMessage = "cannot open '" +
                          json_input::brief(std::filesystem::path(path).filename().string()) +
-                         "': warpscope opens patterns (.rle), meshes (.obj .ply .off), graphs "
-                         "(edge lists .txt .edges, Matrix Market .mtx), presets and sessions "
-                         "(.json) and checkpoints (.wsckpt)";
+                         "': warpscope opens patterns (.rle), meshes (.obj .ply .off), pictures "
+                         "of obstacles for a flow (.png .bmp .tga .jpg .pgm .ppm), graphs (edge "
+                         "lists .txt .edges, Matrix Market .mtx), presets and sessions (.json) "
+                         "and checkpoints (.wsckpt)";
       return;
   }
   if (!opened) return;

@@ -157,7 +157,7 @@ void drawStatusBar(Lab& lab, UiContext& context);
 void drawHelp(UiContext& context);
 
 // What a file the user opens is: by its extension, and for JSON by its first key.
-enum class FileKind { Pattern, Mesh, Graph, Preset, Session, Checkpoint, Unknown };
+enum class FileKind { Pattern, Mesh, Picture, Graph, Preset, Session, Checkpoint, Unknown };
 FileKind fileKindOf(const std::string& path);
 // Opens a file dropped on the window or picked from the recent files, where its kind goes: a
 // pattern placed at `at` (world coordinates; the centre without) in Life, a mesh to optimize (a

@@ -19,6 +19,8 @@ struct AssetKind {
 };
 inline const AssetKind kPatterns{"patterns", {".rle"}};
 inline const AssetKind kMeshes{"meshes", {".obj", ".ply", ".off"}};
+// Pictures whose dark pixels are obstacles (compute/io/image_io.h).
+inline const AssetKind kMasks{"masks", {".png", ".bmp", ".tga", ".jpg", ".jpeg", ".pgm", ".ppm"}};
 inline const AssetKind kGraphs{"graphs", {".txt", ".edges", ".mtx"}};
 inline const AssetKind kPresets{"presets", {".json"}};
 

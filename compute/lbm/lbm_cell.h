@@ -46,13 +46,16 @@ enum CellType : std::uint8_t {
   kMovingWall = 2,  // bounce-back with the wall velocity (the lid)
   kInlet = 3,       // velocity inlet (flow along +x): equilibrium at the inlet velocity
   kOutlet = 4,      // pressure outlet (flow along +x): equilibrium at density 1
+  kSlipWall = 5,    // free-slip wall of a lattice's top or bottom row: reflects specularly in y
+  kOpenOutlet = 6,  // open outlet (flow along +x): extrapolated from the cell before it
 };
+constexpr std::uint8_t kLastCellType = kOpenOutlet;
 constexpr std::uint8_t kTypeMask = 7;
 constexpr std::uint8_t kNearWall = 8;  // a fluid cell with a wall among its neighbours
 
 WS_HD bool isSolid(std::uint8_t flag) {
   const int type = flag & kTypeMask;
-  return type == kWall || type == kMovingWall;
+  return type == kWall || type == kMovingWall || type == kSlipWall;
 }
 
 // Status bits a step raises (OR-ed over all cells).
@@ -159,6 +162,7 @@ struct Store {
   static std::size_t element(std::size_t n, int i, std::size_t cells) {
     return L == Layout::SoA ? std::size_t(i) * cells + n : n * Q + i;
   }
+  WS_HD T& atElement(std::size_t element) const { return base[0][element]; }
   WS_HD float loadRawAt(std::size_t element) const { return Codec<T>::raw(base[0][element]); }
   WS_HD void storeRawAt(std::size_t element, float v) const {
     base[0][element] = Codec<T>::fromRaw(v);
@@ -574,6 +578,53 @@ struct CurvedReturn {
 template <typename S>
 WS_HD void bounceBackCurved(S f, const CurvedReturn& r) {
   f.storeRawAt(r.own, r.ownWeight * f.loadRawAt(r.own) + r.otherWeight * f.loadRawAt(r.other));
+}
+
+// ---- free-slip walls and open outlets: moves before a step ------------------------------------
+//
+// A free-slip wall (kSlipWall, rows of the lattice's top or bottom) reflects what reaches it
+// specularly: the population f_i(n) that leaves fluid cell n towards it returns, a step later, to
+// n' = n + (c_ix, 0, c_iz) along mirror(c_i) = (c_ix, -c_iy, c_iz), keeping its tangential
+// momentum. The step bounces back instead, delivering to n' along mirror(c_i) what holds
+// f_-mirror(i)(n'), and to n along -c_i what holds f_i(n) (the reflection of f_-mirror(i)(n')
+// off the same wall). Swapping the two slots before the step turns both bounce-backs into the
+// reflections. Each slot belongs to one pair, so the swaps of a step touch disjoint slots; the
+// normal links (c_ix = c_iz = 0) need none. Links whose n' is solid stay plain bounce-back
+// (slipLinks, lbm_engine.h).
+//
+// An open outlet (kOpenOutlet) relaxes as a fluid cell does; after the step it is set from the
+// cell before it along x by extrapolation (Guo, Zheng and Shi 2002): density 1 (the pressure is
+// held, so the mass cannot drift), the velocity and the non-equilibrium part of that cell (so the
+// wake leaves with its shape, shear included). The pressure outlet (kOutlet) instead sets the
+// equilibrium at density 1 and the speed the flow brings, which drops the shear.
+//
+// Both are worked out ahead as slots of the post-collision state (Store::element) for each parity
+// of the steps taken, as curved returns are: a free-slip pair's two slots; an outlet's Q pairs of
+// its own slot and the upstream cell's, population by population. Outlets write only their own
+// slots and read only their upstream cells', so they are disjoint too.
+struct SlotPair {
+  std::uint64_t a, b;
+};
+
+template <typename S>
+WS_HD void swapSlots(S f, const SlotPair& pair) {
+  const auto held = f.atElement(pair.a);
+  f.atElement(pair.a) = f.atElement(pair.b);
+  f.atElement(pair.b) = held;
+}
+
+// `pairs`: the outlet's slot (a) and the upstream cell's (b) of each population. The moments are
+// the post-collision ones, without a body force's half step (the cylinder scene has none).
+template <typename Lat, typename S>
+WS_HD void extrapolateOutlet(S f, const SlotPair* pairs) {
+  float s[Lat::Q], atRest[Lat::Q], held[Lat::Q];
+  WS_UNROLL
+  for (int i = 0; i < Lat::Q; ++i) s[i] = f.loadRawAt(pairs[i].b);
+  const Moments m = moments<Lat>(s, StepParams{}, 0.0f, S::kUnit);
+  equilibrium<Lat>(m.rho, m.u, atRest, S::kUnit);
+  equilibrium<Lat>(1.0f, m.u, held, S::kUnit);
+  WS_UNROLL
+  for (int i = 0; i < Lat::Q; ++i) f.storeRawAt(pairs[i].a, held[i] + (s[i] - atRest[i]));
 }
 
 // The momentum that one step moves from the fluid into a wall across a link: the population f_i

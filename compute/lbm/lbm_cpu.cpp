@@ -24,7 +24,7 @@ class CpuEngine final : public LbmEngine {
     a_.assign(g.cells() * Lat::Q, T(0.0f));
     if (P == Propagation::AB) b_.assign(a_.size(), T(0.0f));
     flags_.assign(g.cells(), kFluid);
-    curved_.clear();
+    moves_ = {};
     volume_ = {};
     quantity_ = speed_ = {};
     steps_ = 0;
@@ -69,10 +69,7 @@ class CpuEngine final : public LbmEngine {
     for (int c = 0; c < count; ++c) {
       const auto src = store(a_), dst = store(P == Propagation::AB ? b_ : a_);
       const bool odd = steps_ & 1;
-      const std::ptrdiff_t curved = std::ptrdiff_t(curved_.size() / 2);
-      const CurvedReturn* returns = curved_.data() + odd * curved;
-#pragma omp parallel for schedule(static)
-      for (std::ptrdiff_t l = 0; l < curved; ++l) bounceBackCurved(src, returns[l]);
+      returnFromWalls(src, odd);
       status |= withStepKind(odd, hasForce(params_), [&]<bool kOdd, bool kForce>() {
         std::uint32_t bits = 0;
 #pragma omp parallel for schedule(static) reduction(| : bits)
@@ -83,6 +80,7 @@ class CpuEngine final : public LbmEngine {
       });
       if (P == Propagation::AB) std::swap(a_, b_);
       ++steps_;
+      extrapolateOutlets(store(a_), steps_ & 1);
       if (monitor_.stride()) record();
     }
     status_ |= status;
@@ -90,8 +88,8 @@ class CpuEngine final : public LbmEngine {
     timings_.step->record(watch.elapsedMs(), updates,
                           updates * bytesPerCellUpdate(lattice(), variant_));
   }
-  void setCurvedLinks(const std::vector<ForceLink>& links) override {
-    curved_ = curvedReturns<Lat, T, L, P>(grid_, flags_.data(), links);
+  void setBoundaryLinks(const BoundaryLinks& links) override {
+    moves_ = boundaryMoves<Lat, T, L, P>(grid_, flags_.data(), links);
   }
   void setMonitor(const Monitor& monitor) override {
     monitor_ = monitor;
@@ -196,6 +194,26 @@ class CpuEngine final : public LbmEngine {
     return Lat::Q == 9 ? LatticeKind::D2Q9 : LatticeKind::D3Q19;
   }
   // Appends the monitor's record of the current state.
+  // Applies `move` to each of `moves` (BoundaryMoves), in parallel.
+  template <typename M, typename F>
+  static void each(const std::vector<M>& moves, F move) {
+    const auto count = std::ptrdiff_t(moves.size());
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t k = 0; k < count; ++k) move(moves[k]);
+  }
+  // Open outlets after a step.
+  void extrapolateOutlets(Store<T, Lat::Q, L> f, bool odd) {
+    const std::vector<SlotPair>& pairs = moves_.outlets[odd];
+    const auto outlets = std::ptrdiff_t(pairs.size() / Lat::Q);
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t k = 0; k < outlets; ++k) extrapolateOutlet<Lat>(f, &pairs[k * Lat::Q]);
+  }
+  // What the walls send back that the step's bounce-back does not: curved and free-slip walls.
+  void returnFromWalls(Store<T, Lat::Q, L> f, bool odd) {
+    each(moves_.curved[odd], [f](const CurvedReturn& m) { bounceBackCurved(f, m); });
+    each(moves_.swaps[odd], [f](const SlotPair& m) { swapSlots(f, m); });
+  }
+
   void record() {
     const auto f = store(a_);
     const bool odd = steps_ & 1;
@@ -229,7 +247,7 @@ class CpuEngine final : public LbmEngine {
   std::vector<PlaneSample> plane_;   // for planeMomentsInPlace
   std::vector<PlaneSample> volume_;  // for volumeInPlace, with:
   std::vector<float> quantity_, speed_;
-  std::vector<CurvedReturn> curved_;  // curvedReturns: by parity of the steps taken, then link
+  BoundaryMoves moves_;
   Monitor monitor_;
   std::vector<double> records_;
   StepParams params_;

@@ -264,6 +264,47 @@ __global__ void curvedWallsKernel(Store<T, Q, L> f, const CurvedReturn* links, i
   if (k < count) bounceBackCurved(f, links[k]);
 }
 
+// Free-slip walls before a step, open outlets after it (lbm_cell.h).
+template <typename T, int Q, Layout L>
+__global__ void swapSlotsKernel(Store<T, Q, L> f, const SlotPair* pairs, int count) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < count) swapSlots(f, pairs[k]);
+}
+
+template <typename Lat, typename T, Layout L>
+__global__ void openOutletsKernel(Store<T, Lat::Q, L> f, const SlotPair* pairs, int outlets) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < outlets) extrapolateOutlet<Lat>(f, pairs + std::size_t(k) * Lat::Q);
+}
+
+template <typename V>
+DeviceBuffer<V> toDevice(const std::vector<V>& values) {
+  DeviceBuffer<V> buffer(values.size());
+  if (!values.empty())
+    WS_CUDA_CHECK(cudaMemcpy(buffer.data(), values.data(), buffer.bytes(), cudaMemcpyHostToDevice));
+  return buffer;
+}
+
+// One pass of moves on the device: every move after an even number of steps, then every move
+// after an odd number.
+template <typename M>
+struct DeviceMoves {
+  DeviceBuffer<M> moves;
+  int count = 0;  // of one parity
+
+  void upload(const std::vector<M> (&byParity)[2]) {
+    std::vector<M> both(byParity[0]);
+    both.insert(both.end(), byParity[1].begin(), byParity[1].end());
+    moves = toDevice(both);
+    count = int(byParity[0].size());
+  }
+  void release() {
+    moves.release();
+    count = 0;
+  }
+  const M* of(bool odd) const { return moves.data() + (odd ? count : 0); }
+};
+
 template <typename Lat, typename T, Layout L, Propagation P>
 __global__ void initializeKernel(Grid g, const std::uint8_t* flags, Store<T, Lat::Q, L> f,
                                  InitialFlow flow, StepParams p) {
@@ -299,8 +340,9 @@ class CudaEngine final : public LbmEngine {
     volume_.release();
     quantity_.release();
     speed_.release();
+    outlets_.release();
     curved_.release();
-    curvedCount_ = 0;
+    swaps_.release();
     planeDone_.reset();
     grid_ = g;
     a_.allocate(g.cells() * Lat::Q);
@@ -367,12 +409,7 @@ class CudaEngine final : public LbmEngine {
     const LaunchShape shape(grid_, block_, 1), pairShape(grid_, block_, 2);
     for (int c = 0; c < count; ++c) {
       const auto src = store(a_), dst = store(P == Propagation::AB ? b_ : a_);
-      if (curvedCount_) {
-        const bool odd = steps_ & 1;
-        recordedLaunch("curvedWallsKernel", curvedWallsKernel<T, Lat::Q, L>,
-                       blocksFor(curvedCount_, 256),
-                       256)(src, curved_.data() + odd * curvedCount_, int(curvedCount_));
-      }
+      returnFromWalls(src, steps_ & 1);
       withStepKind(steps_ & 1, hasForce(params_), [&]<bool kOdd, bool kForce>() {
         if constexpr (kPairs && (!kOdd || kPairsInOddSteps)) {
           if (cellsPerThread() == 2) {
@@ -390,15 +427,21 @@ class CudaEngine final : public LbmEngine {
       WS_CUDA_CHECK(cudaGetLastError());
       if (P == Propagation::AB) std::swap(a_, b_);
       ++steps_;
+      if (outlets_.count)
+        recordedLaunch("openOutletsKernel", openOutletsKernel<Lat, T, L>,
+                       blocksFor(outlets_.count / Lat::Q, 128),
+                       128)(store(a_), outlets_.of(steps_ & 1), outlets_.count / Lat::Q);
       if (stride_) record(c);
     }
     const double updates = double(grid_.cells()) * count;
     stepRing_.stop(updates, updates * bytesPerCellUpdate(lattice(), variant_));
   }
 
-  void setCurvedLinks(const std::vector<ForceLink>& links) override {
-    curved_ = toDevice(curvedReturns<Lat, T, L, P>(grid_, hostFlags_.data(), links));
-    curvedCount_ = links.size();
+  void setBoundaryLinks(const BoundaryLinks& links) override {
+    const BoundaryMoves moves = boundaryMoves<Lat, T, L, P>(grid_, hostFlags_.data(), links);
+    outlets_.upload(moves.outlets);
+    curved_.upload(moves.curved);
+    swaps_.upload(moves.swaps);
   }
   void setMonitor(const Monitor& monitor) override {
     stride_ = monitor.stride();
@@ -527,13 +570,14 @@ class CudaEngine final : public LbmEngine {
   int cellsPerThread() const { return kPairs && grid_.nx % 2 == 0 ? 2 : 1; }
   Store<T, Lat::Q, L> store(DeviceBuffer<T>& b) const { return {b.data(), grid_.cells()}; }
 
-  template <typename V>
-  static DeviceBuffer<V> toDevice(const std::vector<V>& values) {
-    DeviceBuffer<V> buffer(values.size());
-    if (!values.empty())
-      WS_CUDA_CHECK(
-          cudaMemcpy(buffer.data(), values.data(), buffer.bytes(), cudaMemcpyHostToDevice));
-    return buffer;
+  // What the walls send back that the step's bounce-back does not: curved and free-slip walls.
+  void returnFromWalls(Store<T, Lat::Q, L> f, bool odd) {
+    if (curved_.count)
+      recordedLaunch("curvedWallsKernel", curvedWallsKernel<T, Lat::Q, L>,
+                     blocksFor(curved_.count, 256), 256)(f, curved_.of(odd), curved_.count);
+    if (swaps_.count)
+      recordedLaunch("swapSlotsKernel (free-slip walls)", swapSlotsKernel<T, Lat::Q, L>,
+                     blocksFor(swaps_.count, 256), 256)(f, swaps_.of(odd), swaps_.count);
   }
   // Room for `count` steps' records, zeroed (the force sums add into them), after the ones not
   // yet taken are moved to the host.
@@ -606,9 +650,9 @@ class CudaEngine final : public LbmEngine {
   std::size_t stride_ = 0;
   int obstacles_ = 0, probeCount_ = 0, pendingSteps_ = 0;
   std::uint32_t mostLinks_ = 0;
-  // setCurvedLinks: each link's interpolation after an even number of steps, then after an odd.
-  DeviceBuffer<CurvedReturn> curved_;
-  std::size_t curvedCount_ = 0;
+  // setBoundaryLinks: the moves before a step (lbm_engine.h: BoundaryMoves).
+  DeviceMoves<SlotPair> outlets_, swaps_;
+  DeviceMoves<CurvedReturn> curved_;
   DeviceBuffer<ForceLink> links_;
   DeviceBuffer<std::uint32_t> linkStart_, probes_;
   DeviceBuffer<double> records_;

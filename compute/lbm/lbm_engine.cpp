@@ -15,4 +15,48 @@ double bytesPerCellUpdate(LatticeKind lattice, const Variant& variant) {
   return 2.0 * latticeQ(lattice) * (variant.half ? 2 : 4) + 1.0;
 }
 
+namespace {
+
+template <typename Lat>
+std::vector<ForceLink> findSlipLinks(const Grid& g, const std::vector<std::uint8_t>& flags) {
+  std::vector<ForceLink> links;
+  for (std::size_t n = 0; n < g.cells(); ++n) {
+    if (isSolid(flags[n]) || !(flags[n] & kNearWall)) continue;
+    const Neighbourhood nb(g, n);
+    for (int i = 1; i < Lat::Q; ++i) {
+      // One link of each pair: the one going along +x, or along +z where it goes neither way in x
+      // (the normal links, along y alone, need no swap).
+      const int cx = Lat::cx(i), cz = Lat::cz(i);
+      if (cx < 0 || (cx == 0 && cz <= 0)) continue;
+      // A flat wall: the cells the link and its partner reach (n + c_i, n + (0, c_iy, 0)) both
+      // free-slip; the partner n + (c_ix, 0, c_iz) a cell with populations (across the x ends
+      // too, which the step streams across: the outlet's partner is the inlet).
+      const auto slip = [&](int dx, int dz) {
+        return (flags[nb.at(dx, Lat::cy(i), dz)] & kTypeMask) == kSlipWall;
+      };
+      if (!slip(cx, cz) || !slip(0, 0)) continue;
+      if (isSolid(flags[nb.at(cx, 0, cz)])) continue;
+      links.push_back({std::uint32_t(n), std::uint32_t(i)});
+    }
+  }
+  return links;
+}
+
+}  // namespace
+
+std::vector<ForceLink> slipLinks(LatticeKind lattice, const Grid& g,
+                                 const std::vector<std::uint8_t>& flags) {
+  return lattice == LatticeKind::D2Q9 ? findSlipLinks<D2Q9>(g, flags)
+                                      : findSlipLinks<D3Q19>(g, flags);
+}
+
+std::vector<std::uint32_t> openOutlets(const Grid& g, const std::vector<std::uint8_t>& flags) {
+  std::vector<std::uint32_t> cells;
+  for (std::size_t n = 0; n < g.cells(); ++n)
+    if ((flags[n] & kTypeMask) == kOpenOutlet && n % g.nx > 0 && !isSolid(flags[n - 1]) &&
+        (flags[n - 1] & kTypeMask) != kOpenOutlet)  // reading no slot that others write
+      cells.push_back(std::uint32_t(n));
+  return cells;
+}
+
 }  // namespace ws::lbm

@@ -55,6 +55,26 @@ struct Monitor {
   std::size_t stride() const { return 3 * std::size_t(obstacles()) + 4 * probes.size(); }
 };
 
+// What a lattice's walls and outlets need besides the step (lbm_cell.h).
+struct BoundaryLinks {
+  // Links whose wall is not half-way (q != 1/2: curved walls), whose populations return by
+  // interpolated bounce-back. Each link's cell n must be next to a stationary wall along its
+  // direction i, with n - c_i not solid; curvedLinks() (lbm_scene.h) finds such links.
+  std::vector<ForceLink> curved;
+  // One link of each pair of reflections off free-slip walls (lbm_cell.h): from a cell n to a
+  // kSlipWall along i, n + (0, c_iy, 0) free-slip too and n + (c_ix, 0, c_iz) not solid:
+  // slipLinks().
+  std::vector<ForceLink> slip;
+  // Open outlet cells (kOpenOutlet) whose neighbour before them along x is neither solid nor an
+  // open outlet: openOutlets().
+  std::vector<std::uint32_t> openOutlets;
+};
+
+// The free-slip links and open outlets of a flag field, as BoundaryLinks wants them.
+std::vector<ForceLink> slipLinks(LatticeKind lattice, const Grid& g,
+                                 const std::vector<std::uint8_t>& flags);
+std::vector<std::uint32_t> openOutlets(const Grid& g, const std::vector<std::uint8_t>& flags);
+
 // A scene's starting flow as a formula of the cell's position, so that an engine can set every
 // cell to equilibrium at it where the lattice lives (on the device for CUDA) rather than build
 // the state on the host and copy it over: at rest; the cylinder scene's inflow everywhere (its
@@ -120,11 +140,10 @@ class LbmEngine {
   virtual std::vector<float> exportState() = 0;
 
   virtual void step(int count) = 0;
-  // The links whose wall is not half-way (q != 1/2: curved walls): from the next step on their
-  // populations return by interpolated bounce-back (lbm_cell.h). Each link's cell n must be next
-  // to a stationary wall along its direction i, with n - c_i not solid; curvedLinks() (lbm_scene.h)
-  // finds such links. Changing the flags makes them stale: set them again before stepping.
-  virtual void setCurvedLinks(const std::vector<ForceLink>& links) = 0;
+  // The boundaries a step's bounce-back and inlet/outlet equilibria leave to moves before it
+  // (lbm_cell.h), from the next step on. Changing the flags makes them stale: set them again
+  // before stepping.
+  virtual void setBoundaryLinks(const BoundaryLinks& links) = 0;
   // What to measure after each step from now on; an empty monitor measures nothing (and costs
   // nothing). Records not yet taken are dropped.
   virtual void setMonitor(const Monitor& monitor) = 0;
@@ -198,22 +217,56 @@ void canonicalToRaw(const Grid& g, const std::uint8_t* flags, const StepParams& 
   }
 }
 
-// What each curved link's bounce-back reads and writes in storage of one variant: every link's
-// after an even number of steps, then every link's after an odd number (link k of parity p at
-// p * links.size() + k).
+// The moves at the boundaries (lbm_cell.h) in storage of one variant, for each parity of the
+// steps taken (index 0: even), in the order they run: open outlets' extrapolation right after a
+// step (so that whatever reads the state then sees it), curved returns and free-slip swaps right
+// before the next. Each pass touches disjoint slots.
+struct BoundaryMoves {
+  std::vector<SlotPair> outlets[2];  // Q pairs of each open outlet (extrapolateOutlet)
+  std::vector<CurvedReturn> curved[2];
+  std::vector<SlotPair> swaps[2];
+};
+
 template <typename Lat, typename T, Layout L, Propagation P>
-std::vector<CurvedReturn> curvedReturns(const Grid& g, const std::uint8_t* flags,
-                                        const std::vector<ForceLink>& links) {
+BoundaryMoves boundaryMoves(const Grid& g, const std::uint8_t* flags, const BoundaryLinks& links) {
   using S = Store<T, Lat::Q, L>;
-  std::vector<CurvedReturn> result(2 * links.size());
-  for (int odd = 0; odd < 2; ++odd)
-    for (std::size_t k = 0; k < links.size(); ++k) {
-      const Interpolation r = interpolation<Lat, P>(g, flags, links[k], odd);
-      result[odd * links.size() + k] = {S::element(r.own.cell, r.own.i, g.cells()),
-                                        S::element(r.other.cell, r.other.i, g.cells()), r.ownWeight,
-                                        r.otherWeight};
+  const std::size_t cells = g.cells();
+  const auto slot = [&](std::size_t n, int i, bool odd) {
+    const Slot at = postCollisionSlot<Lat, P>(g, flags, n, i, odd);
+    return std::uint64_t(S::element(at.cell, at.i, cells));
+  };
+  // A-A keeps a population that went into a moving wall with the wall's gain added, which an
+  // outlet's moments would count: outlets next to one (or upstream of one) are left as they
+  // relaxed, in every variant alike.
+  const auto nearMovingWall = [&](std::uint32_t n) {
+    const Neighbourhood nb(g, n);
+    for (int i = 1; i < Lat::Q; ++i)
+      if ((flags[nb.at(Lat::cx(i), Lat::cy(i), Lat::cz(i))] & kTypeMask) == kMovingWall)
+        return true;
+    return false;
+  };
+  BoundaryMoves moves;
+  for (int odd = 0; odd < 2; ++odd) {
+    for (const std::uint32_t n : links.openOutlets) {
+      const std::uint32_t upstream = Neighbourhood(g, n).at(-1, 0, 0);
+      if (nearMovingWall(n) || nearMovingWall(upstream)) continue;
+      for (int i = 0; i < Lat::Q; ++i)
+        moves.outlets[odd].push_back({slot(n, i, odd), slot(upstream, i, odd)});
     }
-  return result;
+    for (const ForceLink& link : links.curved) {
+      const Interpolation r = interpolation<Lat, P>(g, flags, link, odd);
+      moves.curved[odd].push_back({S::element(r.own.cell, r.own.i, cells),
+                                   S::element(r.other.cell, r.other.i, cells), r.ownWeight,
+                                   r.otherWeight});
+    }
+    for (const ForceLink& link : links.slip) {
+      const int i = int(link.direction);
+      const std::uint32_t partner = Neighbourhood(g, link.cell).at(Lat::cx(i), 0, Lat::cz(i));
+      moves.swaps[odd].push_back(
+          {slot(link.cell, i, odd), slot(partner, opposite(mirrorY<Lat>(i)), odd)});
+    }
+  }
+  return moves;
 }
 
 template <typename Lat, typename T, Layout L, Propagation P>

@@ -47,4 +47,12 @@ struct D3Q19 {
   }
 };
 
+// The direction c_i mirrored in y: (c_ix, -c_iy, c_iz).
+template <typename Lat>
+WS_HD constexpr int mirrorY(int i) {
+  for (int j = 0; j < Lat::Q; ++j)
+    if (Lat::cx(j) == Lat::cx(i) && Lat::cy(j) == -Lat::cy(i) && Lat::cz(j) == Lat::cz(i)) return j;
+  return i;
+}
+
 }  // namespace ws::lbm

@@ -37,6 +37,14 @@ double nowSeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// A file's path and when it was last written: what the obstacle caches are keyed by, so that a
+// file is read again once it changes (a path that cannot be read keys as itself).
+std::string fileVersion(const std::string& path) {
+  std::error_code error;
+  const auto written = std::filesystem::last_write_time(path, error);
+  return error ? path : path + "@" + std::to_string(written.time_since_epoch().count());
+}
+
 std::string fixed(double value, int digits) {
   char text[64];
   std::snprintf(text, sizeof text, "%.*f", digits, value);
@@ -151,17 +159,34 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
         return text.empty() ? std::string() : io::checkMeshName(text, {}, "mesh");
       }));
   p.declare(ParamSpec::text(
+      "obstacle_image", "obstacle picture", "",
+      "the cylinder scene: obstacles from a picture, a shipped one's name (airfoil...) or the "
+      "path of a .png, .bmp, .tga, .jpg, .pgm or .ppm file, stretched over the lattice: a cell "
+      "is a wall where the pixel at its centre is dark (in 3-D, through the depth); with it, the "
+      "scene has no cylinder but those given. Empty: none",
+      [](const std::string& text) {
+        return text.empty() ? std::string() : io::checkMaskName(text);
+      }));
+  p.declare(ParamSpec::text(
       "obstacle_place", "obstacle place", "",
       "where the obstacle mesh goes: x,y,z,size in cells, its centre and the length its largest "
       "side spans; empty: a quarter of the way along, centred, a third of the height",
       checkedBy(parseMeshPlacement)));
-  p.declare(ParamSpec::choice("sides", "top and bottom", "walls", {"walls", "periodic"},
-                              "the cylinder scene's top and bottom: bounce-back walls, or "
-                              "periodic (the flow leaving at the top comes in at the bottom)"));
+  p.declare(ParamSpec::choice(
+      "sides", "top and bottom", "walls", {"walls", "free-slip", "periodic"},
+      "the cylinder scene's top and bottom: bounce-back walls (no slip), free-slip walls (they "
+      "hold the flow in but not back: what reaches them is mirrored, as at a far field or a "
+      "symmetry plane), or periodic (the flow leaving at the top comes in at the bottom)"));
   p.declare(ParamSpec::choice("inflow", "inflow", "parabolic", {"parabolic", "uniform"},
                               "the cylinder scene's inflow: the parabola of a channel between "
                               "walls (velocity is its maximum), or uniform (always between "
-                              "periodic sides)"));
+                              "free-slip or periodic sides)"));
+  p.declare(ParamSpec::choice(
+      "outflow", "outflow", "pressure", {"pressure", "extrapolated"},
+      "the cylinder scene's right end, both at density 1 (a fixed pressure): in equilibrium at "
+      "the speed the flow brings along x (which drops the shear), or extrapolated from the "
+      "column before it, its velocity and non-equilibrium part (Guo, Zheng and Shi 2002: the "
+      "wake leaves with its shape)"));
   ParamSpec width = ParamSpec::integer("width", "width", gpu ? 2048 : 512, 8, double(kMaxSide),
                                        "lattice cells along x");
   width.logScale = true;
@@ -196,7 +221,8 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
   p.declare(ParamSpec::real(
       "reference_length", "reference length", 0, 0, double(kMaxSide),
       "the length in cells the Reynolds number, the coefficients and the Strouhal number are "
-      "based on; 0: the scene's (cylinder diameter, cavity or channel width). Coefficients are "
+      "based on; 0: the scene's (cylinder diameter, the obstacle's size or height, cavity or "
+      "channel width). Coefficients are "
       "2F / (rho U^2 A) with A this length (2-D) or it times the depth (3-D)"));
   p.declare(ParamSpec::choice(
       "curved_walls", "cylinder walls", "interpolated", {"interpolated", "bounce-back"},
@@ -289,17 +315,26 @@ FlowSpec LbmModule::specFromParams() const {
   s.cylinders = parseCylinders(params().getText("cylinders"));
   const std::string& mesh = params().getText("obstacle_mesh");
   if (s.lattice == LatticeKind::D3Q19 && !mesh.empty()) {
-    if (meshCache_.first != mesh) {  // read again only when another is named
-      meshCache_.second =
-          std::make_shared<const io::TriangleMesh>(io::loadMesh(io::meshPathOf(mesh)));
-      meshCache_.first = mesh;
-    }
+    const std::string path = io::meshPathOf(mesh);
+    if (meshCache_.first != fileVersion(path))  // read again only when it is another file
+      meshCache_ = {fileVersion(path),
+                    std::make_shared<const io::TriangleMesh>(io::loadMesh(path))};
     const MeshPlacement at = parseMeshPlacement(params().getText("obstacle_place"))
                                  .value_or(defaultMeshPlacement(s.grid));
     s.obstacleMesh = std::make_shared<const io::TriangleMesh>(placeMesh(*meshCache_.second, at));
     s.obstacleSize = at.size;
   }
-  s.sides = params().getText("sides") == "periodic" ? Sides::Periodic : Sides::Walls;
+  if (const std::string& image = params().getText("obstacle_image"); !image.empty()) {
+    const std::string path = io::maskPathOf(image);
+    if (imageCache_.first != fileVersion(path))
+      imageCache_ = {fileVersion(path), std::make_shared<const io::Mask>(io::loadMask(path))};
+    s.obstacleImage = imageCache_.second;
+  }
+  const std::string& sides = params().getText("sides");
+  s.sides = sides == "periodic"    ? Sides::Periodic
+            : sides == "free-slip" ? Sides::FreeSlip
+                                   : Sides::Walls;
+  s.openOutflow = params().getText("outflow") == "extrapolated";
   s.parabolicInflow = params().getText("inflow") == "parabolic";
   s.meanVelocity = params().getText("reference_velocity") == "mean";
   s.referenceLength = params().getFloat("reference_length");
@@ -320,9 +355,10 @@ bool LbmModule::applies(const std::string& key) const {
     return is3d && p.getText("display") == "isosurface";
   if (key == "reynolds" || key == "viscosity") return p.getText("viscosity_from") == key;
   if (key == "block") return backend() == Backend::Cuda;
-  if (key == "cylinders" || key == "sides" || key == "curved_walls")
+  if (key == "cylinders" || key == "sides" || key == "curved_walls" || key == "outflow")
     return p.getText("scene") == "cylinder";
   if (key == "obstacle_mesh") return is3d && p.getText("scene") == "cylinder";
+  if (key == "obstacle_image") return p.getText("scene") == "cylinder";
   if (key == "obstacle_place")
     return is3d && p.getText("scene") == "cylinder" && !p.getText("obstacle_mesh").empty();
   if (key == "inflow") return p.getText("scene") == "cylinder" && p.getText("sides") == "walls";
@@ -381,6 +417,19 @@ void LbmModule::buildEngine() {
 }
 
 void LbmModule::reset() {
+  // An obstacle's file written since it was read is read again (a picture being drawn), checked
+  // before anything changes.
+  const auto changed = [](const std::string& name, const std::string& path, const auto& cache) {
+    return !name.empty() && cache.first != fileVersion(path);
+  };
+  const std::string& mesh = params().getText("obstacle_mesh");
+  const std::string& image = params().getText("obstacle_image");
+  if ((spec_.obstacleMesh && changed(mesh, io::meshPathOf(mesh), meshCache_)) ||
+      (spec_.obstacleImage && changed(image, io::maskPathOf(image), imageCache_))) {
+    FlowSpec spec = specFromParams();
+    flow_ = describeFlow(spec);
+    spec_ = std::move(spec);
+  }
   const Grid& g = spec_.grid;
   // The cell types are built on the host on either backend (the CUDA engine keeps a copy too):
   // checked before the engine's storage is. The starting flow is set up where the lattice is.
@@ -598,7 +647,8 @@ void LbmModule::updateMonitor() {
   const std::vector<ForceLink> curved = params().getText("curved_walls") == "interpolated"
                                             ? curvedLinks(spec_, flags_)
                                             : std::vector<ForceLink>{};
-  engine_->setCurvedLinks(curved);
+  engine_->setBoundaryLinks(
+      {curved, slipLinks(spec_.lattice, spec_.grid, flags_), openOutlets(spec_.grid, flags_)});
   Obstacles found;
   const std::string& which = params().getText("forces");
   if (which != "none") found = findObstacles(spec_.lattice, spec_.grid, flags_);
@@ -1075,7 +1125,8 @@ void LbmModule::restoreState(const StateBlob& state) {
   saved.requireBytes(cells + cells * q * sizeof(float),
                      "a flag and " + std::to_string(q) + " populations a cell");
   for (std::size_t n = 0; n < cells; ++n)
-    if ((state.data[n] & ~(kTypeMask | kNearWall)) != 0 || (state.data[n] & kTypeMask) > kOutlet)
+    if ((state.data[n] & ~(kTypeMask | kNearWall)) != 0 ||
+        (state.data[n] & kTypeMask) > kLastCellType)
       saved.refuse("cell " + std::to_string(n) + " has no cell type (flag " +
                    std::to_string(state.data[n]) + ")");
   const std::uint64_t steps = saved.steps();
@@ -1115,8 +1166,8 @@ void LbmModule::applyParams(const std::vector<std::string>& changed) {
   const bool reshaped = spec.grid.nx != spec_.grid.nx || spec.grid.ny != spec_.grid.ny ||
                         spec.grid.nz != spec_.grid.nz;
   if (latticeChanged || reshaped ||
-      anyOf(changed,
-            {"scene", "cylinders", "sides", "inflow", "obstacle_mesh", "obstacle_place"})) {
+      anyOf(changed, {"scene", "cylinders", "sides", "inflow", "outflow", "obstacle_mesh",
+                      "obstacle_image", "obstacle_place"})) {
     // The old engine keeps its state until the new lattice is in place: a size that does not fit
     // fails in reshape(), before anything is released.
     const FlowSpec oldSpec = spec_;

@@ -136,8 +136,10 @@ class LbmModule final : public Module,
   std::optional<Period> sheddingPeriod() const;
   double strouhal(const Period& period) const;
 
-  // The obstacle mesh last read, by the name it was given, so that it is read once per name.
+  // The obstacle mesh and picture last read, by fileVersion(), so that each is read once per
+  // version of its file.
   mutable std::pair<std::string, std::shared_ptr<const io::TriangleMesh>> meshCache_;
+  mutable std::pair<std::string, std::shared_ptr<const io::Mask>> imageCache_;
   std::unique_ptr<LbmEngine> engine_;
   std::unique_ptr<TracerSwarm> tracers_;
   std::unique_ptr<IsosurfaceExtractor> isosurface_;

@@ -75,7 +75,9 @@ Obstacles find(const Grid& g, const std::vector<std::uint8_t>& flags) {
     const Neighbourhood nb(g, n);
     for (int i = 1; i < Lat::Q; ++i) {
       const std::uint32_t m = nb.at(Lat::cx(i), Lat::cy(i), Lat::cz(i));
-      if (isSolid(flags[m])) byBody[body[m]].push_back({std::uint32_t(n), std::uint32_t(i)});
+      // A free-slip wall takes no tangential momentum; its pressure is not measured.
+      if (isSolid(flags[m]) && (flags[m] & kTypeMask) != kSlipWall)
+        byBody[body[m]].push_back({std::uint32_t(n), std::uint32_t(i)});
     }
   }
   Obstacles result;

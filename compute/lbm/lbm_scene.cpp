@@ -39,10 +39,26 @@ void cylinderGeometry(const Grid& g, double& cx, double& cy, double& radius) {
 }
 
 std::vector<Cylinder> sceneCylinders(const FlowSpec& spec) {
-  if (!spec.cylinders.empty() || spec.obstacleMesh) return spec.cylinders;
+  if (!spec.cylinders.empty() || spec.obstacleMesh || spec.obstacleImage) return spec.cylinders;
   double cx, cy, r;
   cylinderGeometry(spec.grid, cx, cy, r);
   return {{cx, cy, 2 * r}};
+}
+
+bool inMask(const io::Mask& mask, const Grid& g, int x, int y) {
+  const int px = int((x + 0.5) * mask.width / g.nx), py = int((y + 0.5) * mask.height / g.ny);
+  return mask.at(px, mask.height - 1 - py);
+}
+
+int maskHeight(const io::Mask& mask, const Grid& g) {
+  int low = g.ny, high = -1;
+  for (int y = 1; y + 1 < g.ny; ++y)
+    for (int x = 1; x + 1 < g.nx; ++x)
+      if (inMask(mask, g, x, y)) {
+        low = std::min(low, y), high = std::max(high, y);
+        break;
+      }
+  return high < 0 ? 0 : high - low + 1;
 }
 
 bool parabolicInflow(const FlowSpec& spec) {
@@ -90,9 +106,12 @@ Flow describeFlow(const FlowSpec& spec) {
       if (const std::vector<Cylinder> cylinders = sceneCylinders(spec); !cylinders.empty()) {
         flow.length = cylinders.front().diameter;
         flow.lengthName = "cylinder diameter";
-      } else {
+      } else if (spec.obstacleMesh) {
         flow.length = spec.obstacleSize;
         flow.lengthName = "obstacle size";
+      } else {
+        flow.length = std::max(1, maskHeight(*spec.obstacleImage, g));
+        flow.lengthName = "obstacle height";
       }
       break;
     case Scene::Channel:
@@ -179,7 +198,9 @@ std::vector<std::uint8_t> sceneFlags(const FlowSpec& spec) {
   std::vector<std::uint8_t> flags(g.cells(), kFluid);
   const std::vector<Cylinder> cylinders =
       spec.scene == Scene::Cylinder ? sceneCylinders(spec) : std::vector<Cylinder>{};
-  const bool walled = spec.sides == Sides::Walls;
+  const std::uint8_t side = spec.sides == Sides::Walls      ? kWall
+                            : spec.sides == Sides::FreeSlip ? kSlipWall
+                                                            : kFluid;
   // The mesh obstacle's cells, where there is one (none: empty, not a lattice of zeros).
   const std::vector<std::uint8_t> inMesh = spec.scene == Scene::Cylinder && spec.obstacleMesh
                                                ? voxelizeMesh(*spec.obstacleMesh, g)
@@ -203,13 +224,14 @@ std::vector<std::uint8_t> sceneFlags(const FlowSpec& spec) {
           type = kWall;
         break;
       case Scene::Cylinder:
-        if (walled && (bottom || top))
-          type = kWall;
+        if (side != kFluid && (bottom || top))
+          type = side;
         else if (x == 0)
           type = kInlet;
         else if (x == g.nx - 1)
-          type = kOutlet;
-        else if (inCylinder(x, y) || (!inMesh.empty() && inMesh[n]))
+          type = spec.openOutflow ? kOpenOutlet : kOutlet;
+        else if (inCylinder(x, y) || (!inMesh.empty() && inMesh[n]) ||
+                 (spec.obstacleImage && inMask(*spec.obstacleImage, g, x, y)))
           type = kWall;
         break;
       case Scene::Channel:

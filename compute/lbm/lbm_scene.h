@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "compute/io/image_io.h"
 #include "compute/io/mesh_io.h"
 #include "compute/lbm/lbm_engine.h"
 
@@ -21,8 +22,9 @@ struct Cylinder {
   double x = 0, y = 0, diameter = 0;
 };
 
-// The top and bottom of the cylinder scene: bounce-back walls (rows 0 and ny - 1), or periodic.
-enum class Sides { Walls, Periodic };
+// The top and bottom of the cylinder scene: bounce-back walls (rows 0 and ny - 1), free-slip
+// walls there, or periodic.
+enum class Sides { Walls, FreeSlip, Periodic };
 
 // What the user sets, and what it means in lattice units.
 struct FlowSpec {
@@ -36,14 +38,19 @@ struct FlowSpec {
   bool meanVelocity = false;
   double referenceLength = 0;
   // The cylinder scene's geometry: its cylinders (none: one placed by cylinderGeometry), its top
-  // and bottom, and its inflow (the parabola needs walls; between periodic sides it is uniform).
+  // and bottom, and its inflow (the parabola needs walls; between other sides it is uniform).
   std::vector<Cylinder> cylinders;
   // An obstacle from a mesh (3-D), in lattice coordinates (lbm_mesh_obstacle.h: placeMesh), its
   // largest side `obstacleSize` cells; with it, the scene has no cylinder but those given.
   std::shared_ptr<const io::TriangleMesh> obstacleMesh;
   double obstacleSize = 0;
+  // Obstacles from a picture stretched over the lattice (its top row at the top), a cell a wall
+  // where the pixel at its centre is dark (io::Mask); in 3-D through the depth. With it too the
+  // scene has no cylinder but those given.
+  std::shared_ptr<const io::Mask> obstacleImage;
   Sides sides = Sides::Walls;
   bool parabolicInflow = true;
+  bool openOutflow = false;  // an extrapolated outlet (kOpenOutlet) rather than kOutlet
   bool fromReynolds = true;
   double reynolds = 150, viscosity = 0.02;
   bool trt = true;
@@ -63,7 +70,8 @@ Flow describeFlow(const FlowSpec& spec);
 
 // A force's coefficient, 2 F / (rho U^2 A), for the flow's reference velocity U and length L, with
 // rho = 1 and A = L in 2-D (per cell of depth) or L times the lattice's depth in 3-D (a body
-// spanning it), L^2 for a mesh obstacle without cylinders (a body of its own size).
+// spanning it: cylinders, a picture's obstacles), L^2 for a mesh obstacle without cylinders (a
+// body of its own size).
 double forceCoefficient(const FlowSpec& spec, const Flow& flow, double force);
 
 // Cell types of the scene, with the near-wall bits set.
@@ -75,9 +83,15 @@ void markNearWalls(const Grid& g, std::vector<std::uint8_t>& flags, std::size_t 
 // The scene's starting flow, which the engine sets up where its lattice is (LbmEngine::initialize).
 InitialFlow initialFlow(const FlowSpec& spec);
 
+// Whether cell (x, y) of the lattice lies on a dark pixel of the picture.
+bool inMask(const io::Mask& mask, const Grid& g, int x, int y);
+// The rows the picture's obstacles span within the lattice, inlet, outlet and sides left out:
+// their height across the flow (0 where there are none).
+int maskHeight(const io::Mask& mask, const Grid& g);
+
 // The centre and radius of the cylinder placed where the cylinder scene gives none.
 void cylinderGeometry(const Grid& g, double& cx, double& cy, double& radius);
-// The cylinder scene's cylinders: those given, else (without a mesh obstacle) the one
+// The cylinder scene's cylinders: those given, else (without a mesh or picture obstacle) the one
 // cylinderGeometry places.
 std::vector<Cylinder> sceneCylinders(const FlowSpec& spec);
 // Whether the inflow is the parabola (between walls) rather than uniform.
