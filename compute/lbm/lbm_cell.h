@@ -613,18 +613,19 @@ WS_HD void swapSlots(S f, const SlotPair& pair) {
   f.atElement(pair.b) = held;
 }
 
-// `pairs`: the outlet's slot (a) and the upstream cell's (b) of each population. The moments are
-// the post-collision ones, without a body force's half step (the cylinder scene has none).
+// `pairs[i * stride]`: the outlet's slot (a) and the upstream cell's (b) of population i. The
+// moments are the post-collision ones, without a body force's half step (the cylinder scene has
+// none).
 template <typename Lat, typename S>
-WS_HD void extrapolateOutlet(S f, const SlotPair* pairs) {
+WS_HD void extrapolateOutlet(S f, const SlotPair* pairs, std::size_t stride) {
   float s[Lat::Q], atRest[Lat::Q], held[Lat::Q];
   WS_UNROLL
-  for (int i = 0; i < Lat::Q; ++i) s[i] = f.loadRawAt(pairs[i].b);
+  for (int i = 0; i < Lat::Q; ++i) s[i] = f.loadRawAt(pairs[i * stride].b);
   const Moments m = moments<Lat>(s, StepParams{}, 0.0f, S::kUnit);
   equilibrium<Lat>(m.rho, m.u, atRest, S::kUnit);
   equilibrium<Lat>(1.0f, m.u, held, S::kUnit);
   WS_UNROLL
-  for (int i = 0; i < Lat::Q; ++i) f.storeRawAt(pairs[i].a, held[i] + (s[i] - atRest[i]));
+  for (int i = 0; i < Lat::Q; ++i) f.storeRawAt(pairs[i * stride].a, held[i] + (s[i] - atRest[i]));
 }
 
 // The momentum that one step moves from the fluid into a wall across a link: the population f_i

@@ -206,7 +206,8 @@ class CpuEngine final : public LbmEngine {
     const std::vector<SlotPair>& pairs = moves_.outlets[odd];
     const auto outlets = std::ptrdiff_t(pairs.size() / Lat::Q);
 #pragma omp parallel for schedule(static)
-    for (std::ptrdiff_t k = 0; k < outlets; ++k) extrapolateOutlet<Lat>(f, &pairs[k * Lat::Q]);
+    for (std::ptrdiff_t k = 0; k < outlets; ++k)
+      extrapolateOutlet<Lat>(f, &pairs[std::size_t(k)], std::size_t(outlets));
   }
   // What the walls send back that the step's bounce-back does not: curved and free-slip walls.
   void returnFromWalls(Store<T, Lat::Q, L> f, bool odd) {

@@ -274,7 +274,7 @@ __global__ void swapSlotsKernel(Store<T, Q, L> f, const SlotPair* pairs, int cou
 template <typename Lat, typename T, Layout L>
 __global__ void openOutletsKernel(Store<T, Lat::Q, L> f, const SlotPair* pairs, int outlets) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k < outlets) extrapolateOutlet<Lat>(f, pairs + std::size_t(k) * Lat::Q);
+  if (k < outlets) extrapolateOutlet<Lat>(f, pairs + k, std::size_t(outlets));
 }
 
 template <typename V>

@@ -17,25 +17,25 @@ double bytesPerCellUpdate(LatticeKind lattice, const Variant& variant) {
 
 namespace {
 
+// By direction, then cell: neighbouring threads of the swap kernel then touch neighbouring slots.
 template <typename Lat>
 std::vector<ForceLink> findSlipLinks(const Grid& g, const std::vector<std::uint8_t>& flags) {
   std::vector<ForceLink> links;
-  for (std::size_t n = 0; n < g.cells(); ++n) {
-    if (isSolid(flags[n]) || !(flags[n] & kNearWall)) continue;
-    const Neighbourhood nb(g, n);
-    for (int i = 1; i < Lat::Q; ++i) {
-      // One link of each pair: the one going along +x, or along +z where it goes neither way in x
-      // (the normal links, along y alone, need no swap).
-      const int cx = Lat::cx(i), cz = Lat::cz(i);
-      if (cx < 0 || (cx == 0 && cz <= 0)) continue;
+  for (int i = 1; i < Lat::Q; ++i) {
+    // One link of each pair: the one going along +x, or along +z where it goes neither way in x
+    // (the normal links, along y alone, need no swap).
+    const int cx = Lat::cx(i), cy = Lat::cy(i), cz = Lat::cz(i);
+    if (cy == 0 || cx < 0 || (cx == 0 && cz <= 0)) continue;
+    for (std::size_t n = 0; n < g.cells(); ++n) {
+      if (isSolid(flags[n]) || !(flags[n] & kNearWall)) continue;
+      const Neighbourhood nb(g, n);
       // A flat wall: the cells the link and its partner reach (n + c_i, n + (0, c_iy, 0)) both
       // free-slip; the partner n + (c_ix, 0, c_iz) a cell with populations (across the x ends
       // too, which the step streams across: the outlet's partner is the inlet).
       const auto slip = [&](int dx, int dz) {
-        return (flags[nb.at(dx, Lat::cy(i), dz)] & kTypeMask) == kSlipWall;
+        return (flags[nb.at(dx, cy, dz)] & kTypeMask) == kSlipWall;
       };
-      if (!slip(cx, cz) || !slip(0, 0)) continue;
-      if (isSolid(flags[nb.at(cx, 0, cz)])) continue;
+      if (!slip(cx, cz) || !slip(0, 0) || isSolid(flags[nb.at(cx, 0, cz)])) continue;
       links.push_back({std::uint32_t(n), std::uint32_t(i)});
     }
   }

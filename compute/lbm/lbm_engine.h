@@ -63,7 +63,7 @@ struct BoundaryLinks {
   std::vector<ForceLink> curved;
   // One link of each pair of reflections off free-slip walls (lbm_cell.h): from a cell n to a
   // kSlipWall along i, n + (0, c_iy, 0) free-slip too and n + (c_ix, 0, c_iz) not solid:
-  // slipLinks().
+  // slipLinks(), in the order of directions, then cells.
   std::vector<ForceLink> slip;
   // Open outlet cells (kOpenOutlet) whose neighbour before them along x is neither solid nor an
   // open outlet: openOutlets().
@@ -222,7 +222,9 @@ void canonicalToRaw(const Grid& g, const std::uint8_t* flags, const StepParams& 
 // step (so that whatever reads the state then sees it), curved returns and free-slip swaps right
 // before the next. Each pass touches disjoint slots.
 struct BoundaryMoves {
-  std::vector<SlotPair> outlets[2];  // Q pairs of each open outlet (extrapolateOutlet)
+  // Each open outlet's pairs of slots (extrapolateOutlet), population-major: outlet k's pair of
+  // population i at i * (outlets) + k, so that neighbouring threads read neighbouring pairs.
+  std::vector<SlotPair> outlets[2];
   std::vector<CurvedReturn> curved[2];
   std::vector<SlotPair> swaps[2];
 };
@@ -247,12 +249,14 @@ BoundaryMoves boundaryMoves(const Grid& g, const std::uint8_t* flags, const Boun
   };
   BoundaryMoves moves;
   for (int odd = 0; odd < 2; ++odd) {
-    for (const std::uint32_t n : links.openOutlets) {
-      const std::uint32_t upstream = Neighbourhood(g, n).at(-1, 0, 0);
-      if (nearMovingWall(n) || nearMovingWall(upstream)) continue;
-      for (int i = 0; i < Lat::Q; ++i)
-        moves.outlets[odd].push_back({slot(n, i, odd), slot(upstream, i, odd)});
-    }
+    std::vector<std::uint32_t> outlets;
+    for (const std::uint32_t n : links.openOutlets)
+      if (!nearMovingWall(n) && !nearMovingWall(Neighbourhood(g, n).at(-1, 0, 0)))
+        outlets.push_back(n);
+    for (int i = 0; i < Lat::Q; ++i)
+      for (const std::uint32_t n : outlets)
+        moves.outlets[odd].push_back(
+            {slot(n, i, odd), slot(Neighbourhood(g, n).at(-1, 0, 0), i, odd)});
     for (const ForceLink& link : links.curved) {
       const Interpolation r = interpolation<Lat, P>(g, flags, link, odd);
       moves.curved[odd].push_back({S::element(r.own.cell, r.own.i, cells),
