@@ -163,6 +163,33 @@ TEST(LbmForces, EveryVariantRecordsTheSameForcesAndProbes) {
   }
 }
 
+// The comma-separated numbers of the cylinders, the probe line and the mesh placement are read
+// alike, and a refusal says what was expected and what was wrong.
+TEST(LbmForces, NumbersOfCellsAreReadAlikeAndRefusalsSayWhy) {
+  EXPECT_EQ(readCellNumbers(" 1.5, 2 ,3", {"x", "y", "d"}), (std::vector<double>{1.5, 2, 3}));
+  const auto says = [](const std::string& text, const std::string& message) {
+    try {
+      readCellNumbers(text, {"x", "y", "d"}, "cylinder 2: ");
+      ADD_FAILURE() << text << " was read";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), message) << text;
+    }
+  };
+  says("1,2", "cylinder 2: expected x,y,d: three numbers, two given");
+  says("1 2 3", "cylinder 2: expected x,y,d, separated by commas");
+  says("1,2,a", "cylinder 2: expected x,y,d, three numbers of cells from 0 to 32768");
+  says("1,2,-3", "cylinder 2: expected x,y,d, three numbers of cells from 0 to 32768");
+  says("1,2,1e9", "cylinder 2: expected x,y,d, three numbers of cells from 0 to 32768");
+  says("1,2,3,4", "cylinder 2: expected x,y,d and nothing after them");
+  says("", "cylinder 2: expected x,y,d, three numbers of cells from 0 to 32768");
+  EXPECT_THROW(parseCylinders("1,2,3;4,5"), InputError);
+  try {
+    parseCylinders("1,2,3;4,5");
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cylinder 2: "), std::string::npos) << e.what();
+  }
+}
+
 // The cylinder sheds vortices: once it does, the lift and a probe in the wake swing with the same
 // period, which the Strouhal number is worked out from.
 TEST(LbmForces, TheLiftAndAWakeProbeGiveOneSheddingPeriod) {

@@ -5,23 +5,13 @@
 #include <cstdlib>
 
 #include "compute/core/errors.h"
+#include "compute/lbm/lbm_scene.h"
 
 namespace ws::lbm {
 
 std::optional<MeshPlacement> parseMeshPlacement(const std::string& text) {
   if (text.empty()) return std::nullopt;
-  double v[4];
-  const char* at = text.c_str();
-  for (int k = 0; k < 4; ++k) {
-    char* next = nullptr;
-    v[k] = std::strtod(at, &next);
-    if (next == at || !std::isfinite(v[k]) || v[k] < 0 || v[k] > 32768)
-      throw InputError("expected x,y,z,size, four numbers of cells from 0 to 32768");
-    at = next;
-    while (*at == ' ') ++at;
-    if (k < 3 && *at++ != ',') throw InputError("expected x,y,z,size, separated by commas");
-  }
-  if (*at != '\0') throw InputError("expected x,y,z,size and nothing after them");
+  const std::vector<double> v = readCellNumbers(text, {"x", "y", "z", "size"});
   if (v[3] < 1) throw InputError("a size of at least 1 cell");
   return MeshPlacement{v[0], v[1], v[2], v[3]};
 }

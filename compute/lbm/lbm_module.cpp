@@ -51,24 +51,12 @@ std::string fixed(double value, int digits) {
   return text;
 }
 
-// The probe parameter: "x0,y0,x1,y1", four numbers of cells from 0 to kMaxSide; "" for none.
+// The probe parameter: "x0,y0,x1,y1", four numbers of cells (readCellNumbers); "" for none.
 // Throws InputError saying what is wrong.
 std::optional<std::array<double, 4>> parseProbe(const std::string& text) {
   if (text.empty()) return std::nullopt;
-  std::array<double, 4> ends{};
-  const char* at = text.c_str();
-  for (int k = 0; k < 4; ++k) {
-    char* end = nullptr;
-    ends[k] = std::strtod(at, &end);
-    if (end == at || !std::isfinite(ends[k]) || ends[k] < 0 || ends[k] > kMaxSide)
-      throw InputError("expected four numbers of cells from 0 to " + std::to_string(kMaxSide) +
-                       ", x0,y0,x1,y1");
-    at = end;
-    while (*at == ' ') ++at;
-    if (k < 3 && *at++ != ',') throw InputError("expected x0,y0,x1,y1, separated by commas");
-  }
-  if (*at != '\0') throw InputError("expected x0,y0,x1,y1 and nothing after them");
-  return ends;
+  const std::vector<double> v = readCellNumbers(text, {"x0", "y0", "x1", "y1"});
+  return std::array<double, 4>{v[0], v[1], v[2], v[3]};
 }
 
 // The probes parameter: points "x,y" (2-D) or "x,y,z" separated by semicolons, in cells (y up);

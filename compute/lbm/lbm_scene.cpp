@@ -65,27 +65,42 @@ bool parabolicInflow(const FlowSpec& spec) {
   return spec.parabolicInflow && spec.sides == Sides::Walls;
 }
 
+std::vector<double> readCellNumbers(const std::string& text, const std::vector<std::string>& fields,
+                                    const std::string& which) {
+  std::string names;
+  for (const std::string& field : fields) names += (names.empty() ? "" : ",") + field;
+  const char* const counts[] = {"no", "one", "two", "three", "four", "five", "six"};
+  const auto count = [&](std::size_t n) { return n < std::size(counts) ? counts[n] : "several"; };
+  std::vector<double> values;
+  const char* at = text.c_str();
+  for (std::size_t k = 0; k < fields.size(); ++k) {
+    char* next = nullptr;
+    const double v = std::strtod(at, &next);
+    if (next == at || !std::isfinite(v) || v < 0 || v > kMaxCoordinate)
+      throw InputError(which + "expected " + names + ", " + count(fields.size()) +
+                       " numbers of cells from 0 to " + std::to_string(int(kMaxCoordinate)));
+    values.push_back(v);
+    at = next;
+    while (*at == ' ') ++at;
+    if (k + 1 < fields.size() && *at == '\0')
+      throw InputError(which + "expected " + names + ": " + count(fields.size()) + " numbers, " +
+                       count(k + 1) + " given");
+    if (k + 1 < fields.size() && *at++ != ',')
+      throw InputError(which + "expected " + names + ", separated by commas");
+  }
+  if (*at != '\0') throw InputError(which + "expected " + names + " and nothing after them");
+  return values;
+}
+
 std::vector<Cylinder> parseCylinders(const std::string& text) {
   std::vector<Cylinder> cylinders;
   std::size_t start = 0;
   while (start < text.size()) {
     const std::size_t end = std::min(text.find(';', start), text.size());
-    const std::string item = text.substr(start, end - start);
-    const std::string which = "cylinder " + std::to_string(cylinders.size() + 1);
-    double v[3];
-    const char* at = item.c_str();
-    for (int k = 0; k < 3; ++k) {
-      char* next = nullptr;
-      v[k] = std::strtod(at, &next);
-      if (next == at || !std::isfinite(v[k]) || v[k] < 0 || v[k] > 32768)
-        throw InputError(which + ": expected x,y,d, three numbers of cells from 0 to 32768");
-      at = next;
-      while (*at == ' ') ++at;
-      if (k < 2 && *at++ != ',')
-        throw InputError(which + ": expected x,y,d, cylinders separated by semicolons");
-    }
-    if (*at != '\0') throw InputError(which + ": expected x,y,d and nothing after them");
-    if (v[2] < 1) throw InputError(which + ": a diameter of at least 1 cell");
+    const std::string which = "cylinder " + std::to_string(cylinders.size() + 1) + ": ";
+    const std::vector<double> v =
+        readCellNumbers(text.substr(start, end - start), {"x", "y", "d"}, which);
+    if (v[2] < 1) throw InputError(which + "a diameter of at least 1 cell");
     cylinders.push_back({v[0], v[1], v[2]});
     if (cylinders.size() > kMaxCylinders)
       throw InputError("at most " + std::to_string(kMaxCylinders) + " cylinders");

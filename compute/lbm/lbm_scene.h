@@ -104,6 +104,12 @@ bool parabolicInflow(const FlowSpec& spec);
 // drawn walls. In the order of cells, then directions.
 std::vector<ForceLink> curvedLinks(const FlowSpec& spec, const std::vector<std::uint8_t>& flags);
 
+// Reads the whole of `text` as `fields.size()` numbers of cells from 0 to kMaxCoordinate separated
+// by commas ("x,y,d"). Throws InputError saying what was expected, after `which` ("cylinder 2: ").
+std::vector<double> readCellNumbers(const std::string& text, const std::vector<std::string>& fields,
+                                    const std::string& which = "");
+constexpr double kMaxCoordinate = 32768;
+
 // Parses "x,y,d; x,y,d" (cells; see Cylinder): up to kMaxCylinders, each inside a lattice of up
 // to 32768 cells a side, with a diameter of at least 1 cell. Throws InputError saying what is
 // wrong; "" gives none.
