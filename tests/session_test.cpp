@@ -312,6 +312,17 @@ TEST(Session, AMissingCheckpointIsNamedAndABadOneChangesNothing) {
   const std::string path = scratch("gone.json").string();
   recordScript(lab, scripts()[0], path, false);
   const std::string checkpoint = readSession(path).checkpointPath();
+  // A start state that does not say which checkpoint, or what its hash is, is refused (not read
+  // past: a fuzzed session without the hash once was).
+  {
+    std::ifstream in(path);
+    const nlohmann::json recorded = nlohmann::json::parse(in);
+    for (const char* key : {"hash", "checkpoint"}) {
+      nlohmann::json without = recorded;
+      without["start"]["state"].erase(key);
+      expectRefused(without.dump(), key);
+    }
+  }
   fs::remove(checkpoint);
   try {
     readSession(path);

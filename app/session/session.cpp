@@ -39,7 +39,7 @@ std::vector<FileUse> fileUses(const Session& session) {
                       "events[" + std::to_string(i) + "] (frame " +
                           std::to_string(e["frame"].get<long>()) + ")"});
   if (const std::string checkpoint = session.checkpointPath(); !checkpoint.empty())
-    uses.push_back({checkpoint, session.start["state"]["hash"], "the start state"});
+    uses.push_back({checkpoint, session.start.at("state").at("hash"), "the start state"});
   return uses;
 }
 
@@ -111,7 +111,9 @@ std::optional<double> Session::framesPerSecond() const {
 std::string Session::checkpointPath() const {
   const nlohmann::json& state = start.value("state", nlohmann::json());
   if (!state.is_object()) return "";
-  return (std::filesystem::path(path).parent_path() / state["checkpoint"].get<std::string>())
+  // at(): a key that is not there is a library error (an InputError under json_input::guard),
+  // where operator[] of a const object would read past it.
+  return (std::filesystem::path(path).parent_path() / state.at("checkpoint").get<std::string>())
       .string();
 }
 
