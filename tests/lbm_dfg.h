@@ -25,6 +25,7 @@ constexpr Range kDfgDp{0.1172, 0.1176, 0.11752016697};
 // (mean inflow 0.2, diameter 0.1, density 1).
 struct Dfg {
   double cd = NAN, cl = NAN, la = NAN, dp = NAN;
+  double clNow = NAN;  // the lift at the last step, which sound waves still swing
   unsigned long long steps = 0;
 };
 
@@ -66,12 +67,16 @@ inline Dfg runDfg1(Backend backend, int diameter, const std::string& walls,
   }
   Dfg r;
   r.cd = cd;
-  r.cl = metric("Cl");
+  r.cl = metric("Cl mean");  // over the channel's longest sound period (LbmModule::metrics)
+  r.clNow = metric("Cl");
   r.la = metric("La/L") * 0.1;
   r.dp = metric("dp/(rho U^2)") * 0.2 * 0.2;
   r.steps = m->stepCount();
-  std::printf("DFG 2D-1, D %d, %s, %s: Cd %.5f Cl %.6f La %.5f dp %.5f after %llu steps\n",
-              diameter, walls.c_str(), m->configuration().c_str(), r.cd, r.cl, r.la, r.dp, r.steps);
+  std::printf(
+      "DFG 2D-1, D %d, %s, %s: Cd %.5f Cl %.6f (mean; last step %.6f) La %.5f dp %.5f after %llu "
+      "steps\n",
+      diameter, walls.c_str(), m->configuration().c_str(), r.cd, r.cl, r.clNow, r.la, r.dp,
+      r.steps);
   std::fflush(stdout);  // a long run's figures are kept even if a later one is cut short
   return r;
 }

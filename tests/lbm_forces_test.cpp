@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <numbers>
 #include <random>
 
@@ -219,6 +220,23 @@ TEST(LbmForces, TheLiftAndAWakeProbeGiveOneSheddingPeriod) {
       2 * last(s, "obstacle 1 Fx") / (m->flow().velocity * m->flow().velocity * m->flow().length);
   EXPECT_GT(cd, 1.0);
   EXPECT_LT(cd, 4.0);
+  // The means over the channel's longest sound period (4 x 480 sqrt 3 steps: several shedding
+  // periods): the lift's near zero beside its swing, the drag's within its swing.
+  std::map<std::string, double> metric;
+  for (const Metric& x : m->metrics()) metric[x.name] = x.value;
+  ASSERT_TRUE(metric.count("Cd mean") && metric.count("Cl mean")) << "12000 steps reach back 3326";
+  double clLow = INFINITY, clHigh = -INFINITY, cdLow = INFINITY, cdHigh = -INFINITY;
+  const double scale = 2 / (m->flow().velocity * m->flow().velocity * m->flow().length);
+  for (std::size_t row = 0; row < s.rows(); ++row) {
+    if (s.step(row) + 3326 < s.step(s.rows() - 1)) continue;
+    clLow = std::min(clLow, scale * s.value(row, 1)),
+    clHigh = std::max(clHigh, scale * s.value(row, 1));
+    cdLow = std::min(cdLow, scale * s.value(row, 0)),
+    cdHigh = std::max(cdHigh, scale * s.value(row, 0));
+  }
+  EXPECT_LT(std::abs(metric["Cl mean"]), 0.1 * (clHigh - clLow));
+  EXPECT_GT(metric["Cd mean"], cdLow);
+  EXPECT_LT(metric["Cd mean"], cdHigh);
 }
 
 TEST(LbmForces, TheReferenceVelocityAndLengthSetReAndTheCoefficients) {
@@ -477,6 +495,16 @@ TEST(LbmSeries, APeriodIsFoundInASettledSwingAndNotInNoiseOrATrend) {
   EXPECT_FALSE(findPeriod(series([&](int) { return noise(rng); }, 6000), 0)) << "noise";
   EXPECT_FALSE(findPeriod(series([&](int t) { return std::sin(t / 300.0); }, 1000), 0))
       << "under three periods";
+
+  // The mean over a span that the period divides: the offset alone.
+  const FlowSeries settled = series(
+      [&](int t) { return 3 + 0.5 * std::sin(2 * std::numbers::pi * t / 250) + 0.1 * (t < 10); },
+      6000);
+  ASSERT_TRUE(meanOverLast(settled, 0, 1000));
+  EXPECT_NEAR(*meanOverLast(settled, 0, 1000), 3, 1e-9);
+  EXPECT_NEAR(*meanOverLast(settled, 0, 500), 3, 1e-9);
+  EXPECT_FALSE(meanOverLast(settled, 0, 6000)) << "the series reaches back 5999 steps";
+  EXPECT_FALSE(meanOverLast(FlowSeries{}, 0, 1)) << "empty";
 }
 
 }  // namespace

@@ -83,4 +83,16 @@ std::optional<Period> findPeriod(const FlowSeries& series, std::size_t column) {
   return Period{(crossings[last] - crossings[first]) / periods, periods};
 }
 
+std::optional<double> meanOverLast(const FlowSeries& series, std::size_t column,
+                                   std::uint64_t span) {
+  const std::size_t rows = series.rows();
+  if (rows == 0 || series.step(rows - 1) < series.step(0) + span) return std::nullopt;
+  const std::uint64_t after = series.step(rows - 1) - span;
+  double sum = 0;
+  std::size_t count = 0;
+  for (std::size_t row = rows; row-- > 0 && series.step(row) > after; ++count)
+    sum += series.value(row, column);
+  return sum / double(count);
+}
+
 }  // namespace ws::lbm

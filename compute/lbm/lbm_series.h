@@ -44,4 +44,9 @@ struct Period {
 // Needs at least three periods; none while the signal is not (yet) periodic or is flat.
 std::optional<Period> findPeriod(const FlowSeries& series, std::size_t column);
 
+// The mean of a column over the last `span` steps (the rows after the last step - span); none
+// while the series reaches back fewer steps. A swing whose period divides `span` cancels out.
+std::optional<double> meanOverLast(const FlowSeries& series, std::size_t column,
+                                   std::uint64_t span);
+
 }  // namespace ws::lbm
