@@ -580,7 +580,7 @@ WS_HD void bounceBackCurved(S f, const CurvedReturn& r) {
   f.storeRawAt(r.own, r.ownWeight * f.loadRawAt(r.own) + r.otherWeight * f.loadRawAt(r.other));
 }
 
-// ---- free-slip walls and open outlets: moves before a step ------------------------------------
+// ---- free-slip walls and open outlets: moves around a step ------------------------------------
 //
 // A free-slip wall (kSlipWall, rows of the lattice's top or bottom) reflects what reaches it
 // specularly: the population f_i(n) that leaves fluid cell n towards it returns, a step later, to

@@ -650,7 +650,7 @@ class CudaEngine final : public LbmEngine {
   std::size_t stride_ = 0;
   int obstacles_ = 0, probeCount_ = 0, pendingSteps_ = 0;
   std::uint32_t mostLinks_ = 0;
-  // setBoundaryLinks: the moves before a step (lbm_engine.h: BoundaryMoves).
+  // setBoundaryLinks: the moves around a step (lbm_engine.h: BoundaryMoves).
   DeviceMoves<SlotPair> outlets_, swaps_;
   DeviceMoves<CurvedReturn> curved_;
   DeviceBuffer<ForceLink> links_;

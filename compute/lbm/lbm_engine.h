@@ -140,7 +140,7 @@ class LbmEngine {
   virtual std::vector<float> exportState() = 0;
 
   virtual void step(int count) = 0;
-  // The boundaries a step's bounce-back and inlet/outlet equilibria leave to moves before it
+  // The boundaries a step's bounce-back and inlet/outlet equilibria leave to moves around it
   // (lbm_cell.h), from the next step on. Changing the flags makes them stale: set them again
   // before stepping.
   virtual void setBoundaryLinks(const BoundaryLinks& links) = 0;
