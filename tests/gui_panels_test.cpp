@@ -900,8 +900,10 @@ expect-layout
 }
 
 // A file dropped on the window opens where its kind goes: a pattern where it lands in Life, a mesh
-// to optimize, a graph, a preset, a picture of obstacles for a flow, a checkpoint; an unknown kind
-// is a message; each opened goes in the recent files, from which it opens again.
+// to optimize (or the obstacle of a 3-D flow), a graph, a preset, a picture of obstacles for a
+// flow, a checkpoint; an unknown kind is a message; each opened goes in the recent files, from
+// which it opens again where its kind goes then (the mesh into the 3-D flow the checkpoint
+// brought back).
 TEST(GuiPanels, ADroppedFileOpensWhereItsKindGoes) {
   REQUIRE_WINDOWS();
   const std::string assets = std::string(WS_SOURCE_DIR) + "/assets/";
@@ -930,6 +932,14 @@ expect-value scene cylinder
 expect-value "obstacle picture" ")" +
                              assets + R"(masks/airfoil.png"
 expect-match "module notes" "obstacle height"
+set width 48
+set height 24
+pick lattice d3q19
+set "depth )" "(3-D)" R"(" 12
+drop ")" + assets + R"(meshes/gear.obj"
+expect-module lbm
+expect-value "obstacle mesh" ")" + assets + R"(meshes/gear.obj"
+expect-match "module notes" "obstacle size"
 open "Record and replay"
 set checkpoint here.wsckpt
 click "Save checkpoint"
@@ -950,7 +960,8 @@ drop no-such-file.rle
 expect-error "there is no such file"
 open Files
 pick recent ")" + assets + R"(meshes/gear.obj"
-expect-module mesh
+expect-module lbm
+expect-value "obstacle mesh" ")" + assets + R"(meshes/gear.obj"
 expect-no-error
 expect-layout
 )";
