@@ -930,15 +930,19 @@ drop ")" + assets + R"(masks/airfoil.png"
 expect-module lbm
 expect-value scene cylinder
 expect-value "obstacle picture" ")" +
-                             assets + R"(masks/airfoil.png"
+                             assets +
+                             R"(masks/airfoil.png"
 expect-match "module notes" "obstacle height"
 set width 48
 set height 24
 pick lattice d3q19
-set "depth )" "(3-D)" R"(" 12
+set "depth )"
+                             "(3-D)"
+                             R"(" 12
 drop ")" + assets + R"(meshes/gear.obj"
 expect-module lbm
-expect-value "obstacle mesh" ")" + assets + R"(meshes/gear.obj"
+expect-value "obstacle mesh" ")" +
+                             assets + R"(meshes/gear.obj"
 expect-match "module notes" "obstacle size"
 open "Record and replay"
 set checkpoint here.wsckpt
@@ -961,7 +965,8 @@ expect-error "there is no such file"
 open Files
 pick recent ")" + assets + R"(meshes/gear.obj"
 expect-module lbm
-expect-value "obstacle mesh" ")" + assets + R"(meshes/gear.obj"
+expect-value "obstacle mesh" ")" +
+                             assets + R"(meshes/gear.obj"
 expect-no-error
 expect-layout
 )";
