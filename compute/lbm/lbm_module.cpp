@@ -45,6 +45,16 @@ std::string fileVersion(const std::string& path) {
   return error ? path : path + "@" + std::to_string(written.time_since_epoch().count());
 }
 
+// The file at `path` through `cache` (its fileVersion and what `read` made of it): read again
+// only when it is another file or was written since.
+template <typename T, typename Read>
+std::shared_ptr<const T> readThrough(std::pair<std::string, std::shared_ptr<const T>>& cache,
+                                     const std::string& path, Read read) {
+  if (std::string version = fileVersion(path); cache.first != version)
+    cache = {std::move(version), std::make_shared<const T>(read(path))};
+  return cache.second;
+}
+
 std::string fixed(double value, int digits) {
   char text[64];
   std::snprintf(text, sizeof text, "%.*f", digits, value);
@@ -303,20 +313,14 @@ FlowSpec LbmModule::specFromParams() const {
   s.cylinders = parseCylinders(params().getText("cylinders"));
   const std::string& mesh = params().getText("obstacle_mesh");
   if (s.lattice == LatticeKind::D3Q19 && !mesh.empty()) {
-    const std::string path = io::meshPathOf(mesh);
-    if (meshCache_.first != fileVersion(path))  // read again only when it is another file
-      meshCache_ = {fileVersion(path),
-                    std::make_shared<const io::TriangleMesh>(io::loadMesh(path))};
+    const auto whole = readThrough(meshCache_, io::meshPathOf(mesh), io::loadMesh);
     const MeshPlacement at = parseMeshPlacement(params().getText("obstacle_place"))
                                  .value_or(defaultMeshPlacement(s.grid));
-    s.obstacleMesh = std::make_shared<const io::TriangleMesh>(placeMesh(*meshCache_.second, at));
+    s.obstacleMesh = std::make_shared<const io::TriangleMesh>(placeMesh(*whole, at));
     s.obstacleSize = at.size;
   }
   if (const std::string& image = params().getText("obstacle_image"); !image.empty()) {
-    const std::string path = io::maskPathOf(image);
-    if (imageCache_.first != fileVersion(path))
-      imageCache_ = {fileVersion(path), std::make_shared<const io::Mask>(io::loadMask(path))};
-    s.obstacleImage = imageCache_.second;
+    s.obstacleImage = readThrough(imageCache_, io::maskPathOf(image), io::loadMask);
   }
   const std::string& sides = params().getText("sides");
   s.sides = sides == "periodic"    ? Sides::Periodic
