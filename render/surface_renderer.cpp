@@ -13,7 +13,9 @@ namespace ws::render {
 namespace {
 
 constexpr GLuint kVertices = 0;  // the storage buffer binding surface.vert declares
+constexpr GLuint kSegments = 6;  // and streamlines.vert's
 constexpr std::size_t kTriangleBytes = 3 * kSurfaceVertexFloats * sizeof(float);
+constexpr std::size_t kSegmentBytes = 2 * kLineVertexFloats * sizeof(float);
 constexpr float kFixedColour[3] = {0.62f, 0.62f, 0.66f};
 
 }  // namespace
@@ -21,9 +23,12 @@ constexpr float kFixedColour[3] = {0.62f, 0.62f, 0.66f};
 SurfaceRenderer::SurfaceRenderer(std::shared_ptr<InteropLink> link)
     : program_(gl::compileProgram("surface", shaderSource("surface.vert"),
                                   shaderSource("surface.frag"))),
+      lineProgram_(gl::compileProgram("streamlines", shaderSource("streamlines.vert"),
+                                      shaderSource("streamlines.frag"))),
       vertexArray_(gl::makeVertexArray()),
       fixed_(gl::makeBuffer()),
-      extracted_(std::move(link), GL_SHADER_STORAGE_BUFFER),
+      extracted_(link, GL_SHADER_STORAGE_BUFFER),
+      segments_(std::move(link), GL_SHADER_STORAGE_BUFFER),
       colormap_(gl::makeTexture()) {}
 
 void SurfaceRenderer::draw(SurfaceSource& source, Backend writer, const SurfaceScene& scene,
@@ -39,12 +44,15 @@ void SurfaceRenderer::draw(SurfaceSource& source, Backend writer, const SurfaceS
   }
   // Room to grow by half again, so that a surface that grows a little each frame is not
   // re-registered with CUDA every frame.
-  const std::size_t triangles = source.surfaceTriangles();
+  const std::size_t triangles = source.surfaceTriangles(), segments = source.surfaceSegments();
   extracted_.reserve(triangles * kTriangleBytes, triangles * kTriangleBytes / 2);
-  SharedBuffer::Writing writing = extracted_.write(triangles * kTriangleBytes, writer);
-  SurfaceImage image{writing.as<float>(), triangles, writing.onDevice()};
+  SharedBuffer::Writing surface = extracted_.write(triangles * kTriangleBytes, writer);
+  SharedBuffer::Writing lines = segments_.write(segments * kSegmentBytes, writer);
+  SurfaceImage image{surface.as<float>(), triangles, surface.onDevice(),
+                     lines.as<float>(),   segments,  lines.onDevice()};
   source.renderSurface(image);
-  writing.finish();
+  surface.finish();
+  lines.finish();
 
   if (colormap != colormapName_) {
     fillColormapTexture(colormap_.get(), colormap);
@@ -69,9 +77,20 @@ void SurfaceRenderer::draw(SurfaceSource& source, Backend writer, const SurfaceS
   drawTriangles(fixed_.get(), fixedTriangles_);
   glUniform1i(glGetUniformLocation(program, "oneColour"), 0);
   drawTriangles(extracted_.get(), triangles);
+  if (segments > 0) {
+    const GLuint lineProgram = lineProgram_.get();
+    WS_GL_CHECK(glUseProgram(lineProgram));
+    glUniform1i(glGetUniformLocation(lineProgram, "colormap"), 0);
+    glUniformMatrix4fv(glGetUniformLocation(lineProgram, "viewProjection"), 1, GL_FALSE,
+                       glm::value_ptr(viewProjection));
+    glUniform1f(glGetUniformLocation(lineProgram, "minValue"), scene.value.minValue);
+    glUniform1f(glGetUniformLocation(lineProgram, "maxValue"), scene.value.maxValue);
+    WS_GL_CHECK(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSegments, segments_.get()));
+    WS_GL_CHECK(glDrawArrays(GL_LINES, 0, GLsizei(2 * segments)));
+  }
   WS_GL_CHECK(glBindVertexArray(0));
   WS_GL_CHECK(glDisable(GL_DEPTH_TEST));
-  lines_.draw(scene.lines, viewProjection);
+  sceneLines_.draw(scene.lines, viewProjection);
 }
 
 void SurfaceRenderer::drawTriangles(GLuint vertices, std::size_t triangles) {

@@ -1,9 +1,9 @@
 #pragma once
 // Draws a surface scene in 3-D: the fixed surfaces go to GL once per revision, drawn in one
-// colour; every frame the source extracts its surface and writes it into a shared buffer (straight
-// into GL's memory through interop on the CUDA backend), drawn through the colour map; then the
-// scene's lines over both. One draw each without vertex attributes (the shader reads the storage
-// buffer by gl_VertexID).
+// colour; every frame the source extracts its surface and traces its lines, writing them into
+// shared buffers (straight into GL's memory through interop on the CUDA backend), drawn through the
+// colour map; then the scene's lines over all. One draw each without vertex attributes (the
+// shaders read the storage buffers by gl_VertexID).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -28,12 +28,12 @@ class SurfaceRenderer {
  private:
   void drawTriangles(GLuint vertices, std::size_t triangles);
 
-  gl::Program program_;
+  gl::Program program_, lineProgram_;
   gl::VertexArray vertexArray_;
   gl::Buffer fixed_;
-  SharedBuffer extracted_;
+  SharedBuffer extracted_, segments_;
   gl::Texture colormap_;
-  SceneLineRenderer lines_;
+  SceneLineRenderer sceneLines_;
   std::uint64_t revision_ = 0;
   std::size_t fixedTriangles_ = 0;
   std::string colormapName_;

@@ -285,10 +285,13 @@ TEST_P(Contract, EveryViewItOffersGivesWhatItSays) {
     EXPECT_EQ(fixed.size() % (3 * kSurfaceVertexFloats), 0u);
     EXPECT_TRUE(allFinite(fixed));
     const std::size_t triangles = surface->surfaceTriangles();
-    std::vector<float> vertices(triangles * 3 * kSurfaceVertexFloats);
-    SurfaceImage image{vertices.data(), triangles, false};
+    const std::size_t segments = surface->surfaceSegments();
+    std::vector<float> vertices(triangles * 3 * kSurfaceVertexFloats),
+        lines(segments * 2 * kLineVertexFloats, NAN);
+    SurfaceImage image{vertices.data(), triangles, false, lines.data(), segments, false};
     surface->renderSurface(image);
     EXPECT_TRUE(allFinite(vertices));
+    EXPECT_TRUE(allFinite(lines)) << "every segment written, drawn or not";
   }
   if (GraphSource* graph = module->view<GraphSource>(); graph && graph->graphScene()) {
     ++offered;

@@ -1,7 +1,8 @@
 #pragma once
 // For the LBM tests: random lattices for comparing engines (scattered walls, moving walls,
 // free-slip walls, inlets and both outlets, and populations perturbed around equilibrium, all from
-// one seed), comparisons of states and of monitor records, and a module on the CPU.
+// one seed), random smooth flows for the streamlines, comparisons of states and of monitor records,
+// and a module on the CPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -23,6 +24,44 @@ struct RandomLattice {
   std::vector<float> state;
   StepParams params;
 };
+
+// A random smooth flow for the streamlines (moments of every cell, x fastest): a uniform stream
+// and three Fourier modes of random wave vector k and amplitude k x a (so without divergence, like
+// a slow LBM flow), with walls in three random balls (NaN density).
+inline std::vector<PlaneSample> randomMoments(const Grid& g, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  struct Mode {
+    float k[3], a[3], phase;
+  };
+  Mode modes[3];
+  for (Mode& m : modes) {
+    for (int i = 0; i < 3; ++i) m.k[i] = (unit(rng) - 0.5f) * 0.8f, m.a[i] = unit(rng) - 0.5f;
+    m.phase = unit(rng) * 6.2831853f;
+  }
+  float balls[3][4];
+  for (auto& b : balls)
+    b[0] = unit(rng) * g.nx, b[1] = unit(rng) * g.ny, b[2] = unit(rng) * g.nz,
+    b[3] = 1.5f + 3 * unit(rng);
+  std::vector<PlaneSample> moments(g.cells());
+  for (int z = 0; z < g.nz; ++z)
+    for (int y = 0; y < g.ny; ++y)
+      for (int x = 0; x < g.nx; ++x) {
+        PlaneSample& c = moments[(std::size_t(z) * g.ny + y) * g.nx + x];
+        c = {1.0f, {0.02f, 0, 0}};
+        const float at[3] = {x + 0.5f, y + 0.5f, z + 0.5f};
+        for (const Mode& m : modes) {
+          const float s = std::cos(m.k[0] * at[0] + m.k[1] * at[1] + m.k[2] * at[2] + m.phase);
+          for (int i = 0; i < 3; ++i)
+            c.u[i] += 0.25f *
+                      (m.k[(i + 1) % 3] * m.a[(i + 2) % 3] - m.k[(i + 2) % 3] * m.a[(i + 1) % 3]) *
+                      s;
+        }
+        for (const auto& b : balls)
+          if (std::hypot(at[0] - b[0], at[1] - b[1], at[2] - b[2]) < b[3]) c.rho = NAN;
+      }
+  return moments;
+}
 
 inline RandomLattice randomLattice(LatticeKind lattice, Grid grid, std::uint64_t seed) {
   std::mt19937_64 rng(seed);

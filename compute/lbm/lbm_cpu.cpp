@@ -168,7 +168,7 @@ class CpuEngine final : public LbmEngine {
         speed_[n] = cellSpeed(volume_[n]);
         largest = std::max(largest, quantity_[n]);
       }
-    return {quantity_.data(), speed_.data(), largest};
+    return {quantity_.data(), speed_.data(), largest, volume_.data()};
   }
 
   void render(LbmView view, const Plane& plane, const FieldRequest& request,

@@ -516,7 +516,7 @@ class CudaEngine final : public LbmEngine {
     WS_CUDA_CHECK(cudaMemcpy(&bits, largest_.data(), sizeof bits, cudaMemcpyDeviceToHost));
     float largest;
     std::memcpy(&largest, &bits, sizeof largest);
-    return {quantity_.data(), speed_.data(), largest};
+    return {quantity_.data(), speed_.data(), largest, volume_.data()};
   }
 
   void render(LbmView view, const Plane& plane, const FieldRequest& request,

@@ -25,7 +25,10 @@ namespace ws::lbm {
 
 namespace {
 
-constexpr std::int64_t kMaxSide = 32768, kMaxDepth = 1024, kMaxTracers = 4000000;
+constexpr std::int64_t kMaxSide = 32768, kMaxDepth = 1024, kMaxTracers = 4000000,
+                       kMaxStreamlines = 16384;
+// The streamlines' points in all, at most: 128 MB of segments.
+constexpr std::size_t kMaxStreamPoints = std::size_t(1) << 22;
 constexpr std::size_t kMaxProbes = 64;
 constexpr std::size_t kMaxVtiFrames = 100000;
 constexpr double kVtiReserveBytes = 2e9;
@@ -238,12 +241,25 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
       "3-D: one slice of the lattice (with the tracers, the tools and the probes), or an "
       "isosurface through the whole flow, coloured by speed, with the obstacles; drag to turn it"));
   p.declare(ParamSpec::choice(
-      "iso_quantity", "isosurface of", "speed", {"speed", "vorticity", "q-criterion"},
+      "iso_quantity", "isosurface of", "speed", {"speed", "vorticity", "q-criterion", "none"},
       "what the isosurface follows: the speed, the vorticity's magnitude, or the Q-criterion "
-      "(rotation minus strain, (|Omega|^2 - |S|^2) / 2: positive in vortex cores)"));
+      "(rotation minus strain, (|Omega|^2 - |S|^2) / 2: positive in vortex cores); or none, "
+      "to see the streamlines and obstacles alone"));
   p.declare(ParamSpec::real("iso_level", "isosurface level", 0.3, 0, 1,
                             "where the isosurface lies, as a fraction of its quantity's largest "
                             "value in the flow now (inside is above it)"));
+  p.declare(ParamSpec::integer(
+      "streamlines", "streamlines", gpu ? 256 : 64, 0, double(kMaxStreamlines),
+      "3-D view: lines along the flow at this instant, coloured by speed and hidden behind the "
+      "isosurface (0: none)"));
+  p.declare(ParamSpec::real("stream_length", "streamline length", 1, 0.05, 4,
+                            "how far a streamline runs at most, in lengths of the lattice's "
+                            "longest side (it stops at walls, the lattice's sides and still "
+                            "water)"));
+  p.declare(ParamSpec::choice(
+      "stream_seeds", "streamlines from", "throughout", {"throughout", "inlet"},
+      "where the streamlines start: spread evenly through the flow, each running up- and "
+      "downstream from there, or spread over the inlet, running downstream"));
   p.declare(ParamSpec::choice("slice_axis", "slice normal", "z", {"x", "y", "z"},
                               "3-D: the axis normal to the slice shown"));
   p.declare(ParamSpec::real("slice", "slice position", 0.5, 0, 1,
@@ -292,6 +308,8 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
   gpuTracerTiming_ = &addTiming("tracers (CUDA)", "tracers/s", true);
   cpuSurfaceTiming_ = &addTiming("isosurface (CPU)", "cubes/s", false);
   gpuSurfaceTiming_ = &addTiming("isosurface (CUDA)", "cubes/s", true);
+  cpuStreamTiming_ = &addTiming("streamlines (CPU)", "points/s", false);
+  gpuStreamTiming_ = &addTiming("streamlines (CUDA)", "points/s", true);
   spec_ = specFromParams();
   flow_ = describeFlow(spec_);
   buildEngine();
@@ -343,8 +361,12 @@ bool LbmModule::applies(const std::string& key) const {
   const bool slice = !is3d || p.getText("display") == "slice";
   if (key == "slice_axis" || key == "slice") return is3d && slice;
   if (key == "view") return slice;
-  if (key == "iso_quantity" || key == "iso_level")
-    return is3d && p.getText("display") == "isosurface";
+  const bool surface = is3d && p.getText("display") == "isosurface";
+  if (key == "iso_quantity" || key == "streamlines") return surface;
+  if (key == "iso_level") return surface && p.getText("iso_quantity") != "none";
+  if (key == "stream_length") return surface && p.getInt("streamlines") > 0;
+  if (key == "stream_seeds")
+    return surface && p.getInt("streamlines") > 0 && p.getText("scene") == "cylinder";
   if (key == "reynolds" || key == "viscosity") return p.getText("viscosity_from") == key;
   if (key == "block") return backend() == Backend::Cuda;
   if (key == "cylinders" || key == "sides" || key == "curved_walls" || key == "outflow")
@@ -406,6 +428,9 @@ void LbmModule::buildEngine() {
                                         : makeCpuTracers(*cpuTracerTiming_);
   isosurface_ = backend() == Backend::Cuda ? makeCudaIsosurface(*gpuSurfaceTiming_)
                                            : makeCpuIsosurface(*cpuSurfaceTiming_);
+  streamlines_ = backend() == Backend::Cuda ? makeCudaStreamlines(*gpuStreamTiming_)
+                                            : makeCpuStreamlines(*cpuStreamTiming_);
+  streamField_ = {};
 }
 
 void LbmModule::reset() {
@@ -474,12 +499,14 @@ void LbmModule::pollTimings() {
   engine_->pollTimings();
   tracers_->pollTimings();
   isosurface_->pollTimings();
+  streamlines_->pollTimings();
 }
 
 void LbmModule::drainTimings() {
   engine_->drainTimings();
   tracers_->drainTimings();
   isosurface_->drainTimings();
+  streamlines_->drainTimings();
 }
 
 void LbmModule::cellTypesChanged() {
@@ -521,6 +548,12 @@ std::size_t LbmModule::surfaceTriangles() {
                                   : name == "q-criterion" ? VolumeQuantity::QCriterion
                                                           : VolumeQuantity::Speed;
   const VolumeFields fields = engine_->volumeInPlace(quantity);
+  streamField_ = {fields.moments, spec_.grid};
+  if (name == "none") {
+    surfaceLevel_ = 0;
+    surfaceTriangles_ = 0;
+    return 0;
+  }
   const Grid& g = spec_.grid;
   ScalarGrid grid;
   grid.level = fields.quantity;
@@ -532,8 +565,29 @@ std::size_t LbmModule::surfaceTriangles() {
   return std::min(surfaceTriangles_, kMaxSurfaceTriangles);
 }
 
+StreamSpec LbmModule::streamSpec() const {
+  const Grid& g = spec_.grid;
+  StreamSpec s;
+  s.lines = int(params().getInt("streamlines"));
+  if (s.lines == 0) return s;
+  const double longest = std::max({g.nx, g.ny, g.nz});
+  const double points = params().getFloat("stream_length") * longest / StreamSpec::kStep + 1;
+  s.points = int(std::clamp(points, 2.0, double(kMaxStreamPoints / std::size_t(s.lines))));
+  s.fromInlet = spec_.scene == Scene::Cylinder && params().getText("stream_seeds") == "inlet";
+  return s;
+}
+
+std::size_t LbmModule::surfaceSegments() const {
+  return surfaceScene() ? streamSpec().segments() : 0;
+}
+
 void LbmModule::renderSurface(SurfaceImage& image) {
-  isosurface_->write(image.vertices, image.triangles, image.onDevice);
+  if (params().getText("iso_quantity") != "none")  // surfaceTriangles() counted them
+    isosurface_->write(image.vertices, image.triangles, image.onDevice);
+  const StreamSpec spec = streamSpec();
+  if (streamField_.moments && image.segments == spec.segments() && image.segments > 0)
+    streamlines_->trace(streamField_, spec, image.lineVertices, image.linesOnDevice);
+  streamField_ = {};  // the engine's moments are good until it next changes
 }
 
 void LbmModule::advance(int count) {
@@ -725,6 +779,11 @@ std::string LbmModule::notes() const {
     if (surfaceTriangles_ > kMaxSurfaceTriangles)
       text += "warning: only the first " + std::to_string(kMaxSurfaceTriangles) +
               " triangles of the isosurface are drawn; raise its level\n";
+    const StreamSpec stream = streamSpec();
+    if (stream.lines > 0)
+      text += std::to_string(stream.lines) + " streamlines " +
+              (stream.fromInlet ? "from the inlet" : "from seeds throughout the flow") +
+              ", up to " + fixed((stream.points - 1) * StreamSpec::kStep, 0) + " cells each\n";
   }
   if (spec_.scene == Scene::Cylinder) {
     int k = 0;

@@ -12,6 +12,7 @@
 #include "compute/lbm/lbm_series.h"
 #include "compute/lbm/lbm_tracers.h"
 #include "compute/lbm/lbm_wake.h"
+#include "compute/lbm/streamlines.h"
 #include "compute/views/field.h"
 #include "compute/views/marks.h"
 #include "compute/views/plots.h"
@@ -53,11 +54,12 @@ class LbmModule final : public Module,
   // Per step: the main body's force coefficients, each probe's speed.
   std::vector<Curve> curves() const override;
   // The 3-D view's isosurface (parameter display): of the quantity iso_quantity where it is
-  // iso_level of its largest value now, coloured by speed, with the obstacles and the lattice's
-  // box.
+  // iso_level of its largest value now, coloured by speed, with streamlines (parameter
+  // streamlines), the obstacles and the lattice's box.
   std::optional<SurfaceScene> surfaceScene() const override;
   void fixedSurface(std::vector<float>& vertices) override;
   std::size_t surfaceTriangles() override;
+  std::size_t surfaceSegments() const override;
   void renderSurface(SurfaceImage& image) override;
   static constexpr std::size_t kMaxSurfaceTriangles = 6'000'000;  // 576 MB of vertices
 
@@ -121,6 +123,8 @@ class LbmModule final : public Module,
   // Makes the cells walls (solid) or fluid at rest; returns those that changed.
   std::vector<std::size_t> setCellTypes(const std::vector<std::size_t>& cells, bool solid);
   TracerField tracerField();
+  // The streamlines the parameters ask for on this lattice.
+  StreamSpec streamSpec() const;
   void seedTracers();
   std::vector<std::array<float, 2>> probePointsInView() const;
   // Writes the flow of `step` into the VTI series' folder and the index over all its files.
@@ -143,9 +147,14 @@ class LbmModule final : public Module,
   std::unique_ptr<LbmEngine> engine_;
   std::unique_ptr<TracerSwarm> tracers_;
   std::unique_ptr<IsosurfaceExtractor> isosurface_;
+  std::unique_ptr<StreamlineTracer> streamlines_;
+  // The moments surfaceTriangles() got from the engine, which renderSurface() traces the
+  // streamlines through; cleared there (they are good only until the engine changes).
+  StreamField streamField_;
   LbmTimings cpuTimings_, gpuTimings_;
   TimingScope *cpuTracerTiming_ = nullptr, *gpuTracerTiming_ = nullptr;
   TimingScope *cpuSurfaceTiming_ = nullptr, *gpuSurfaceTiming_ = nullptr;
+  TimingScope *cpuStreamTiming_ = nullptr, *gpuStreamTiming_ = nullptr;
   FlowSpec spec_;
   Flow flow_;
   std::vector<std::uint8_t> flags_;  // host copy of the cell types

@@ -14,11 +14,13 @@ namespace ws::lbm {
 enum class VolumeQuantity { Speed = 0, Vorticity = 1, QCriterion = 2 };
 
 // A quantity at every cell (x fastest; walls 0) and the speed there, in the engine's memory, and
-// the quantity's largest value (0 where none is positive).
+// the quantity's largest value (0 where none is positive); with the moments of every cell they
+// come from (walls NaN density), which the streamlines run through.
 struct VolumeFields {
   const float* quantity = nullptr;
   const float* speed = nullptr;
   float largest = 0;
+  const PlaneSample* moments = nullptr;
 };
 
 // The speed of a cell; 0 in walls.

@@ -1,9 +1,10 @@
-// The CUDA half of LBM (lbm_cuda.cu, lbm_tracers.cu) in a build without CUDA: gpuInfo() says the
-// backend is not built, so no CUDA engine is asked for.
+// The CUDA half of LBM (lbm_cuda.cu, lbm_tracers.cu, isosurface.cu, streamlines.cu) in a build
+// without CUDA: gpuInfo() says the backend is not built, so no CUDA engine is asked for.
 #include "compute/core/errors.h"
 #include "compute/lbm/isosurface.h"
 #include "compute/lbm/lbm_cuda.h"
 #include "compute/lbm/lbm_tracers.h"
+#include "compute/lbm/streamlines.h"
 
 namespace ws::lbm {
 
@@ -16,6 +17,10 @@ std::unique_ptr<TracerSwarm> makeCudaTracers(TimingScope&) {
 }
 
 std::unique_ptr<IsosurfaceExtractor> makeCudaIsosurface(TimingScope&) {
+  throw InputError("this build has no CUDA backend");
+}
+
+std::unique_ptr<StreamlineTracer> makeCudaStreamlines(TimingScope&) {
   throw InputError("this build has no CUDA backend");
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // The surface view: triangles in 3-D that a module extracts anew every frame (the LBM's
-// isosurfaces), shaded and coloured through a colour map by a value at each vertex, with fixed
-// surfaces drawn in one colour (the obstacles) and lines over them (the lattice's box).
+// isosurfaces), shaded and coloured through a colour map by a value at each vertex, with lines
+// through them likewise coloured (the LBM's streamlines), fixed surfaces drawn in one colour (the
+// obstacles) and lines over them all (the lattice's box).
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -16,12 +17,21 @@ namespace ws {
 // unit normal x, y, z and one unused (two vec4s for the shader). Three vertices a triangle.
 constexpr int kSurfaceVertexFloats = 8;
 
-// Where this frame's triangles go: room for `triangles` of them. On the CUDA backend `vertices`
-// may be a device pointer (into an interop-mapped GL buffer).
+// A vertex of a line segment through the scene is kLineVertexFloats floats: its position x, y, z
+// and the value its colour shows, which is negative at both ends of a segment that is not drawn
+// (a line shorter than its room). Two vertices a segment.
+constexpr int kLineVertexFloats = 4;
+
+// Where this frame's triangles go: room for `triangles` of them; and its line segments: room for
+// `segments`. On the CUDA backend `vertices` and `lineVertices` may be device pointers (into
+// interop-mapped GL buffers).
 struct SurfaceImage {
   float* vertices = nullptr;
   std::size_t triangles = 0;
   bool onDevice = false;
+  float* lineVertices = nullptr;
+  std::size_t segments = 0;
+  bool linesOnDevice = false;
 };
 
 // The fixed surfaces change only with `revision`, which no other surface, of this module or
@@ -43,7 +53,11 @@ class SurfaceSource {
   virtual void fixedSurface(std::vector<float>& vertices) = 0;
   // Extracts this frame's surface: the number of its triangles, which renderSurface() writes.
   virtual std::size_t surfaceTriangles() = 0;
-  // Writes the first image.triangles of them.
+  // This frame's line segments through the scene (the LBM's streamlines), coloured like the
+  // surface and hidden behind it; asked after surfaceTriangles().
+  virtual std::size_t surfaceSegments() const { return 0; }
+  // Writes the first image.triangles of them, and image.segments line segments from the same
+  // state.
   virtual void renderSurface(SurfaceImage& image) = 0;
 };
 
