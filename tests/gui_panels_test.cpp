@@ -521,7 +521,8 @@ expect-no-error
 }
 
 // The 3-D lattice seen whole: an isosurface of the cavity's flow, turned by dragging, of another
-// quantity at another level, back to the slice and again at another window size and UI scale.
+// quantity at another level, streamlines alone, more and longer, then none; back to the slice and
+// again at another window size and UI scale.
 TEST(GuiPanels, A3DFlowIsShownAsAnIsosurfaceAndTurnedWithTheMouse) {
   REQUIRE_WINDOWS();
   const std::string script = R"ui(
@@ -545,6 +546,17 @@ pick "isosurface of" q-criterion
 set "isosurface level" 0.05
 frames 3
 expect-match "module notes" "isosurface of q-criterion at [0-9.e-]+: [1-9][0-9]* triangles"
+expect-match "module notes" "64 streamlines from seeds throughout the flow, up to 24 cells each"
+expect-no-widget "streamlines from"
+pick "isosurface of" none
+expect-no-widget "isosurface level"
+set streamlines 200
+set "streamline length" 2
+frames 3
+expect-match "module notes" "isosurface of none at 0\.000000: 0 triangles"
+expect-match "module notes" "200 streamlines from seeds throughout the flow, up to 48 cells each"
+set streamlines 0
+expect-no-widget "streamline length"
 pick "3-D view" slice
 frames 3
 expect-widget "slice normal"
@@ -562,7 +574,8 @@ expect-no-error
 }
 
 // An obstacle from a mesh, named in the panel: the channel flows past it (its size is the
-// Reynolds number's length), a name that is no mesh is refused and the obstacle stays.
+// Reynolds number's length), a name that is no mesh is refused and the obstacle stays; in 3-D
+// the streamlines start from the inlet when asked.
 TEST(GuiPanels, A3DChannelFlowsPastAMeshNamedInThePanel) {
   REQUIRE_WINDOWS();
   const std::string script = R"ui(
@@ -586,6 +599,9 @@ click "Step 100"
 frames 3
 expect-match "module notes" "isosurface of speed at [0-9.]+: [1-9][0-9]* triangles"
 expect-above Cd 0.01
+pick "streamlines from" inlet
+frames 2
+expect-match "module notes" "64 streamlines from the inlet, up to 48 cells each"
 expect-no-error
 )ui";
   const auto run = runUiScript("mesh-obstacle", script, "--backend cpu --window 1600x1000");

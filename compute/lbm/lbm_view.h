@@ -29,8 +29,9 @@ struct Plane {
   WS_HD int secondComponent() const { return axis == 2 ? 1 : 2; }
 };
 
-// The moments of one plane cell, packed for the view (rho is NaN on walls).
-struct PlaneSample {
+// The moments of one plane cell, packed for the view (rho is NaN on walls); aligned so that the
+// GPU reads one in a single 16-byte load.
+struct alignas(16) PlaneSample {
   float rho, u[3];
 };
 

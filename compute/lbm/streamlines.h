@@ -48,11 +48,14 @@ WS_HD bool streamInFluid(const StreamField& f, const float p[3]) {
 }
 
 // The velocity at `p`, trilinear between the eight cell centres around it (held to the lattice
-// at its border); walls count as at rest. False where `p` is not in a fluid cell.
+// at its border); walls count as at rest. False where `p` is not in a fluid cell. Every read is
+// unconditional, the cell that holds `p` read with the eight, so that the GPU issues them
+// together and a lookup waits for memory once.
 WS_HD bool streamVelocity(const StreamField& f, const float p[3], float u[3]) {
   u[0] = u[1] = u[2] = 0;
-  if (!streamInFluid(f, p)) return false;
   const Grid& g = f.grid;
+  if (!(p[0] >= 0 && p[1] >= 0 && p[2] >= 0 && p[0] < g.nx && p[1] < g.ny && p[2] < g.nz))
+    return false;
   const int size[3] = {g.nx, g.ny, g.nz};
   int lo[3];
   float t[3];
@@ -70,11 +73,12 @@ WS_HD bool streamVelocity(const StreamField& f, const float p[3], float u[3]) {
       at[k] = at[k] < 0 ? 0 : at[k] >= size[k] ? size[k] - 1 : at[k];
       weight *= side ? t[k] : 1 - t[k];
     }
-    const PlaneSample& c = f.moments[(std::size_t(at[2]) * g.ny + at[1]) * g.nx + at[0]];
-    if (!(c.rho == c.rho)) continue;
-    for (int k = 0; k < 3; ++k) u[k] += weight * c.u[k];
+    const PlaneSample c = f.moments[(std::size_t(at[2]) * g.ny + at[1]) * g.nx + at[0]];
+    const bool fluid = c.rho == c.rho;
+    for (int k = 0; k < 3; ++k) u[k] += fluid ? weight * c.u[k] : 0.0f;
   }
-  return true;
+  const float rho = f.moments[(std::size_t(int(p[2])) * g.ny + int(p[1])) * g.nx + int(p[0])].rho;
+  return rho == rho;
 }
 
 // The unit direction of the flow at `p`, and its speed; false where there is none.
@@ -87,9 +91,9 @@ WS_HD bool streamDirection(const StreamField& f, const float p[3], float d[3], f
 }
 
 // One step of `h` cells along the flow's direction from p to q (classical Runge-Kutta), k1 the
-// direction at p; false where a stage finds no flow, where the stages disagree so much that the
-// step gets less than half its length (the flow turns back within it: a point where it stands
-// still, or a wall's corner), or where q is not in a fluid cell.
+// direction at p; false where a stage finds no flow, or where the stages disagree so much that
+// the step gets less than half its length (the flow turns back within it: a point where it stands
+// still, or a wall's corner). q itself may lie outside the fluid: the direction there says.
 WS_HD bool streamStep(const StreamField& f, const float p[3], const float k1[3], float h,
                       float q[3]) {
   float k2[3], k3[3], k4[3], at[3], speed;
@@ -105,7 +109,7 @@ WS_HD bool streamStep(const StreamField& f, const float p[3], const float k1[3],
     q[k] = p[k] + d;
     length2 += d * d;
   }
-  return length2 >= 0.25f * h * h && streamInFluid(f, q);
+  return length2 >= 0.25f * h * h;
 }
 
 // The fractional part of 0.5 + n a: an additive recurrence, evenly spread for these `a`.
