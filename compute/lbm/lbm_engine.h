@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compute/core/timing.h"
@@ -247,16 +248,16 @@ BoundaryMoves boundaryMoves(const Grid& g, const std::uint8_t* flags, const Boun
         return true;
     return false;
   };
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> outlets;  // each with its upstream cell
+  for (const std::uint32_t n : links.openOutlets) {
+    const std::uint32_t upstream = Neighbourhood(g, n).at(-1, 0, 0);
+    if (!nearMovingWall(n) && !nearMovingWall(upstream)) outlets.push_back({n, upstream});
+  }
   BoundaryMoves moves;
   for (int odd = 0; odd < 2; ++odd) {
-    std::vector<std::uint32_t> outlets;
-    for (const std::uint32_t n : links.openOutlets)
-      if (!nearMovingWall(n) && !nearMovingWall(Neighbourhood(g, n).at(-1, 0, 0)))
-        outlets.push_back(n);
     for (int i = 0; i < Lat::Q; ++i)
-      for (const std::uint32_t n : outlets)
-        moves.outlets[odd].push_back(
-            {slot(n, i, odd), slot(Neighbourhood(g, n).at(-1, 0, 0), i, odd)});
+      for (const auto& [n, upstream] : outlets)
+        moves.outlets[odd].push_back({slot(n, i, odd), slot(upstream, i, odd)});
     for (const ForceLink& link : links.curved) {
       const Interpolation r = interpolation<Lat, P>(g, flags, link, odd);
       moves.curved[odd].push_back({S::element(r.own.cell, r.own.i, cells),
