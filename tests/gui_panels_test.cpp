@@ -463,6 +463,35 @@ expect-layout
   expectPassed(run);
 }
 
+// A tangled mesh (the folded sphere preset): the notes count its inverted triangles, a step
+// untangles before it optimizes, and with "untangle first" off the folds stay.
+TEST(GuiPanels, AFoldedMeshIsUntangledFirst) {
+  REQUIRE_WINDOWS();
+  const std::string script = R"ui(
+open Presets
+pick shipped mesh-folded-sphere
+expect-module mesh
+expect-match "module notes" "inverted triangles: ([1-9][0-9]*) at the start, \1 now \(untangling: pass 1\)"
+click Step
+frames 2
+click "Step 100"
+frames 3
+expect-match "module notes" "inverted triangles: [1-9][0-9]* at the start, 0 now \(untangled in [0-9]+ passes\)"
+expect-above "smallest angle (degrees)" 30
+toggle "untangle first"
+click Reset
+click "Yes, reset"
+expect-status "| step 0 |"
+click "Step 100"
+frames 3
+expect-match "module notes" "at the start, [1-9][0-9]* now \(untangle first is off\)"
+expect-no-error
+expect-layout
+)ui";
+  const auto run = runUiScript("untangle", script, "--backend cpu --window 1600x1000");
+  expectPassed(run);
+}
+
 // LBM's probe tool: a drag draws the line from where it began to where it ends, and the mouse
 // standing still before it lets go keeps it (it used to collapse to a point); a new drag starts
 // again; the line is a parameter, set from the panel or the command line.

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "compute/mesh/optimize_cuda.h"
+#include "tests/mesh_tangle.h"
 #include "tests/test_support.h"
 
 namespace ws::mesh {
@@ -205,12 +206,17 @@ TEST(MeshOptimizeCuda, EveryMethodAndScheduleMatchesTheCpu) {
     }
 }
 
+// On a tangled sphere: the smallest angles signed (an inverted triangle's negative), the inverted
+// counted.
 TEST(MeshOptimizeCuda, AngleSummaryAndViewsMatchTheCpu) {
   WS_REQUIRE_GPU();
   const std::uint64_t seed = ws::test::freshSeed();
-  const SurfaceMesh mesh(jitteredSphere(5, 0.4f, seed));
+  SurfaceMesh mesh(test::tangled(jitteredSphere(5, 0.4f, seed), 40, seed, true));
   CudaSurface gpu(mesh, lockedVertices(mesh, 0));
   const AngleSummary cpu = summarizeAngles(mesh), seen = gpu.summarizeAngles();
+  EXPECT_GE(cpu.inverted, 40u) << "seed " << seed;
+  EXPECT_EQ(seen.inverted, cpu.inverted) << "seed " << seed;
+  EXPECT_LT(cpu.minDegrees, 0);
   EXPECT_NEAR(seen.minDegrees, cpu.minDegrees, 1e-3f) << "seed " << seed;
   EXPECT_NEAR(seen.meanDegrees, cpu.meanDegrees, 1e-4) << "seed " << seed;
   std::uint32_t total = 0;
@@ -222,14 +228,50 @@ TEST(MeshOptimizeCuda, AngleSummaryAndViewsMatchTheCpu) {
   DeviceBuffer<float> angles(mesh.triangles());
   gpu.writeTriangleAngles(angles.data());
   const std::vector<float> got = toHost(angles.data(), mesh.triangles());
-  for (std::size_t t = 0; t < got.size(); t += 97) {
-    const std::uint32_t* c = mesh.corners.data() + 3 * t;
-    EXPECT_NEAR(got[t],
-                minAngle(mesh.positions[c[0]], mesh.positions[c[1]], mesh.positions[c[2]]) *
-                    kDegreesPerRadian,
-                1e-3f)
-        << "triangle " << t;
+  const MeshView view = mesh.view();
+  for (std::uint32_t t = 0; t < got.size(); ++t)
+    ASSERT_NEAR(got[t], signedMinAngle(view, t) * kDegreesPerRadian, 1e-3f) << "triangle " << t;
+}
+
+// The untangling phase on the GPU against the CPU on a freshly tangled sphere: a sweep moves the
+// vertices alike (the tolerance of ASweepMatchesTheCpuWithinATolerance), sweeps until none is
+// inverted leave none on either, and a sound sphere is left as it is.
+TEST(MeshOptimizeCuda, UntanglingMatchesTheCpu) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  SurfaceMesh cpu(test::tangled(jitteredSphere(4, 0.1f, seed), 30, seed, true));
+  const Colouring colouring = firstFitColouring(cpu.topology);
+  const auto locked = lockedVertices(cpu, 0);
+  const SurfaceGrid original(cpu.positions, cpu.corners);
+  CudaSurface gpu(cpu, locked, &original);
+  gpu.setColouring(colouring);
+  OptimizeParams untangle;
+  untangle.method = Method::Untangle;
+  ASSERT_GE(summarizeAngles(cpu).inverted, 30u);
+  SurfaceMesh seen = cpu;
+  for (int sweep = 0; sweep < 20 && summarizeAngles(cpu).inverted > 0; ++sweep) {
+    for (std::uint32_t c = 0; c < colouring.colours; ++c)
+      optimizeClass(cpu, colouring, c, locked, untangle, &original);
+    gpu.sweep(untangle);
+    if (sweep == 0) {
+      seen.positions = gpu.positionsOnHost();
+      const std::vector<float> apart = distances(seen, cpu, 0.07f);
+      EXPECT_LT(apart[apart.size() / 2], 1e-4f) << "seed " << seed;
+      EXPECT_LT(apart[apart.size() * 9 / 10], 0.02f) << "seed " << seed;
+      EXPECT_GE(gpu.counts().moved, 30u) << "each pushed vertex at least";
+    }
   }
+  EXPECT_EQ(summarizeAngles(cpu).inverted, 0u) << "seed " << seed;
+  EXPECT_EQ(gpu.summarizeAngles().inverted, 0u) << "seed " << seed;
+
+  const SurfaceMesh sound(jitteredSphere(4, 0.15f, seed));
+  CudaSurface still(sound, lockedVertices(sound, 0));
+  still.setColouring(firstFitColouring(sound.topology));
+  still.sweep(untangle);
+  EXPECT_EQ(still.counts().moved, 0u);
+  const std::vector<Vec3> after = still.positionsOnHost();
+  EXPECT_TRUE(std::equal(after.begin(), after.end(), sound.positions.begin(),
+                         [](Vec3 a, Vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }));
 }
 
 }  // namespace

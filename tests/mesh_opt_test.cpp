@@ -123,7 +123,10 @@ TEST(MeshOptimize, TheSmallestAngleIsTheLeastOfTheThree) {
 template <typename Real>
 void expectTheSearchsMeasureAgrees(std::uint64_t seed) {
   SurfaceMesh m(jitteredSphere(3, 0.35f, seed));
-  const MeshView view = m.view();
+  // The search sees a triangle turn over against where it is; the guard, besides, one that comes
+  // to face against its reference normal, which the search leaves to it: compare without.
+  MeshView view = m.view();
+  view.reference = nullptr;
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> offset(-0.12f, 0.12f);  // edges are about 0.2
   int folds = 0;
@@ -195,8 +198,9 @@ TEST(MeshOptimize, PlainLaplacianShrinksTheSphereTangentialKeepsIt) {
 }
 
 TEST(MeshOptimize, TheAngleSummaryCountsEveryTriangle) {
-  const SurfaceMesh m(jitteredSphere(3, 0.4f, ws::test::freshSeed()));
+  const SurfaceMesh m(jitteredSphere(3, 0.15f, ws::test::freshSeed()));  // none inverted
   const AngleSummary s = summarizeAngles(m);
+  EXPECT_EQ(s.inverted, 0u);
   std::uint32_t total = 0;
   for (std::uint32_t count : s.histogram) total += count;
   EXPECT_EQ(total, m.triangles());

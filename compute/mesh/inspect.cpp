@@ -52,8 +52,9 @@ std::vector<SceneLines> inspectorLines(const Inspection& in, float edge) {
   SceneLines disk, search, step;
   std::copy_n(kDiskColour, 3, disk.colour);
   std::copy_n(kSearchColour, 3, search.colour);
-  const bool refused =
-      in.move.outcome == Outcome::Folds || in.move.outcome == Outcome::LowersQuality;
+  const bool refused = in.move.outcome == Outcome::Folds ||
+                       in.move.outcome == Outcome::LowersQuality ||
+                       in.move.outcome == Outcome::StillTangled;
   std::copy_n(refused ? kRefusedColour : kStepColour, 3, step.colour);
   constexpr int kSegments = 48;
   auto onDisk = [&](int k) {
@@ -80,7 +81,9 @@ Inspection inspectVertex(const MeshView& m, std::uint32_t v, bool locked,
     using Real = decltype(real);
     // The frame the search uses, from the same code.
     const Fan<Real> fan(m, v, nullptr);
-    const TangentFrame<Real> f = tangentFrame(m, v, fan, params.alpha);
+    const bool untangle = params.method == Method::Untangle;
+    const TangentFrame<Real> f =
+        untangle ? untangleFrame(m, v, fan) : tangentFrame(m, v, fan, params.alpha);
     in.normal = convert<float>(f.normal);
     in.e1 = convert<float>(f.e1);
     in.e2 = convert<float>(f.e2);
@@ -95,35 +98,61 @@ Inspection inspectVertex(const MeshView& m, std::uint32_t v, bool locked,
       for (int k = 0; k < 3; ++k)
         corners[k] = fan.global(f.e1 * simplex[k].u + f.e2 * simplex[k].w);
     };
-    const bool search = params.method == Method::NelderMead;
-    in.move = search ? optimizeVertex<Real>(m, v, params, project, record)
+    const bool search = params.method == Method::NelderMead || untangle;
+    in.move = search ? moveVertex<Real>(m, v, params, project, record)
                      : smoothVertex(m, v, params, project);
     if (!search) in.radius = in.move.radius;  // the smoothing step's length, drawn as the disk
   });
+  // Why its triangles are inverted: each against its reference normal, the surface's way there.
+  for (std::uint32_t i = m.triangleStart[v]; i < m.triangleStart[v + 1]; ++i) {
+    const std::uint32_t t = m.triangleOf[i];
+    if (!invertedTriangle(m, t)) continue;
+    ++in.inverted;
+    const std::uint32_t* c = m.corners + 3 * t;
+    const Vec3 n =
+        cross(m.positions[c[1]] - m.positions[c[0]], m.positions[c[2]] - m.positions[c[0]]);
+    const float l = length(n);
+    const float turn = l > 0 ? std::acos(std::clamp(dot(n, m.reference[t]) / l, -1.0f, 1.0f)) : 0;
+    in.worstTurn = std::max(in.worstTurn, turn);
+  }
   return in;
 }
 
 std::string describe(const Inspection& in, const OptimizeParams& params) {
   const VertexMove& move = in.move;
+  const bool untangle = params.method == Method::Untangle;
   const char* verdict = in.locked ? "locked: it stays (boundary or feature edge)"
-                        : move.outcome == Outcome::Moved         ? "moves"
+                        : move.outcome == Outcome::Moved
+                            ? (untangle ? "untangling moves it" : "moves")
                         : move.outcome == Outcome::NoPlane       ? "stays: no tangent plane"
                         : move.outcome == Outcome::NoBetterPlace ? "stays: no better place"
                         : move.outcome == Outcome::Folds ? "refused: a triangle would turn over"
-                                                         : "refused: its smallest angle would drop";
-  const bool search = params.method == Method::NelderMead && !in.locked;
+                        : move.outcome == Outcome::NotTangled
+                            ? "stays while the mesh untangles: none of its triangles is inverted"
+                        : move.outcome == Outcome::StillTangled
+                            ? "stays: no place in reach leaves its triangles less tangled"
+                            : "refused: its smallest angle would drop";
+  const bool search = (params.method == Method::NelderMead || untangle) && !in.locked;
   char text[512];
   std::snprintf(text, sizeof text,
                 "vertex %u (%d triangles): %s\nsmallest angle %.2f degrees now, %.2f after",
                 in.vertex, in.triangles, verdict, move.before * kDegreesPerRadian,
                 move.after * kDegreesPerRadian);
   std::string out = text;
+  if (in.inverted > 0) {
+    std::snprintf(text, sizeof text,
+                  "\n%d of its triangles inverted: the worst faces %.0f degrees away from the "
+                  "surface around it (its neighbours' way)",
+                  in.inverted, in.worstTurn * kDegreesPerRadian);
+    out += text;
+  }
   if (search) {
     std::snprintf(text, sizeof text, "\ndisk radius %.3g; %d Nelder-Mead iterations (at most %d)",
                   move.radius, move.iterations, params.search.iterations);
     out += text;
   }
-  if (move.outcome != Outcome::NoPlane && move.outcome != Outcome::NoBetterPlace && !in.locked) {
+  if (move.outcome != Outcome::NoPlane && move.outcome != Outcome::NoBetterPlace &&
+      move.outcome != Outcome::NotTangled && !in.locked) {
     std::snprintf(text, sizeof text, "\nthe place tried is %.3g away",
                   length(move.tried - in.centre));
     out += text;

@@ -1,7 +1,8 @@
 #pragma once
 // The vertex inspector: picking a vertex with a ray, and one vertex's next move laid open (the
 // tangent disk its search keeps to, each Nelder-Mead simplex, the place tried and the guards'
-// verdict), run on the host with the same code as a pass.
+// verdict; while the mesh untangles, the untangling search's, and why its triangles are
+// inverted), run on the host with the same code as a pass.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -31,6 +32,10 @@ struct Inspection {
   float radius = 0;
   std::vector<std::array<Vec3, 3>> simplices;  // each Nelder-Mead iteration's, best first
   VertexMove move{};                           // what a pass would do to it now
+  // Its inverted triangles, and the largest angle between one's normal and its reference normal
+  // (radians; past pi/2 it faces against the surface around it).
+  int inverted = 0;
+  float worstTurn = 0;
 };
 
 // Vertex v's next move under `params` as a pass would make it (projected onto `original` when

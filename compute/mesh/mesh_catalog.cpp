@@ -43,9 +43,8 @@ void declareMeshParams(ParamSet& p, bool gpu) {
   p.declare(ParamSpec::real("jitter", "jitter", 0.35, 0, 0.9,
                             "how far a procedural mesh's vertices are moved along its surface, "
                             "as a fraction of an edge: the poor mesh to optimize; past about "
-                            "0.35 some of the sphere's triangles fold, and a folded triangle "
-                            "stays folded (unfolding it reverses its normal: the fold guard "
-                            "refuses that too)"));
+                            "0.35 some of the sphere's triangles fold (a tangled input: see "
+                            "untangle first)"));
   p.declare(ParamSpec::integer("seed", "seed", 1, 0, 2147483647,
                                "of the jitter and of the Jones-Plassmann priorities"));
   p.declare(ParamSpec::choice("schedule", "schedule", "coloured", {"coloured", "all at once"},
@@ -83,9 +82,17 @@ void declareMeshParams(ParamSet& p, bool gpu) {
   p.declare(ParamSpec::boolean("keep_quality", "keep quality", true,
                                "refuse a move that lowers the vertex's smallest angle: the mesh's "
                                "smallest angle then never drops"));
+  p.declare(ParamSpec::boolean(
+      "untangle", "untangle first", true,
+      "while triangles are inverted (facing against the surface around them: a fold, which the "
+      "smallest angle alone cannot see), a step moves only their vertices, to make them face "
+      "the right way (Knupp's untangling measure, in the same search), before the optimization "
+      "goes on; off, folds stay folded (undoing one turns a triangle over: the fold guard "
+      "refuses that)"));
   p.declare(ParamSpec::boolean("reject_folds", "reject folds", true,
-                               "refuse a move that turns one of the vertex's triangles over (the "
-                               "smallest angle alone cannot see it)"));
+                               "refuse a move that turns one of the vertex's triangles over, or "
+                               "makes it face against the surface around it (the smallest angle "
+                               "alone cannot see a fold)"));
   p.declare(ParamSpec::boolean("project", "stay on the surface", true,
                                "put every move back onto the input surface (its closest point)"));
   p.declare(ParamSpec::real("feature_angle", "feature angle", 40, 0, 180,

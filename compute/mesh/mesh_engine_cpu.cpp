@@ -118,18 +118,16 @@ class CpuMeshEngine final : public MeshEngine {
   void render(MeshValue value, float edge, MeshImage& image) override {
     const CpuStopwatch watch;
     const SurfaceMesh& m = *mesh_;
+    const MeshView view = mesh_->view();
     std::memcpy(image.positions, m.positions.data(), m.positions.size() * sizeof(Vec3));
     const std::int64_t n = std::int64_t(image.valueCount);
     float* out = image.values;
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
       switch (value) {
-        case MeshValue::MinAngle: {
-          const std::uint32_t* c = m.corners.data() + 3 * i;
-          out[i] =
-              minAngle(m.positions[c[0]], m.positions[c[1]], m.positions[c[2]]) * kDegreesPerRadian;
+        case MeshValue::MinAngle:  // signed: an inverted triangle's is negative
+          out[i] = signedMinAngle(view, std::uint32_t(i)) * kDegreesPerRadian;
           break;
-        }
         case MeshValue::ColourClass:
           out[i] = colouring_.colour.empty() ? 0.0f : float(colouring_.colour[i]);
           break;

@@ -99,6 +99,7 @@ void MeshModule::readPlan() {
   o.precision = params().getText("precision") == "fp64" ? Precision::Double : Precision::Single;
   o.keepQuality = params().getBool("keep_quality");
   o.rejectFolds = params().getBool("reject_folds");
+  plan_.untangle = params().getBool("untangle");
   plan_.project = params().getBool("project");
   plan_.coloured = params().getText("schedule") == "coloured";
   plan_.classByClass = params().getText("step") == "class";
@@ -148,6 +149,7 @@ void MeshModule::rebuild(const ParamSet& p) {
   startSummary_ = engine_->summarize();
   changed();
   startCurves();
+  startPhases();
   forgetCounts();
   restart();
 }
@@ -187,14 +189,60 @@ void MeshModule::reset() {
   nextClass_ = 0;
   changed();
   startCurves();
+  startPhases();
   forgetCounts();
   restart();
   clearTimings();
 }
 
+void MeshModule::startPhases() {
+  untanglePasses_ = 0;
+  untangleStuck_ = false;
+  tangledVertices_.clear();
+}
+
+bool MeshModule::untangling() const {
+  return plan_.untangle && !untangleStuck_ && summary().inverted > 0;
+}
+
+void MeshModule::untangleStep() {
+  OptimizeParams untangle = plan_.optimize;
+  untangle.method = Method::Untangle;
+  const std::uint64_t movedBefore = engine_->counts().moved;
+  engine_->run({Pass{plan_.coloured ? Pass::Kind::Sweep : Pass::Kind::AllAtOnce}}, untangle,
+               plan_.project);
+  visited_ += start_->positions.size();
+  ++untanglePasses_;
+  changed();
+  recordPass();
+  if (summary().inverted == 0) return;
+  if (engine_->counts().moved == movedBefore || untanglePasses_ >= kMaxUntanglePasses) {
+    untangleStuck_ = true;
+    const std::vector<Vec3> now = engine_->positions();
+    MeshView view = start_->view();
+    view.positions = const_cast<Vec3*>(now.data());  // read only
+    for (std::uint32_t t = 0; t < start_->triangles(); ++t)
+      if (invertedTriangle(view, t))
+        for (int k = 0; k < 3; ++k) tangledVertices_.push_back(start_->corners[3 * t + k]);
+    std::sort(tangledVertices_.begin(), tangledVertices_.end());
+    tangledVertices_.erase(std::unique(tangledVertices_.begin(), tangledVertices_.end()),
+                           tangledVertices_.end());
+  }
+}
+
+void MeshModule::recordPass() {
+  for (auto [curve, value] : {std::pair{&minPerPass_, summary().minDegrees},
+                              std::pair{&meanPerPass_, float(summary().meanDegrees)}}) {
+    curve->values.push_back(value);
+    if (curve->values.size() > kCurveLength) curve->values.pop_front();
+  }
+}
+
 void MeshModule::advance(int count) {
+  for (; count > 0 && untangling(); --count) untangleStep();
+  if (count <= 0) return;
   const auto colours = std::uint32_t(engine_->classStart().size() - 1);
-  std::vector<Pass> passes(std::size_t(std::max(count, 0)));
+  std::vector<Pass> passes(static_cast<std::size_t>(count));
   for (Pass& pass : passes) {
     if (!plan_.coloured) {
       pass.kind = Pass::Kind::AllAtOnce;
@@ -208,11 +256,7 @@ void MeshModule::advance(int count) {
   }
   engine_->run(passes, plan_.optimize, plan_.project);
   changed();
-  for (auto [curve, value] : {std::pair{&minPerPass_, summary().minDegrees},
-                              std::pair{&meanPerPass_, float(summary().meanDegrees)}}) {
-    curve->values.push_back(value);
-    if (curve->values.size() > kCurveLength) curve->values.pop_front();
-  }
+  recordPass();
 }
 
 const AngleSummary& MeshModule::summary() const {
@@ -238,6 +282,7 @@ std::vector<Metric> MeshModule::metrics() {
   const AngleSummary& s = summary();
   return {{"smallest angle (degrees)", s.minDegrees},
           {"mean smallest angle (degrees)", s.meanDegrees},
+          {"inverted triangles", double(s.inverted)},
           {"vertices moved per step", movesPerStep_},
           {"Nelder-Mead iterations per vertex", iterationsPerVertex_},
           {"colouring (ms)", colouringMs_}};
@@ -254,7 +299,25 @@ std::string MeshModule::notes() const {
                 engine_->classStart().size() - 1, params().getText("colouring").c_str(),
                 t.maxDegree(), lockedCount_, startSummary_.minDegrees, summary().minDegrees);
   text += line;
-  if (summary().minDegrees < startSummary_.minDegrees - 1e-3f)
+  if (startSummary_.inverted > 0 || summary().inverted > 0) {
+    std::snprintf(line, sizeof line, "\ninverted triangles: %u at the start, %u now",
+                  startSummary_.inverted, summary().inverted);
+    text += line;
+    if (untangling())
+      text += " (untangling: pass " + std::to_string(untanglePasses_ + 1) + ")";
+    else if (summary().inverted == 0 && untanglePasses_ > 0)
+      text += " (untangled in " + std::to_string(untanglePasses_) + " passes)";
+    else if (!plan_.untangle)
+      text += " (untangle first is off)";
+  }
+  if (untangleStuck_ && summary().inverted > 0) {
+    text += "\nwarning: " + std::to_string(tangledVertices_.size()) +
+            " vertices could not be untangled:";
+    for (std::size_t i = 0; i < tangledVertices_.size() && i < 8; ++i)
+      text += " " + std::to_string(tangledVertices_[i]);
+    if (tangledVertices_.size() > 8) text += " ...";
+  }
+  if (summary().minDegrees < startSummary_.minDegrees - 1e-3f && untanglePasses_ == 0)
     text += "\nwarning: the smallest angle dropped below its start (guards off, or all at once)";
   if (!saved_.empty()) {
     text += "\nsaved to ";
@@ -311,9 +374,12 @@ const Inspection* MeshModule::inspection() const {
     for (std::size_t i = 0; i < ring.size(); ++i) inspectedPositions_[ring[i]] = now[i];
     const MeshView view = {inspectedPositions_.data(), start_->corners.data(),
                            t.triangleStart.data(),     t.triangleOf.data(),
-                           t.neighbourStart.data(),    t.neighbourOf.data()};
-    inspection_ = inspectVertex(view, v, locked_[v] != 0, plan_.optimize,
-                                plan_.project ? original_.get() : nullptr);
+                           t.neighbourStart.data(),    t.neighbourOf.data(),
+                           start_->reference.data()};
+    OptimizeParams params = plan_.optimize;
+    if (untangling()) params.method = Method::Untangle;  // the move the next step makes
+    inspection_ =
+        inspectVertex(view, v, locked_[v] != 0, params, plan_.project ? original_.get() : nullptr);
   }
   return &*inspection_;
 }
@@ -335,8 +401,9 @@ std::optional<MeshScene> MeshModule::meshScene() const {
   scene.extent = extent_;
   const std::string& by = params().getText("colour_by");
   switch (valueOf(by)) {
-    case MeshValue::MinAngle:
-      scene.value = {"smallest angle", "smallest angle of each triangle (degrees)", 0, 60,
+    case MeshValue::MinAngle:  // an inverted triangle's is negative: the worst colour
+      scene.value = {"smallest angle",
+                     "smallest angle of each triangle (degrees; negative: inverted)", 0, 60,
                      "viridis"};
       break;
     case MeshValue::ColourClass:
@@ -420,6 +487,7 @@ void MeshModule::restoreState(const StateBlob& state) {
   stepsAtLastMetrics_ = stepCount();
   changed();
   startCurves();
+  startPhases();
   clearTimings();
 }
 

@@ -83,10 +83,21 @@ class MeshModule final : public Module, public MeshSource, public PlotSource {
   void readPlan();
   const AngleSummary& summary() const;  // of the positions now, computed when due
   void changed();                       // the positions or the parameters: recompute what is due
+  // The untangling phase: on while it is asked for, triangles are inverted and its last pass
+  // moved a vertex (at most kMaxUntanglePasses passes). One step of it is one pass.
+  bool untangling() const;
+  void untangleStep();
+  void recordPass();   // the curves' values after a step
+  void startPhases();  // at the start, or the positions set anew
+  static constexpr int kMaxUntanglePasses = 100;
+  int untanglePasses_ = 0;
+  bool untangleStuck_ = false;
+  std::vector<std::uint32_t> tangledVertices_;  // when stuck: vertices of inverted triangles
 
   // What a step reads of the parameters and the variant, read once when they change.
   struct StepPlan {
     OptimizeParams optimize;
+    bool untangle = true;  // the untangling phase first, while triangles are inverted
     bool project = false;
     bool coloured = false;      // colour class by colour class, else all vertices at once
     bool classByClass = false;  // coloured: a step is one class, else a sweep of them all

@@ -204,18 +204,50 @@ WS_HD Point2 circlePull(Point2 start, float radius, const NelderMeadOptions& opt
 }
 
 // A mesh as the optimizer reads it, host or device pointers: positions, three corners per
-// triangle, and Topology's lists.
+// triangle, Topology's lists, and each triangle's reference normal (referenceNormals: which way
+// the surface faces there; a triangle facing against it is inverted), or none.
 struct MeshView {
   Vec3* positions;
   const std::uint32_t* corners;
   const std::uint32_t *triangleStart, *triangleOf, *neighbourStart, *neighbourOf;
+  const Vec3* reference = nullptr;
 };
+
+// Whether triangle (a, b, c) faces against the reference normal r (or has no area): inverted, a
+// fold. Never where r is zero (no reference).
+WS_HD bool facesAgainst(Vec3 a, Vec3 b, Vec3 c, Vec3 r) {
+  if (r.x == 0 && r.y == 0 && r.z == 0) return false;
+  return !(dot(cross(b - a, c - a), r) > 0);
+}
+
+// The smallest angle of triangle (a, b, c) in radians, negative when it faces against r: the
+// quality the module reports, in which a fold is the worst (its angles alone look sound).
+WS_HD float signedMinAngle(Vec3 a, Vec3 b, Vec3 c, Vec3 r) {
+  const float angle = minAngle(a, b, c);
+  return facesAgainst(a, b, c, r) ? -angle : angle;
+}
+
+WS_HD Vec3 referenceOf(const MeshView& m, std::uint32_t t) {
+  return m.reference ? m.reference[t] : Vec3{0, 0, 0};
+}
+
+// Triangle t as it stands.
+WS_HD bool invertedTriangle(const MeshView& m, std::uint32_t t) {
+  const std::uint32_t* c = m.corners + 3 * t;
+  return facesAgainst(m.positions[c[0]], m.positions[c[1]], m.positions[c[2]], referenceOf(m, t));
+}
+WS_HD float signedMinAngle(const MeshView& m, std::uint32_t t) {
+  const std::uint32_t* c = m.corners + 3 * t;
+  return signedMinAngle(m.positions[c[0]], m.positions[c[1]], m.positions[c[2]], referenceOf(m, t));
+}
 
 // How a vertex finds its new place: the chapter's search for the best smallest angle, or the
 // baselines that move it to its neighbours' centroid (plain Laplacian smoothing) or to that
 // centroid's foot in the tangent plane (tangential: the vertex slides along the surface instead of
-// shrinking it). The guards below apply to all three.
-enum class Method { NelderMead, Laplacian, Tangential };
+// shrinking it). The guards below apply to all three. Untangle: the phase before them, which
+// moves only vertices with an inverted triangle, to make theirs face the right way
+// (untangleVertex).
+enum class Method { NelderMead, Laplacian, Tangential, Untangle };
 
 // The arithmetic of the Nelder-Mead search (positions are stored in single precision either way).
 enum class Precision { Single, Double };
@@ -238,7 +270,9 @@ WS_HD bool turnedOver(const Vec3 before[3], const Vec3 after[3]) {
 }
 
 // The smallest angle of vertex v's triangles with v moved to `at`; with `folds`, -1 instead when
-// one of them turns over. One pass over the triangles serves both (the search's objective).
+// one of them turns over, or comes to face against its reference normal (many moves that each
+// turn a triangle less than a right angle can turn it over). One pass over the triangles serves
+// both.
 WS_HD float vertexQuality(const MeshView& m, std::uint32_t v, Vec3 at, bool folds) {
   float smallest = 4;
   for (std::uint32_t i = m.triangleStart[v]; i < m.triangleStart[v + 1]; ++i) {
@@ -249,6 +283,10 @@ WS_HD float vertexQuality(const MeshView& m, std::uint32_t v, Vec3 at, bool fold
       after[k] = t[k] == v ? at : before[k];
     }
     if (folds && turnedOver(before, after)) return -1;
+    const Vec3 r = referenceOf(m, m.triangleOf[i]);
+    if (folds && facesAgainst(after[0], after[1], after[2], r) &&
+        !facesAgainst(before[0], before[1], before[2], r))
+      return -1;
     smallest = fminf(smallest, minAngle(after[0], after[1], after[2]));
   }
   return smallest;
@@ -270,6 +308,8 @@ enum class Outcome : std::uint8_t {
   NoBetterPlace,  // the search ended where it began
   Folds,          // the place found turns a triangle over
   LowersQuality,  // the place found has a smaller smallest angle
+  NotTangled,     // untangling: none of its triangles is inverted, so it stays
+  StillTangled,   // untangling: the place found leaves its triangles no less tangled
 };
 
 // Where vertex v should go, and its smallest angle before and after (equal when it stays).
@@ -389,28 +429,42 @@ struct TangentFrame {
   bool valid;
 };
 
+// Sets f's unit normal along `n` and two unit axes across it; false where n has no length.
 template <typename Real>
-WS_HD TangentFrame<Real> tangentFrame(const MeshView& m, std::uint32_t v, const Fan<Real>& fan,
-                                      float alpha) {
+WS_HD bool spanPlane(TangentFrame<Real>& f, Vec3T<Real> n) {
   using V = Vec3T<Real>;
-  TangentFrame<Real> f{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, false};
-  V n = {0, 0, 0};
-  for (int i = 0; i < fan.count; ++i) n = n + cross(fan[i].a, fan[i].b);
   const Real ln = length(n);
-  if (!(ln > 0)) return f;
+  if (!(ln > 0)) return false;
   f.normal = n * (1 / ln);
   const V axis = (f.normal.x < 0 ? -f.normal.x : f.normal.x) < Real(0.6) ? V{1, 0, 0} : V{0, 1, 0};
   const V e1 = cross(f.normal, axis);
   f.e1 = e1 * (1 / length(e1));
   f.e2 = cross(f.normal, f.e1);
-  Real nearest = Real(3.4e38f);
+  return true;
+}
+
+// The distance in f's plane from v to its nearest neighbour, or to its farthest.
+template <typename Real>
+WS_HD Real planarReach(const MeshView& m, std::uint32_t v, const Fan<Real>& fan,
+                       const TangentFrame<Real>& f, bool farthest) {
+  Real reach = farthest ? Real(0) : Real(3.4e38f);
   for (std::uint32_t i = m.neighbourStart[v]; i < m.neighbourStart[v + 1]; ++i) {
-    const V d = fan.local(m.positions[m.neighbourOf[i]]);
+    const Vec3T<Real> d = fan.local(m.positions[m.neighbourOf[i]]);
     const Real du = dot(d, f.e1), dw = dot(d, f.e2);
     const Real planar = squareRoot(du * du + dw * dw);
-    nearest = planar < nearest ? planar : nearest;
+    reach = (farthest ? planar > reach : planar < reach) ? planar : reach;
   }
-  f.radius = Real(alpha) * nearest;
+  return reach;
+}
+
+template <typename Real>
+WS_HD TangentFrame<Real> tangentFrame(const MeshView& m, std::uint32_t v, const Fan<Real>& fan,
+                                      float alpha) {
+  TangentFrame<Real> f{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, false};
+  Vec3T<Real> n = {0, 0, 0};
+  for (int i = 0; i < fan.count; ++i) n = n + cross(fan[i].a, fan[i].b);
+  if (!spanPlane(f, n)) return f;
+  f.radius = Real(alpha) * planarReach(m, v, fan, f, false);
   f.valid = f.radius > 0;
   return f;
 }
@@ -492,11 +546,108 @@ WS_HD VertexMove smoothVertex(const MeshView& m, std::uint32_t v, const Optimize
   return move;
 }
 
+// Untangling (Knupp 2001, "Hexahedral and tetrahedral mesh untangling"): over vertex v's
+// triangles, the sum of max(0, beta - A), A a triangle's doubled area signed by its reference
+// normal; zero once each faces the right way with at least beta of area. `refs` are the
+// triangles' reference normals in the fan's order; `at` is in the fan's frame.
+template <typename Real>
+WS_HD Real untangleMeasure(const Fan<Real>& fan, const Vec3T<Real>* refs, Vec3T<Real> at,
+                           Real beta) {
+  Real sum = 0;
+  for (int i = 0; i < fan.count; ++i) {
+    const FanTriangle<Real> t = fan[i];
+    const Real area = dot(cross(t.a - at, t.b - at), refs[i]);
+    sum += area < beta ? beta - area : Real(0);
+  }
+  return sum;
+}
+
+// Where vertex v's untangling search runs, in the fan's frame: the plane normal to the sum of its
+// triangles' reference normals (its own triangles may face any way), and within the distance of
+// its farthest neighbour in that plane (a vertex pushed across its neighbours must come back past
+// them). Not `valid` without references, or when they cancel.
+template <typename Real>
+WS_HD TangentFrame<Real> untangleFrame(const MeshView& m, std::uint32_t v, const Fan<Real>& fan) {
+  TangentFrame<Real> f{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, false};
+  if (!m.reference) return f;
+  Vec3T<Real> n = {0, 0, 0};
+  for (std::uint32_t i = m.triangleStart[v]; i < m.triangleStart[v + 1]; ++i)
+    n = n + convert<Real>(m.reference[m.triangleOf[i]]);
+  if (!spanPlane(f, n)) return f;
+  f.radius = planarReach(m, v, fan, f, true);
+  f.valid = f.radius > 0;
+  return f;
+}
+
+// The untangling phase's move of vertex v: only when one of its triangles is inverted, a
+// Nelder-Mead search for the least untangling measure over untangleFrame's disk, then projected;
+// the place is taken when its measure is lower than where v is. beta is a tenth of the mean area
+// of v's triangles. The chapter's guards do not apply (a fold must be undone, and the smallest
+// angle may fall on the way); the optimizing phase after it keeps what it mends.
+template <typename Real, typename Project, typename Visit>
+WS_HD VertexMove untangleVertex(const MeshView& m, std::uint32_t v, const OptimizeParams& p,
+                                Project&& project, Visit&& visit) {
+  using V = Vec3T<Real>;
+  const Vec3 x = m.positions[v];
+  VertexMove move{x, 0, 0, 0, 0, false, Outcome::NotTangled, x};
+  const std::uint32_t first = m.triangleStart[v];
+  const int count = int(m.triangleStart[v + 1] - first);
+  bool tangled = false;
+  float before = 4;
+  for (int i = 0; i < count; ++i) {
+    const std::uint32_t t = m.triangleOf[first + std::uint32_t(i)];
+    tangled = tangled || invertedTriangle(m, t);
+    before = fminf(before, signedMinAngle(m, t));
+  }
+  move.before = move.after = before;
+  if (!tangled) return move;
+  move.outcome = Outcome::NoPlane;
+  FanTriangle<Real> cache[Fan<Real>::kCapacity];
+  const Fan<Real> fan(m, v, cache);
+  const TangentFrame<Real> f = untangleFrame(m, v, fan);
+  move.radius = float(f.radius * fan.unit);
+  if (!f.valid || count > Fan<Real>::kCapacity) return move;
+  V refs[Fan<Real>::kCapacity];
+  Real meanArea = 0;
+  for (int i = 0; i < count; ++i) {
+    refs[i] = convert<Real>(m.reference[m.triangleOf[first + std::uint32_t(i)]]);
+    meanArea += length(cross(fan[i].a, fan[i].b)) / Real(count);
+  }
+  const Real r = f.radius, beta = meanArea / 10;
+  constexpr Real kRefused = Real(1e30f);
+  auto objective = [&](Point2T<Real> q) {
+    if (q.u * q.u + q.w * q.w > r * r) return kRefused;
+    return untangleMeasure(fan, refs, f.e1 * q.u + f.e2 * q.w, beta);
+  };
+  const Real start = untangleMeasure(fan, refs, V{0, 0, 0}, beta);
+  Real best = 0;
+  const Point2T<Real> q = nelderMead(objective, r / 2, p.search, &best, &move.iterations, visit);
+  move.outcome = Outcome::StillTangled;
+  if (!(best < start) || (q.u == 0 && q.w == 0)) return move;
+  const Vec3 y = project(fan.global(f.e1 * q.u + f.e2 * q.w));
+  move.tried = y;
+  if (!(untangleMeasure(fan, refs, fan.local(y), beta) < start)) return move;
+  move.to = y;
+  move.moved = true;
+  move.outcome = Outcome::Moved;
+  float after = 4;  // the smallest signed angle of v's triangles at the new place
+  for (int i = 0; i < count; ++i) {
+    const std::uint32_t t = m.triangleOf[first + std::uint32_t(i)];
+    const std::uint32_t* c = m.corners + 3 * t;
+    Vec3 k[3];
+    for (int j = 0; j < 3; ++j) k[j] = c[j] == v ? y : m.positions[c[j]];
+    after = fminf(after, signedMinAngle(k[0], k[1], k[2], m.reference[t]));
+  }
+  move.after = after;
+  return move;
+}
+
 // Vertex v's move by the method `p` names, its search in the precision Real (which should be
 // the one p.precision names: see withPrecision).
 template <typename Real, typename Project, typename Visit>
 WS_HD VertexMove moveVertex(const MeshView& m, std::uint32_t v, const OptimizeParams& p,
                             Project&& project, Visit&& visit) {
+  if (p.method == Method::Untangle) return untangleVertex<Real>(m, v, p, project, visit);
   return p.method == Method::NelderMead ? optimizeVertex<Real>(m, v, p, project, visit)
                                         : smoothVertex(m, v, p, project);
 }

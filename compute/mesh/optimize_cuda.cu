@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstring>
 #include <cub/device/device_radix_sort.cuh>
 #include <stdexcept>
 
@@ -113,9 +114,21 @@ __global__ void classStartKernel(const std::uint32_t* sorted, std::uint32_t n,
   for (std::uint32_t c = from; c <= sorted[i]; ++c) start[c] = i;
 }
 
+// Signed: an inverted triangle's is negative (signedMinAngle).
 __device__ float triangleMinDegrees(const MeshView& m, std::uint32_t t) {
-  const std::uint32_t* c = m.corners + 3 * t;
-  return minAngle(m.positions[c[0]], m.positions[c[1]], m.positions[c[2]]) * kDegreesPerRadian;
+  return signedMinAngle(m, t) * kDegreesPerRadian;
+}
+
+// A float's bits as an int that orders as the floats do, negative ones too, and back.
+__device__ int orderedBits(float f) {
+  const int i = __float_as_int(f);
+  return i >= 0 ? i : i ^ 0x7FFFFFFF;
+}
+__host__ __device__ float fromOrderedBits(int i) {
+  const int bits = i >= 0 ? i : i ^ 0x7FFFFFFF;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
 }
 
 __global__ void triangleAnglesKernel(MeshView mesh, std::uint32_t n, float* out) {
@@ -123,36 +136,43 @@ __global__ void triangleAnglesKernel(MeshView mesh, std::uint32_t n, float* out)
   if (t < n) out[t] = triangleMinDegrees(mesh, t);
 }
 
-// The summary through the block's shared histogram, then one set of atomics per block. A
-// smallest angle is never negative, so its bits order like the floats.
+// The summary through the block's shared histogram, then one set of atomics per block. The
+// smallest angle goes through orderedBits (an inverted triangle's is negative): s->minDegrees
+// holds those bits until the host turns them back.
 __global__ void summaryKernel(MeshView mesh, std::uint32_t n, AngleSummary* s) {
   __shared__ std::uint32_t bins[kAngleBins];
-  __shared__ float blockMin;
+  __shared__ int blockMin;
   __shared__ double blockSum;
+  __shared__ std::uint32_t blockInverted;
   if (threadIdx.x < kAngleBins) bins[threadIdx.x] = 0;
-  if (threadIdx.x == 0) blockMin = 180, blockSum = 0;
+  if (threadIdx.x == 0) blockMin = orderedBits(180), blockSum = 0, blockInverted = 0;
   __syncthreads();
   float least = 180, sum = 0;
+  std::uint32_t inverted = 0;
   for (std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < n;
        t += gridDim.x * blockDim.x) {
     const float degrees = triangleMinDegrees(mesh, t);
     least = fminf(least, degrees);
     sum += degrees;
+    inverted += invertedTriangle(mesh, t);
     atomicAdd(&bins[angleBin(degrees)], 1u);
   }
   for (int offset = 16; offset > 0; offset /= 2) {
     least = fminf(least, __shfl_down_sync(0xFFFFFFFFu, least, offset));
     sum += __shfl_down_sync(0xFFFFFFFFu, sum, offset);
+    inverted += __shfl_down_sync(0xFFFFFFFFu, inverted, offset);
   }
   if ((threadIdx.x & 31) == 0) {
-    atomicMin(reinterpret_cast<int*>(&blockMin), __float_as_int(least));
+    atomicMin(&blockMin, orderedBits(least));
     atomicAdd(&blockSum, double(sum));
+    atomicAdd(&blockInverted, inverted);
   }
   __syncthreads();
   if (threadIdx.x < kAngleBins) atomicAdd(&s->histogram[threadIdx.x], bins[threadIdx.x]);
   if (threadIdx.x == 0) {
-    atomicMin(reinterpret_cast<int*>(&s->minDegrees), __float_as_int(blockMin));
+    atomicMin(reinterpret_cast<int*>(&s->minDegrees), blockMin);
     atomicAdd(&s->meanDegrees, blockSum);  // the sum; the host divides
+    atomicAdd(&s->inverted, blockInverted);
   }
 }
 
@@ -206,6 +226,7 @@ CudaSurface::CudaSurface(const SurfaceMesh& mesh, const std::vector<std::uint8_t
       triangleOf_(toDevice(mesh.topology.triangleOf)),
       neighbourStart_(toDevice(mesh.topology.neighbourStart)),
       neighbourOf_(toDevice(mesh.topology.neighbourOf)),
+      reference_(toDevice(mesh.reference)),
       colour_(std::max<std::size_t>(vertices_, 1)),
       members_(std::max<std::size_t>(vertices_, 1)),
       locked_(toDevice(locked)),
@@ -224,8 +245,8 @@ CudaSurface::CudaSurface(const SurfaceMesh& mesh, const std::vector<std::uint8_t
     projection_.surface = surface_;
   }
   counts_.zero();
-  view_ = {positions_.data(),  corners_.data(),        triangleStart_.data(),
-           triangleOf_.data(), neighbourStart_.data(), neighbourOf_.data()};
+  view_ = {positions_.data(),      corners_.data(),     triangleStart_.data(), triangleOf_.data(),
+           neighbourStart_.data(), neighbourOf_.data(), reference_.data()};
 }
 
 void CudaSurface::setColouring(const Colouring& colouring) {
@@ -320,7 +341,7 @@ PassCounts CudaSurface::counts() {
 }
 
 AngleSummary CudaSurface::summarizeAngles() {
-  AngleSummary s;
+  AngleSummary s;  // minDegrees 180: a positive float's bits are its ordered bits
   s.meanDegrees = 0;
   WS_CUDA_CHECK(cudaMemcpy(summary_.data(), &s, sizeof s, cudaMemcpyHostToDevice));
   if (triangles_)
@@ -328,6 +349,9 @@ AngleSummary CudaSurface::summarizeAngles() {
                    256)(view_, std::uint32_t(triangles_), summary_.data());
   WS_CUDA_CHECK(cudaGetLastError());
   s = toHost(summary_.data(), 1)[0];
+  int bits;
+  std::memcpy(&bits, &s.minDegrees, sizeof bits);
+  s.minDegrees = fromOrderedBits(bits);
   s.meanDegrees = triangles_ ? s.meanDegrees / double(triangles_) : 0;
   return s;
 }

@@ -61,6 +61,7 @@ class CudaSurface {
   std::size_t vertices_, triangles_;
   DeviceBuffer<Vec3> positions_, before_;
   DeviceBuffer<std::uint32_t> corners_, triangleStart_, triangleOf_, neighbourStart_, neighbourOf_;
+  DeviceBuffer<Vec3> reference_;  // the mesh's reference normals
   DeviceBuffer<std::uint32_t> colour_, members_;
   DeviceBuffer<std::uint8_t> locked_;
   DeviceBuffer<std::uint32_t> gridStart_, gridTriangles_, originalCorners_;

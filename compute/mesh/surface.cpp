@@ -13,6 +13,7 @@ SurfaceMesh::SurfaceMesh(const TriangleMesh& mesh) : topology(buildTopology(mesh
   for (const auto& p : mesh.vertices) positions.push_back({p[0], p[1], p[2]});
   corners.reserve(mesh.triangles.size() * 3);
   for (const auto& t : mesh.triangles) corners.insert(corners.end(), t.begin(), t.end());
+  reference = referenceNormals(positions, corners, topology);
 }
 
 MeshView SurfaceMesh::view() {
@@ -21,7 +22,47 @@ MeshView SurfaceMesh::view() {
           topology.triangleStart.data(),
           topology.triangleOf.data(),
           topology.neighbourStart.data(),
-          topology.neighbourOf.data()};
+          topology.neighbourOf.data(),
+          reference.data()};
+}
+
+std::vector<Vec3> referenceNormals(const std::vector<Vec3>& positions,
+                                   const std::vector<std::uint32_t>& corners,
+                                   const Topology& topology) {
+  const std::size_t triangles = corners.size() / 3;
+  const auto unitNormal = [&](std::size_t t) {
+    const std::uint32_t* c = corners.data() + 3 * t;
+    const Vec3 n = cross(positions[c[1]] - positions[c[0]], positions[c[2]] - positions[c[0]]);
+    const float l = length(n);
+    return l > 0 ? n * (1 / l) : Vec3{0, 0, 0};
+  };
+  std::vector<Vec3> unit(triangles), first(triangles), reference(triangles);
+  for (std::size_t t = 0; t < triangles; ++t) unit[t] = unitNormal(t);
+  // The triangles around t (sharing a corner, t left out) that `counts`, their unit normals summed
+  // and made unit; `otherwise` where they cancel.
+  const auto around = [&](std::size_t t, auto&& counts, Vec3 otherwise) {
+    Vec3 sum = {0, 0, 0};
+    for (int k = 0; k < 3; ++k) {
+      const std::uint32_t v = corners[3 * t + k];
+      for (std::uint32_t i = topology.triangleStart[v]; i < topology.triangleStart[v + 1]; ++i) {
+        const std::uint32_t u = topology.triangleOf[i];
+        if (u != std::uint32_t(t) && counts(u)) sum = sum + unit[u];
+      }
+    }
+    const float l = length(sum);
+    return l > 1e-6f ? sum * (1 / l) : otherwise;
+  };
+  // Two votes: every neighbour first; then only those the first found facing their way, so that
+  // the folds near a triangle with few neighbours (a patch's corner) do not outvote it.
+#pragma omp parallel for schedule(static)
+  for (std::int64_t t = 0; t < std::int64_t(triangles); ++t)
+    first[t] = around(
+        std::size_t(t), [](std::uint32_t) { return true; }, unit[t]);
+  const auto sound = [&](std::uint32_t u) { return dot(unit[u], first[u]) > 0; };
+#pragma omp parallel for schedule(static)
+  for (std::int64_t t = 0; t < std::int64_t(triangles); ++t)
+    reference[t] = around(std::size_t(t), sound, first[t]);
+  return reference;
 }
 
 namespace {
@@ -61,11 +102,13 @@ float SurfaceMesh::meanMinAngleDegrees() const {
 AngleSummary summarizeAngles(const SurfaceMesh& m) {
   AngleSummary s;
   double sum = 0;
+  const MeshView view = const_cast<SurfaceMesh&>(m).view();  // read only
   for (std::size_t t = 0; t < m.triangles(); ++t) {
-    const float degrees = triangleMinAngle(m, t) * kDegrees;
+    const float degrees = signedMinAngle(view, std::uint32_t(t)) * kDegrees;
     s.minDegrees = std::min(s.minDegrees, degrees);
     sum += degrees;
     ++s.histogram[angleBin(degrees)];
+    s.inverted += invertedTriangle(view, std::uint32_t(t));
   }
   s.meanDegrees = m.triangles() ? sum / double(m.triangles()) : 0;
   return s;
@@ -83,6 +126,7 @@ std::vector<std::uint8_t> lockedVertices(const SurfaceMesh& m, float featureDegr
     return l > 0 ? n * (1 / l) : n;
   };
   const Topology& t = m.topology;
+  const MeshView view = const_cast<SurfaceMesh&>(m).view();  // read only
   for (std::uint32_t v = 0; v < t.vertices; ++v) {
     // Each edge (v, u) and the normals of the triangles of v that contain u.
     for (std::uint32_t i = t.neighbourStart[v]; i < t.neighbourStart[v + 1] && !locked[v]; ++i) {
@@ -94,6 +138,7 @@ std::vector<std::uint8_t> lockedVertices(const SurfaceMesh& m, float featureDegr
         const std::uint32_t* c = m.corners.data() + 3 * tri;
         if (c[0] != u && c[1] != u && c[2] != u) continue;
         if (triangleMinAngle(m, tri) * kDegrees < kSliverDegrees) continue;
+        if (invertedTriangle(view, tri)) continue;  // a fold is no feature: it is to mend
         if (!seen) {
           first = normal(tri);
           seen = true;

@@ -15,6 +15,7 @@ struct SurfaceMesh {
   std::vector<Vec3> positions;
   std::vector<std::uint32_t> corners;  // three per triangle
   Topology topology;
+  std::vector<Vec3> reference;  // each triangle's reference normal, from the mesh as it came
 
   explicit SurfaceMesh(const TriangleMesh& mesh);
   MeshView view();
@@ -26,15 +27,26 @@ struct SurfaceMesh {
   std::ptrdiff_t foldedSince(const std::vector<Vec3>& before) const;
 };
 
-// The triangles' smallest angles in one pass: their minimum, mean and a histogram in bins of
-// kAngleBinDegrees (the last bin takes everything from 55 degrees up to 60, the most a smallest
-// angle can be).
+// Which way the surface faces at each triangle, from a mesh that may arrive tangled: the sum of
+// the unit normals of the triangles that share a corner with it (itself left out), so that a few
+// folded triangles are outvoted by the sound ones around them; then again with only the
+// triangles that vote found sound. Unit vectors; the triangle's own normal where they cancel,
+// zero for a triangle without area in a neighbourhood without any.
+std::vector<Vec3> referenceNormals(const std::vector<Vec3>& positions,
+                                   const std::vector<std::uint32_t>& corners,
+                                   const Topology& topology);
+
+// The triangles' signed smallest angles (signedMinAngle: an inverted triangle's is negative) in
+// one pass: their minimum, mean, the inverted ones and a histogram in bins of kAngleBinDegrees
+// (the first bin takes the inverted too, the last everything from 55 degrees up to 60, the most a
+// smallest angle can be).
 constexpr int kAngleBins = 12;
 constexpr float kAngleBinDegrees = 5;
 struct AngleSummary {
   float minDegrees = 180;
   double meanDegrees = 0;
   std::uint32_t histogram[kAngleBins] = {};
+  std::uint32_t inverted = 0;
 };
 AngleSummary summarizeAngles(const SurfaceMesh& mesh);
 WS_HD int angleBin(float degrees) {
@@ -52,9 +64,9 @@ struct PassCounts {
 // Vertices that must not move: those Topology pins (boundary and non-manifold edges) and, with
 // featureDegrees > 0, those on an edge whose two triangles meet at more than featureDegrees (the
 // angle between their normals: 0 on a flat sheet).
-// Slivers (triangles with an angle under kSliverDegrees) are left out of the comparison: their
-// normals say little about the surface, and a poor mesh's slivers would otherwise lock the very
-// vertices that must move to mend them.
+// Slivers (triangles with an angle under kSliverDegrees) and inverted triangles are left out of
+// the comparison: their normals say little about the surface, and a poor or tangled mesh's
+// slivers and folds would otherwise lock the very vertices that must move to mend them.
 constexpr float kSliverDegrees = 10;
 std::vector<std::uint8_t> lockedVertices(const SurfaceMesh& mesh, float featureDegrees);
 
