@@ -99,7 +99,7 @@ Inspection inspectVertex(const MeshView& m, std::uint32_t v, bool locked,
         corners[k] = fan.global(f.e1 * simplex[k].u + f.e2 * simplex[k].w);
     };
     const bool search = params.method == Method::NelderMead || untangle;
-    in.move = search ? moveVertex<Real>(m, v, params, project, record)
+    in.move = search ? passMove<Real>(m, v, params, project, record)
                      : smoothVertex(m, v, params, project);
     if (!search) in.radius = in.move.radius;  // the smoothing step's length, drawn as the disk
   });

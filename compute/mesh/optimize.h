@@ -282,11 +282,13 @@ WS_HD float vertexQuality(const MeshView& m, std::uint32_t v, Vec3 at, bool fold
       before[k] = m.positions[t[k]];
       after[k] = t[k] == v ? at : before[k];
     }
-    if (folds && turnedOver(before, after)) return -1;
-    const Vec3 r = referenceOf(m, m.triangleOf[i]);
-    if (folds && facesAgainst(after[0], after[1], after[2], r) &&
-        !facesAgainst(before[0], before[1], before[2], r))
-      return -1;
+    if (folds) {
+      if (turnedOver(before, after)) return -1;
+      const Vec3 r = referenceOf(m, m.triangleOf[i]);
+      if (facesAgainst(after[0], after[1], after[2], r) &&
+          !facesAgainst(before[0], before[1], before[2], r))
+        return -1;
+    }
     smallest = fminf(smallest, minAngle(after[0], after[1], after[2]));
   }
   return smallest;
@@ -642,14 +644,22 @@ WS_HD VertexMove untangleVertex(const MeshView& m, std::uint32_t v, const Optimi
   return move;
 }
 
-// Vertex v's move by the method `p` names, its search in the precision Real (which should be
-// the one p.precision names: see withPrecision).
+// Vertex v's move by the method `p` names but Untangle, its search in the precision Real (which
+// should be the one p.precision names: see withPrecision).
 template <typename Real, typename Project, typename Visit>
 WS_HD VertexMove moveVertex(const MeshView& m, std::uint32_t v, const OptimizeParams& p,
                             Project&& project, Visit&& visit) {
-  if (p.method == Method::Untangle) return untangleVertex<Real>(m, v, p, project, visit);
   return p.method == Method::NelderMead ? optimizeVertex<Real>(m, v, p, project, visit)
                                         : smoothVertex(m, v, p, project);
+}
+
+// The same with Untangle too. The GPU runs the untangling phase in kernels of its own instead,
+// so that the optimizing kernels do not carry its registers (8% of a sweep on an H100).
+template <typename Real, typename Project, typename Visit>
+WS_HD VertexMove passMove(const MeshView& m, std::uint32_t v, const OptimizeParams& p,
+                          Project&& project, Visit&& visit) {
+  if (p.method == Method::Untangle) return untangleVertex<Real>(m, v, p, project, visit);
+  return moveVertex<Real>(m, v, p, project, visit);
 }
 
 // Calls f(float{}) or f(double{}) as `precision` says, so that a caller makes its loop or kernel

@@ -33,10 +33,21 @@ __device__ void countMove(const VertexMove& move, unsigned long long* counts) {
 #endif
 }
 
+// A thread's move of its vertex: the method's, or with Untangle the untangling phase's, each in
+// kernels of its own (the optimizing kernels then carry none of the untangling's registers).
+template <typename Real, bool Untangle>
+__device__ VertexMove threadMove(const MeshView& m, std::uint32_t v, const OptimizeParams& params,
+                                 const SurfaceProjection& project) {
+  if constexpr (Untangle)
+    return untangleVertex<Real>(m, v, params, project, NoVisit{});
+  else
+    return moveVertex<Real>(m, v, params, project, NoVisit{});
+}
+
 // One thread per vertex of a colour class: no two of them share a triangle, so each reads its
 // neighbours as they were before the launch and writes only its own position. Real: the
 // precision of the search.
-template <typename Real>
+template <typename Real, bool Untangle>
 __global__ void optimizeClassKernel(MeshView mesh, const std::uint32_t* members, std::uint32_t n,
                                     const std::uint8_t* locked, OptimizeParams params,
                                     SurfaceProjection project, unsigned long long* counts) {
@@ -45,14 +56,14 @@ __global__ void optimizeClassKernel(MeshView mesh, const std::uint32_t* members,
   const std::uint32_t v = members[i];
   VertexMove move{};
   if (!locked[v]) {
-    move = moveVertex<Real>(mesh, v, params, project, NoVisit{});
+    move = threadMove<Real, Untangle>(mesh, v, params, project);
     if (move.moved) mesh.positions[v] = move.to;
   }
   countMove(move, counts);
 }
 
 // Every vertex at once: reads `mesh` (the positions before the pass), writes `to`.
-template <typename Real>
+template <typename Real, bool Untangle>
 __global__ void optimizeAllKernel(MeshView mesh, std::uint32_t n, const std::uint8_t* locked,
                                   OptimizeParams params, SurfaceProjection project, Vec3* to,
                                   unsigned long long* counts) {
@@ -60,7 +71,7 @@ __global__ void optimizeAllKernel(MeshView mesh, std::uint32_t n, const std::uin
   if (v >= n) return;
   VertexMove move{};
   if (!locked[v]) {
-    move = moveVertex<Real>(mesh, v, params, project, NoVisit{});
+    move = threadMove<Real, Untangle>(mesh, v, params, project);
     if (move.moved) to[v] = move.to;
   }
   countMove(move, counts);
@@ -307,9 +318,14 @@ void CudaSurface::optimizeClass(std::uint32_t colour, const OptimizeParams& para
   if (n)
     withPrecision(params.precision, [&](auto real) {
       using Real = decltype(real);
-      recordedLaunch(
-          sizeof(Real) == 8 ? "optimizeClassKernel<double>" : "optimizeClassKernel<float>",
-          optimizeClassKernel<Real>, blocksFor(n, block_), block_)(
+      const bool untangle = params.method == Method::Untangle;
+      const bool fp64 = sizeof(Real) == 8;
+      recordedLaunch(untangle
+                         ? (fp64 ? "optimizeClassKernel<double, untangle>"
+                                 : "optimizeClassKernel<float, untangle>")
+                         : (fp64 ? "optimizeClassKernel<double>" : "optimizeClassKernel<float>"),
+                     untangle ? optimizeClassKernel<Real, true> : optimizeClassKernel<Real, false>,
+                     blocksFor(n, block_), block_)(
           view_, members_.data() + first, n, locked_.data(), params, projection_, counts_.data());
     });
   WS_CUDA_CHECK(cudaGetLastError());
@@ -327,8 +343,13 @@ void CudaSurface::optimizeAllAtOnce(const OptimizeParams& params) {
   before.positions = before_.data();
   withPrecision(params.precision, [&](auto real) {
     using Real = decltype(real);
-    recordedLaunch(sizeof(Real) == 8 ? "optimizeAllKernel<double>" : "optimizeAllKernel<float>",
-                   optimizeAllKernel<Real>, blocksFor(vertices_, block_),
+    const bool untangle = params.method == Method::Untangle;
+    const bool fp64 = sizeof(Real) == 8;
+    recordedLaunch(untangle ? (fp64 ? "optimizeAllKernel<double, untangle>"
+                                    : "optimizeAllKernel<float, untangle>")
+                            : (fp64 ? "optimizeAllKernel<double>" : "optimizeAllKernel<float>"),
+                   untangle ? optimizeAllKernel<Real, true> : optimizeAllKernel<Real, false>,
+                   blocksFor(vertices_, block_),
                    block_)(before, std::uint32_t(vertices_), locked_.data(), params, projection_,
                            positions_.data(), counts_.data());
   });

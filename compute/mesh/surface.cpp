@@ -168,7 +168,7 @@ std::size_t moveVertices(std::int64_t count, VertexOf&& vertexOf, const MeshView
     for (std::int64_t i = 0; i < count; ++i) {
       const std::uint32_t v = vertexOf(i);
       if (locked[v]) continue;
-      const VertexMove move = moveVertex<Real>(view, v, params, project, NoVisit{});
+      const VertexMove move = passMove<Real>(view, v, params, project, NoVisit{});
       used += std::uint64_t(move.iterations);
       if (move.moved) {
         to[v] = move.to;
