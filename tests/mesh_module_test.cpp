@@ -293,6 +293,24 @@ TEST_P(MeshModuleTest, ATangledMeshIsUntangledBeforeItIsOptimized) {
   }
 }
 
+// Folds whose vertices are all locked (every edge a feature at a tenth of a degree) cannot be
+// untangled: the first pass moves none, the notes say which vertices, and the optimization goes
+// on.
+TEST_P(MeshModuleTest, FoldsThatCannotBeUntangledAreReported) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  const std::string path = ::testing::TempDir() + "/tangled-locked.obj";
+  saveMesh(test::tangled(jitteredSphere(2, 0.1f, seed), 2, seed, true), path, MeshFormat::Obj);
+  auto m = std::make_unique<MeshModule>(GetParam());
+  m->setParams({{"mesh", path}, {"feature_angle", 0.1}});
+  const double folds = metric(*m, "inverted triangles");
+  ASSERT_GT(folds, 0) << "seed " << seed;
+  m->step(3);
+  EXPECT_EQ(metric(*m, "inverted triangles"), folds);
+  const std::string notes = m->notes();
+  EXPECT_NE(notes.find(" vertices could not be untangled: "), std::string::npos) << notes;
+  EXPECT_EQ(notes.find("(untangling: pass"), std::string::npos) << "the phase is over: " << notes;
+}
+
 // The shipped bumpy torus (jittered by 0.35 of an edge) came with a few folded slivers.
 TEST_P(MeshModuleTest, TheShippedBumpyTorusIsUntangled) {
   auto m = std::make_unique<MeshModule>(GetParam());
