@@ -235,10 +235,12 @@ TEST(LbmStreamlines, TheCavitysViewHasThemWithOrWithoutTheIsosurface) {
   EXPECT_NE(module->notes().find("40 streamlines from seeds throughout the flow"),
             std::string::npos)
       << module->notes();
+  EXPECT_NE(module->notes().find("no isosurface (isosurface of: none)"), std::string::npos)
+      << module->notes();
   module->setParams({{"streamlines", std::int64_t(0)}});
   EXPECT_EQ(module->surfaceSegments(), 0u);
   EXPECT_FALSE(module->applies("stream_length"));
-  EXPECT_EQ(module->notes().find("streamlines"), std::string::npos);
+  EXPECT_EQ(module->notes().find("streamlines from"), std::string::npos) << module->notes();
 }
 
 TEST(LbmStreamlines, FromTheInletOfAChannelTheyPassTheObstacle) {

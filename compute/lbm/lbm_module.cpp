@@ -774,8 +774,11 @@ std::string LbmModule::notes() const {
     text += "warning: speeds above 0.3 cells/step appeared: the flow is near its limit\n";
   if (diverged_) text += "warning: the flow diverged; restore the last good state or reset\n";
   if (surfaceScene()) {
-    text += "isosurface of " + params().getText("iso_quantity") + " at " + fixed(surfaceLevel_, 6) +
-            ": " + std::to_string(surfaceTriangles_) + " triangles\n";
+    if (params().getText("iso_quantity") == "none")
+      text += "no isosurface (isosurface of: none)\n";
+    else
+      text += "isosurface of " + params().getText("iso_quantity") + " at " +
+              fixed(surfaceLevel_, 6) + ": " + std::to_string(surfaceTriangles_) + " triangles\n";
     if (surfaceTriangles_ > kMaxSurfaceTriangles)
       text += "warning: only the first " + std::to_string(kMaxSurfaceTriangles) +
               " triangles of the isosurface are drawn; raise its level\n";

@@ -306,7 +306,8 @@ std::string MeshModule::notes() const {
     if (untangling())
       text += " (untangling: pass " + std::to_string(untanglePasses_ + 1) + ")";
     else if (summary().inverted == 0 && untanglePasses_ > 0)
-      text += " (untangled in " + std::to_string(untanglePasses_) + " passes)";
+      text += " (untangled in " + std::to_string(untanglePasses_) +
+              (untanglePasses_ == 1 ? " pass)" : " passes)");
     else if (!plan_.untangle)
       text += " (untangle first is off)";
   }
@@ -492,7 +493,9 @@ void MeshModule::restoreState(const StateBlob& state) {
 }
 
 void MeshModule::applyParams(const std::vector<std::string>& changed) {
-  inspection_.reset();  // the search's parameters may have changed
+  inspection_.reset();     // the search's parameters may have changed
+  untangleStuck_ = false;  // and so may what untangling can do: it tries again
+  tangledVertices_.clear();
   if (anyOf(changed, {"block"})) engine_->setBlock(std::stoi(params().getText("block")));
   if (anyOf(changed, {"mesh", "vertices", "jitter", "seed"})) {
     rebuild(params());  // throws changing nothing
