@@ -50,7 +50,8 @@ WS_HD bool streamInFluid(const StreamField& f, const float p[3]) {
 // The velocity at `p`, trilinear between the eight cell centres around it (held to the lattice
 // at its border); walls count as at rest. False where `p` is not in a fluid cell. Every read is
 // unconditional, the cell that holds `p` read with the eight, so that the GPU issues them
-// together and a lookup waits for memory once.
+// together and a lookup waits for memory once. (streamInFluid's test is written again here, not
+// shared: finding the holding cell in one helper cost 17% of the tracing on an H100.)
 WS_HD bool streamVelocity(const StreamField& f, const float p[3], float u[3]) {
   u[0] = u[1] = u[2] = 0;
   const Grid& g = f.grid;
