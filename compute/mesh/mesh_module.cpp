@@ -444,8 +444,10 @@ std::vector<Histogram> MeshModule::histograms() const {
   Histogram h{"triangles by smallest angle (%)", {}, {}, "at the start", {}};
   const double total = double(std::max<std::size_t>(start_->triangles(), 1));
   for (int b = 0; b < kAngleBins; ++b) {
-    h.labels.push_back(std::to_string(int(b * kAngleBinDegrees)) + "-" +
-                       std::to_string(int((b + 1) * kAngleBinDegrees)));
+    // The first bin holds the inverted triangles too (their smallest angles count as negative).
+    h.labels.push_back(b == 0 ? "<" + std::to_string(int(kAngleBinDegrees))
+                              : std::to_string(int(b * kAngleBinDegrees)) + "-" +
+                                    std::to_string(int((b + 1) * kAngleBinDegrees)));
     h.values.push_back(float(100.0 * summary().histogram[b] / total));
     h.reference.push_back(float(100.0 * startSummary_.histogram[b] / total));
   }
