@@ -952,47 +952,40 @@ expect-layout
 TEST(GuiPanels, ADroppedFileOpensWhereItsKindGoes) {
   REQUIRE_WINDOWS();
   const std::string assets = std::string(WS_SOURCE_DIR) + "/assets/";
-  const std::string script = R"(
+  // The script in one raw string; @ASSETS@ stands for the assets folder.
+  std::string script = R"ui(
 view-move 0.3 0.3
-drop ")" + assets + R"(patterns/glider.rle"
+drop "@ASSETS@patterns/glider.rle"
 frames 2
 expect-module life
 expect-value population 5
-expect-value item ")" + assets +
-                             R"(patterns/glider.rle"
-drop ")" + assets + R"(meshes/gear.obj"
+expect-value item "@ASSETS@patterns/glider.rle"
+drop "@ASSETS@meshes/gear.obj"
 expect-module mesh
-expect-value mesh ")" + assets +
-                             R"(meshes/gear.obj"
-drop ")" + assets + R"(graphs/karate.txt"
+expect-value mesh "@ASSETS@meshes/gear.obj"
+drop "@ASSETS@graphs/karate.txt"
 expect-module graph
-expect-value graph ")" + assets +
-                             R"(graphs/karate.txt"
-drop ")" + assets + R"(presets/lbm-cavity.json"
+expect-value graph "@ASSETS@graphs/karate.txt"
+drop "@ASSETS@presets/lbm-cavity.json"
 expect-module lbm
 expect-value scene cavity
-drop ")" + assets + R"(masks/airfoil.png"
+drop "@ASSETS@masks/airfoil.png"
 expect-module lbm
 expect-value scene cylinder
-expect-value "obstacle picture" ")" +
-                             assets +
-                             R"(masks/airfoil.png"
+expect-value "obstacle picture" "@ASSETS@masks/airfoil.png"
 expect-match "module notes" "obstacle height"
 set width 48
 set height 24
 pick lattice d3q19
-set "depth )"
-                             "(3-D)"
-                             R"(" 12
-drop ")" + assets + R"(meshes/gear.obj"
+set "depth (3-D)" 12
+drop "@ASSETS@meshes/gear.obj"
 expect-module lbm
-expect-value "obstacle mesh" ")" +
-                             assets + R"(meshes/gear.obj"
+expect-value "obstacle mesh" "@ASSETS@meshes/gear.obj"
 expect-match "module notes" "obstacle size"
 open "Record and replay"
 set checkpoint here.wsckpt
 click "Save checkpoint"
-drop ")" + assets + R"(presets/life-gosper-gun.json"
+drop "@ASSETS@presets/life-gosper-gun.json"
 expect-module life
 drop here.wsckpt
 expect-module lbm
@@ -1008,13 +1001,14 @@ expect-error "cannot open 'script.ui'"
 drop no-such-file.rle
 expect-error "there is no such file"
 open Files
-pick recent ")" + assets + R"(meshes/gear.obj"
+pick recent "@ASSETS@meshes/gear.obj"
 expect-module lbm
-expect-value "obstacle mesh" ")" +
-                             assets + R"(meshes/gear.obj"
+expect-value "obstacle mesh" "@ASSETS@meshes/gear.obj"
 expect-no-error
 expect-layout
-)";
+)ui";
+  for (std::size_t at; (at = script.find("@ASSETS@")) != std::string::npos;)
+    script.replace(at, 8, assets);
   const auto run =
       runUiScript("drop", script, "--backend cpu --set life.density=0 --paused --window 1600x1000");
   expectPassed(run);
