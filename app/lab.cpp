@@ -85,6 +85,12 @@ bool startsPaused(const nlohmann::json& preset) {
   return preset.is_object() && preset.value("paused", false);
 }
 
+// The steps a frame the preset asks for (Module::loadPreset checked it), if it names them.
+std::optional<int> presetStepsPerFrame(const nlohmann::json& preset) {
+  if (!preset.is_object() || !preset.contains("steps_per_frame")) return std::nullopt;
+  return preset["steps_per_frame"].get<int>();
+}
+
 }  // namespace
 
 std::optional<std::string> presetModule(const std::string& path) {
@@ -108,17 +114,20 @@ Lab::Lab(const LabOptions& options) {
   pickFirstTool();
   if (!options.variant.empty()) module_->select(backend, options.variant);
   bool presetPaused = false;
+  std::optional<int> presetSpeed;
   if (!options.preset.empty()) {
     const nlohmann::json content = readJsonFile(options.preset);
     presetNote_ = scaledNote(loadPresetFrom(*module_, content, options.preset));
     presetPaused = startsPaused(content);
+    presetSpeed = presetStepsPerFrame(content);
   }
   if (!options.size.empty()) module_->setSize(options.size);
   applySettings(*module_, options.sets);
   if (!options.compare.empty())
     startComparison(parseCompareTarget(options.compare, module_->backend()));
   if (options.stepsPerFrame < 1) throw InputError("--steps-per-frame must be at least 1");
-  stepsPerFrame_ = options.stepsPerFrame;
+  // The preset's speed unless the command line names another.
+  stepsPerFrame_ = options.stepsPerFrame == 1 && presetSpeed ? *presetSpeed : options.stepsPerFrame;
   running_ = !options.paused && !presetPaused;
   interop = options.interop;
   if (backend == Backend::Cpu && !gpuInfo().available)
@@ -312,6 +321,7 @@ void Lab::applyPreset(const act::LoadPreset& preset) {
     presetNote_ = scaledNote(scaled);
   }
   if (startsPaused(preset.content)) running_ = false;
+  if (const std::optional<int> speed = presetStepsPerFrame(preset.content)) stepsPerFrame_ = *speed;
 }
 
 void Lab::setRunning(bool on) {

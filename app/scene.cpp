@@ -1,6 +1,7 @@
 #include "app/scene.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "compute/views/field.h"
 #include "compute/views/graph.h"
@@ -121,12 +122,18 @@ class FieldView2d final : public ViewWithRenderer<render::FieldRenderer> {
   using ViewWithRenderer::ViewWithRenderer;
   bool shows(Module& module) const override { return module.view<FieldSource>(); }
   void draw(Lab& lab, Module& module, int width, int height) override {
-    if (lab.fitPending) {
-      lab.camera.fit(module.world(), width, height);
+    // A world of another size since the last frame (a grid resized, another slice of a 3-D
+    // one) is fitted anew; the camera is kept while it stays (panned, zoomed, restored).
+    const WorldBox world = module.world();
+    const bool resized = shown_ && (world.minX != shown_->minX || world.minY != shown_->minY ||
+                                    world.maxX != shown_->maxX || world.maxY != shown_->maxY);
+    shown_ = world;
+    if (lab.fitPending || resized) {
+      lab.camera.fit(world, width, height);
       lab.fitPending = false;
     }
-    renderer().draw(*module.view<FieldSource>(), module.backend(), lab.camera, module.world(),
-                    width, height, lab.colormapForView(), lab.gridLines);
+    renderer().draw(*module.view<FieldSource>(), module.backend(), lab.camera, world, width, height,
+                    lab.colormapForView(), lab.gridLines);
     if (PointSource* points = module.view<PointSource>()) {
       if (!points_) points_ = std::make_unique<render::PointRenderer>(link_);
       points_->draw(*points, module.backend(), lab.camera.request(width, height));
@@ -144,6 +151,7 @@ class FieldView2d final : public ViewWithRenderer<render::FieldRenderer> {
 
  private:
   static constexpr float kMarkPixels = 3;
+  std::optional<WorldBox> shown_;  // the world drawn last
   std::unique_ptr<render::PointRenderer> points_;
   std::unique_ptr<render::MarkRenderer> marks_;
 };

@@ -1,7 +1,7 @@
 # cmake -DROOT=<source tree> -P CheckLayers.cmake: fails when a file under compute/, render/ or
 # app/ includes what its layer may not (design.md: app -> render, compute; render -> compute's
-# core and views; a module -> core, views and io only; the lab (app/, no window) -> no GL, ImGui
-# or GLFW). The build runs it every time, so a wrong include fails to build.
+# core and views; a module -> core, views, io and geometry only; the lab (app/, no window) -> no
+# GL, ImGui or GLFW). The build runs it every time, so a wrong include fails to build.
 if(NOT ROOT)
   message(FATAL_ERROR "CheckLayers.cmake: -DROOT=<source tree> is needed")
 endif()
@@ -18,10 +18,12 @@ function(allowed path out_prefixes out_window)
     set(prefixes compute/views/)
   elseif(path MATCHES "^compute/io/")
     set(prefixes compute/core/ compute/io/)
+  elseif(path MATCHES "^compute/geometry/")
+    set(prefixes compute/core/ compute/views/ compute/geometry/)
   elseif(path MATCHES "^compute/modules")
     set(prefixes compute/)
-  elseif(path MATCHES "^compute/([a-z0-9_]+)/")
-    set(prefixes compute/core/ compute/views/ compute/io/ compute/${CMAKE_MATCH_1}/)
+  elseif(path MATCHES "^compute/([a-z0-9_-]+)/")
+    set(prefixes compute/core/ compute/views/ compute/io/ compute/geometry/ compute/${CMAKE_MATCH_1}/)
   elseif(path MATCHES "^render/(camera2d|orbit_camera)")
     set(prefixes compute/core/ compute/views/ render/camera2d render/orbit_camera)
   elseif(path MATCHES "^render/")

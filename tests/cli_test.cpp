@@ -76,7 +76,8 @@ TEST(CommandLine, AShippedPresetIsFoundByName) {
       warpscope("--headless --backend cpu --preset lbm-poiseuille --steps 2 --window 160x100");
   ASSERT_EQ(result.exitCode, 0) << result.output;
   EXPECT_NE(result.output.find("module lbm"), std::string::npos) << result.output;
-  expectUsageError("--preset no-such-preset", "neither a file nor a shipped preset (graph-karate");
+  expectUsageError("--preset no-such-preset",
+                   "neither a file nor a shipped preset (cahn-hilliard-3d");
 }
 
 TEST(CommandLine, HelpDocumentsModulesParametersAndBench) {

@@ -5,6 +5,8 @@
 // every view it offers renders (through the real scene, on an EGL context where there is one).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -353,8 +355,10 @@ INSTANTIATE_TEST_SUITE_P(EveryModule, Contract,
                          ::testing::Combine(::testing::ValuesIn(registeredModules()),
                                             ::testing::Values(Backend::Cpu, Backend::Cuda)),
                          [](const ::testing::TestParamInfo<Contract::ParamType>& info) {
-                           return std::get<0>(info.param) + "_" +
-                                  std::string(toString(std::get<1>(info.param)));
+                           // A test's name takes letters, digits and '_' only.
+                           std::string name = std::get<0>(info.param);
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name + "_" + std::string(toString(std::get<1>(info.param)));
                          });
 
 }  // namespace

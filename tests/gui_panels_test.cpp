@@ -139,14 +139,20 @@ TEST_P(EveryWidget, OfEverySectionDoesWhatItSays) {
 }
 
 INSTANTIATE_TEST_SUITE_P(GuiPanels, EveryWidget,
-                         ::testing::Values("life", "lbm", "voxhash", "mesh", "graph", "reduce"),
-                         [](const auto& info) { return info.param; });
+                         ::testing::Values("life", "lbm", "cahn-hilliard", "voxhash", "mesh",
+                                           "graph", "reduce"),
+                         [](const auto& info) {
+                           std::string name = info.param;  // letters, digits and '_' only
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
 
 TEST(GuiPanels, EveryModuleIsWalked) {
   // The list above names every module.
   std::vector<std::string> names;
   for (const ModuleFacts& m : modules()) names.push_back(m.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"life", "lbm", "voxhash", "mesh", "graph", "reduce"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"life", "lbm", "cahn-hilliard", "voxhash", "mesh",
+                                             "graph", "reduce"}));
 }
 
 // Playback, tools, presets, record and replay, checkpoints, compare, view and classroom, each
@@ -599,6 +605,69 @@ expect-match camera "^orbit"
 expect-no-error
 )ui";
   const auto run = runUiScript("isosurface", script, "--backend cpu --window 1600x1000");
+  expectPassed(run);
+}
+
+// Cahn-Hilliard as a user meets it: a time step past the stability limit refused (in 3-D, whose
+// limit is lower, too), a stroke drawn and taken back, the mix separating (the
+// free energy falls), then a 3-D box shown as its interfaces and turned, and the one-thread
+// baseline picked.
+TEST(GuiPanels, APhaseSeparationIsDrawnRunAndShownIn3D) {
+  REQUIRE_WINDOWS();
+  const std::string script = R"ui(
+pick module "Cahn-Hilliard phase separation"
+set width 96
+set height 64
+expect-value dimensions 2-D
+expect-no-widget "slice normal"
+expect-no-widget "3-D view"
+set "time step" 0.05
+expect-error "past the stability limit 0.025"
+expect-value "time step" 0.01
+set "time step" 0.02
+click draw
+view-drag left 0.3 0.5 0.7 0.5
+expect-value undo draw
+key ctrl+z
+expect-status "undid draw"
+set N 1000
+click "Step 1000"
+frames 3
+expect-below "free energy per cell" -0.02
+expect-above "domain size" 3
+expect-match "module notes" "t = 20 after 1000 steps"
+expect-match "module notes" "mass drift -?[0-9.]+e-[0-9]+ per cell"
+set "time step" 0.01
+pick dimensions 3-D
+set width 24
+set height 24
+set "depth (3-D)" 24
+set "time step" 0.02
+expect-error "past the stability limit 0.0119"
+expect-value "time step" 0.01
+expect-widget "slice normal"
+pick "3-D view" isosurface
+expect-no-widget "slice normal"
+set N 300
+click "Step 300"
+frames 3
+expect-match "module notes" "interfaces phi = 0: [1-9][0-9]* triangles"
+expect-match camera "^orbit, yaw 0\.60, pitch 0\.45"
+view-drag left 0.5 0.5 0.7 0.6
+expect-match camera "^orbit, yaw (?!0\.60)"
+pick variant "one thread (the source's baseline)"
+click Step
+frames 2
+expect-value variant "one thread (the source's baseline)"
+expect-match "module notes" "after 301 steps"
+window 1000 700
+key u
+frames 3
+expect-layout
+expect-no-error
+)ui";
+  const auto run =
+      runUiScript("cahn-hilliard", script, "--backend cpu --paused --window 1600x1000");
   expectPassed(run);
 }
 
@@ -1088,13 +1157,13 @@ open Classroom
 set "s / preset" 60
 toggle "auto demo"
 frames 3
-expect-module graph
+expect-module cahn-hilliard
 click Hold
 frames 2
-expect-value "demo status" "graph-karate, held"
+expect-value "demo status" "cahn-hilliard-3d, held"
 click "Next preset"
 frames 3
-expect-value "demo status" "graph-planted-louvain, held"
+expect-value "demo status" "cahn-hilliard-droplets, held"
 click "Go on"
 frames 2
 expect-widget Hold

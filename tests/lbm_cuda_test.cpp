@@ -12,7 +12,7 @@
 
 #include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
-#include "compute/lbm/isosurface.h"
+#include "compute/geometry/isosurface.h"
 #include "compute/lbm/lbm_catalog.h"
 #include "compute/lbm/lbm_cuda.h"
 #include "compute/lbm/lbm_module.h"
@@ -23,6 +23,8 @@
 #include "tests/test_support.h"
 
 namespace ws::lbm {
+
+using namespace ws::geometry;
 namespace {
 
 TEST(LbmCuda, EveryVariantMatchesTheCpuOnRandomLattices) {

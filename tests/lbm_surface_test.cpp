@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include "compute/lbm/isosurface.h"
+#include "compute/geometry/isosurface.h"
 #include "compute/lbm/lbm_engine.h"
 #include "compute/lbm/lbm_module.h"
 #include "compute/lbm/lbm_scene.h"
@@ -20,6 +20,8 @@
 #include "tests/test_support.h"
 
 namespace ws::lbm {
+
+using namespace ws::geometry;
 namespace {
 
 using Vec = std::array<double, 3>;

@@ -56,10 +56,12 @@ TEST(Presets, EveryShippedOneLoadsOnTheCpuAtItsCpuSize) {
     }
     if (!content.contains("cpu")) EXPECT_EQ(lab.presetNote(), "");
     EXPECT_EQ(lab.running(), !content.value("paused", false));
+    const int perFrame = content.value("steps_per_frame", 1);
+    EXPECT_EQ(lab.stepsPerFrame(), perFrame);
     lab.requestSteps(2);
     lab.advance();
     EXPECT_EQ(lab.errorMessage, "");
-    EXPECT_EQ(lab.module().stepCount(), lab.running() ? 3u : 2u);
+    EXPECT_EQ(lab.module().stepCount(), 2u + (lab.running() ? perFrame : 0));
   }
   // Every module has presets of its own.
   for (const ModuleEntry& entry : moduleRegistry())
@@ -122,6 +124,10 @@ TEST(Presets, ABadCpuSectionOrPausedIsRefusedAndChangesNothing) {
   refuses({{"module", "life"}, {"params", params}, {"cpu", {{"colour", "red"}}}}, "colour");
   refuses({{"module", "life"}, {"params", params}, {"cpu", {{"width", 2}}}}, "width");
   refuses({{"module", "life"}, {"params", params}, {"paused", "yes"}}, "\"paused\"");
+  for (const nlohmann::json& speed :
+       {nlohmann::json(0), nlohmann::json(1025), nlohmann::json(2.5), nlohmann::json("fast")})
+    refuses({{"module", "life"}, {"params", params}, {"steps_per_frame", speed}},
+            "\"steps_per_frame\" must be a whole number from 1 to 1024");
   // A bad GPU value is refused on the CPU too, though the CPU's replaces it.
   refuses({{"module", "life"}, {"params", {{"width", 1}}}, {"cpu", {{"width", 64}}}}, "width");
 }

@@ -112,7 +112,8 @@ void drawPlayback(Lab& lab, UiContext& context) {
   tracked::InputInt("N", &lab.stepN, 10, 100);
   lab.stepN = std::clamp(lab.stepN, 1, int(kMostStepsAtOnce));
   int perFrame = lab.stepsPerFrame();
-  if (tracked::SliderInt("steps / frame", &perFrame, 1, 1024, "%d", ImGuiSliderFlags_Logarithmic))
+  if (tracked::SliderInt("steps / frame", &perFrame, 1, kMostStepsPerFrame, "%d",
+                         ImGuiSliderFlags_Logarithmic))
     lab.setStepsPerFrame(perFrame);
   for (const auto& action : lab.module().actions()) {
     if (tracked::Button(action.c_str())) {
@@ -178,7 +179,8 @@ void drawPresets(Lab& lab, UiContext& context) {
   // The shipped ones, of every module: choosing one switches to its module. The list shows the
   // one chosen last.
   static std::string chosen = "choose a preset";
-  if (tracked::BeginCombo("shipped", chosen.c_str())) {
+  // As tall as the screen allows: every preset in sight at once.
+  if (tracked::BeginCombo("shipped", chosen.c_str(), ImGuiComboFlags_HeightLargest)) {
     for (const std::string& name : shippedNames(kPresets))
       if (tracked::Selectable(name.c_str(), name == chosen)) {
         chosen = name;

@@ -195,12 +195,12 @@ bool RadioButton(const char* label, int* value, int button) {
   return pressed;
 }
 
-bool BeginCombo(const char* label, const char* preview) {
+bool BeginCombo(const char* label, const char* preview, ImGuiComboFlags flags) {
   const std::string fitted = fitLabelledFrame(label);
   const float width = ImGui::CalcItemWidth();
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImGuiWindow* const window = ImGui::GetCurrentWindow();
-  const bool open = ImGui::BeginCombo(fitted.c_str(), preview);
+  const bool open = ImGui::BeginCombo(fitted.c_str(), preview, flags);
   // A preview too long for the frame is cut at its edge: the whole of it on hover.
   if (!open && ImGui::IsItemHovered() &&
       ImGui::CalcTextSize(preview).x >

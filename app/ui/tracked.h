@@ -57,7 +57,7 @@ bool Button(const char* label, const ImVec2& size = ImVec2(0, 0));
 bool Checkbox(const char* label, bool* value);
 bool RadioButton(const char* label, bool active);
 bool RadioButton(const char* label, int* value, int button);
-bool BeginCombo(const char* label, const char* preview);
+bool BeginCombo(const char* label, const char* preview, ImGuiComboFlags flags = 0);
 bool Combo(const char* label, int* current, const char* const items[], int count);
 bool Selectable(const char* label, bool selected = false);
 bool SliderInt(const char* label, int* value, int min, int max, const char* format = "%d",

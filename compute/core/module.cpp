@@ -56,6 +56,11 @@ std::string Module::loadPreset(const nlohmann::json& preset) {
     throw InputError("the preset's \"variant\" must be a variant's name");
   if (preset.contains("paused") && !preset["paused"].is_boolean())
     throw InputError("the preset's \"paused\" must be true or false");
+  if (preset.contains("steps_per_frame") &&
+      (!preset["steps_per_frame"].is_number_integer() || preset["steps_per_frame"] < 1 ||
+       preset["steps_per_frame"] > kMostStepsPerFrame))
+    throw InputError("the preset's \"steps_per_frame\" must be a whole number from 1 to " +
+                     std::to_string(kMostStepsPerFrame));
   nlohmann::json params = preset["params"];
   std::string scaled;
   if (preset.contains("cpu")) {

@@ -104,6 +104,9 @@ class EditChange {
   virtual std::size_t bytes() const = 0;  // what it holds, for the history's bound
 };
 
+// The most steps a frame may run, as the lab's speed control allows.
+constexpr int kMostStepsPerFrame = 1024;
+
 class Module {
  public:
   virtual ~Module() = default;
@@ -124,7 +127,9 @@ class Module {
   //   "cpu": {...}     parameters that replace some of "params" on the CPU backend (a preset
   //                    sized for a GPU, scaled down so that the CPU runs it at interactive rates),
   //   "variant": name  the kernel that shows the preset's point, where the backend offers it,
-  //   "paused": bool   whether the lab starts paused (app/lab.h reads it).
+  //   "paused": bool   whether the lab starts paused (app/lab.h reads it),
+  //   "steps_per_frame": n  the steps the lab runs each frame (1 to kMostStepsPerFrame; app/lab.h
+  //                    reads it): where the preset's point shows only over many steps.
   // Loading checks all before changing any; it returns what the CPU's parameters changed
   // ("width 2048 -> 512, height 1024 -> 256"), or "" where nothing was scaled.
   nlohmann::json preset() const;

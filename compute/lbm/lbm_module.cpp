@@ -1,7 +1,6 @@
 #include "compute/lbm/lbm_module.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -426,8 +425,8 @@ void LbmModule::buildEngine() {
   engine_->setParams(flow_.params);
   tracers_ = backend() == Backend::Cuda ? makeCudaTracers(*gpuTracerTiming_)
                                         : makeCpuTracers(*cpuTracerTiming_);
-  isosurface_ = backend() == Backend::Cuda ? makeCudaIsosurface(*gpuSurfaceTiming_)
-                                           : makeCpuIsosurface(*cpuSurfaceTiming_);
+  isosurface_ = backend() == Backend::Cuda ? geometry::makeCudaIsosurface(*gpuSurfaceTiming_)
+                                           : geometry::makeCpuIsosurface(*cpuSurfaceTiming_);
   streamlines_ = backend() == Backend::Cuda ? makeCudaStreamlines(*gpuStreamTiming_)
                                             : makeCpuStreamlines(*cpuStreamTiming_);
   streamField_ = {};
@@ -510,31 +509,17 @@ void LbmModule::drainTimings() {
 }
 
 void LbmModule::cellTypesChanged() {
-  static std::atomic<std::uint64_t> revisions{0};
   monitorStale_ = true;
-  cellTypesRevision_ = ++revisions;
+  cellTypesRevision_ = newSurfaceRevision();
 }
 
 std::optional<SurfaceScene> LbmModule::surfaceScene() const {
   if (spec_.lattice != LatticeKind::D3Q19 || params().getText("display") != "isosurface")
     return std::nullopt;
   const Grid& g = spec_.grid;
-  const float size[3] = {float(g.nx), float(g.ny), float(g.nz)};
-  SurfaceScene scene;
+  SurfaceScene scene = boxScene(float(g.nx), float(g.ny), float(g.nz));
   scene.revision = cellTypesRevision_;
-  for (int k = 0; k < 3; ++k) scene.centre[k] = size[k] / 2;
-  scene.extent = 0.5f * std::sqrt(size[0] * size[0] + size[1] * size[1] + size[2] * size[2]);
   scene.value = fieldViews()[0];  // the speed
-  // The lattice's box: from each corner, the edges along the axes it has not moved along.
-  SceneLines box;
-  box.colour[0] = box.colour[1] = box.colour[2] = 0.55f;
-  for (int corner = 0; corner < 8; ++corner)
-    for (int axis = 0; axis < 3; ++axis) {
-      if (corner >> axis & 1) continue;
-      for (int end : {corner, corner | 1 << axis})
-        for (int k = 0; k < 3; ++k) box.points.push_back((end >> k & 1) ? size[k] : 0.0f);
-    }
-  scene.lines.push_back(std::move(box));
   return scene;
 }
 
@@ -555,7 +540,7 @@ std::size_t LbmModule::surfaceTriangles() {
     return 0;
   }
   const Grid& g = spec_.grid;
-  ScalarGrid grid;
+  geometry::ScalarGrid grid;
   grid.level = fields.quantity;
   grid.colour = fields.speed;
   grid.nx = g.nx, grid.ny = g.ny, grid.nz = g.nz;

@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "compute/core/module.h"
-#include "compute/lbm/isosurface.h"
+#include "compute/geometry/isosurface.h"
 #include "compute/lbm/lbm_engine.h"
 #include "compute/lbm/lbm_obstacles.h"
 #include "compute/lbm/lbm_scene.h"
@@ -146,7 +146,7 @@ class LbmModule final : public Module,
   mutable std::pair<std::string, std::shared_ptr<const io::Mask>> imageCache_;
   std::unique_ptr<LbmEngine> engine_;
   std::unique_ptr<TracerSwarm> tracers_;
-  std::unique_ptr<IsosurfaceExtractor> isosurface_;
+  std::unique_ptr<geometry::IsosurfaceExtractor> isosurface_;
   std::unique_ptr<StreamlineTracer> streamlines_;
   // The moments surfaceTriangles() got from the engine, which renderSurface() traces the
   // streamlines through; cleared there (they are good only until the engine changes).

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "compute/lbm/isosurface.h"
+#include "compute/geometry/isosurface.h"
 
 namespace ws::lbm {
 
@@ -114,7 +114,7 @@ std::vector<float> obstacleSurface(const Grid& g, const std::vector<std::uint8_t
             lo[k] = std::min(lo[k], at[k] - 1), hi[k] = std::max(hi[k], at[k] + 1);
         }
   if (hi[0] < 0) return {};
-  ScalarGrid box;
+  geometry::ScalarGrid box;
   box.nx = hi[0] - lo[0] + 1, box.ny = hi[1] - lo[1] + 1, box.nz = hi[2] - lo[2] + 1;
   std::vector<float> solid(box.points(), 0.0f);
   for (int z = 1; z + 1 < box.nz; ++z)
@@ -124,7 +124,7 @@ std::vector<float> obstacleSurface(const Grid& g, const std::vector<std::uint8_t
             isSolid(flags[(std::size_t(z + lo[2]) * g.ny + y + lo[1]) * g.nx + x + lo[0]]);
   box.level = solid.data();
   for (int k = 0; k < 3; ++k) box.origin[k] = float(lo[k]) + 0.5f;  // cell centres
-  return isosurfaceOnHost(box, 0.5f);
+  return geometry::isosurfaceOnHost(box, 0.5f);
 }
 
 }  // namespace ws::lbm

@@ -1,7 +1,6 @@
-// The CUDA half of LBM (lbm_cuda.cu, lbm_tracers.cu, isosurface.cu, streamlines.cu) in a build
+// The CUDA half of LBM (lbm_cuda.cu, lbm_tracers.cu, streamlines.cu) in a build
 // without CUDA: gpuInfo() says the backend is not built, so no CUDA engine is asked for.
 #include "compute/core/errors.h"
-#include "compute/lbm/isosurface.h"
 #include "compute/lbm/lbm_cuda.h"
 #include "compute/lbm/lbm_tracers.h"
 #include "compute/lbm/streamlines.h"
@@ -13,10 +12,6 @@ std::unique_ptr<LbmEngine> makeCudaEngine(LatticeKind, const Variant&, int, LbmT
 }
 
 std::unique_ptr<TracerSwarm> makeCudaTracers(TimingScope&) {
-  throw InputError("this build has no CUDA backend");
-}
-
-std::unique_ptr<IsosurfaceExtractor> makeCudaIsosurface(TimingScope&) {
   throw InputError("this build has no CUDA backend");
 }
 

@@ -3,6 +3,8 @@
 // isosurfaces), shaded and coloured through a colour map by a value at each vertex, with lines
 // through them likewise coloured (the LBM's streamlines), fixed surfaces drawn in one colour (the
 // obstacles) and lines over them all (the lattice's box).
+#include <atomic>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -35,7 +37,7 @@ struct SurfaceImage {
 };
 
 // The fixed surfaces change only with `revision`, which no other surface, of this module or
-// another, ever has.
+// another, ever has (newSurfaceRevision() hands them out).
 struct SurfaceScene {
   std::uint64_t revision = 0;
   float centre[3] = {0, 0, 0};
@@ -43,6 +45,32 @@ struct SurfaceScene {
   FieldView value;   // what the colour of the extracted surface shows, and its range
   std::vector<SceneLines> lines;
 };
+
+// A scene of the box [0, nx] x [0, ny] x [0, nz] (a lattice, a grid): the camera's centre and
+// extent, and its twelve edges as grey lines. The module adds its revision and value.
+inline SurfaceScene boxScene(float nx, float ny, float nz) {
+  const float size[3] = {nx, ny, nz};
+  SurfaceScene scene;
+  for (int k = 0; k < 3; ++k) scene.centre[k] = size[k] / 2;
+  scene.extent = 0.5f * std::sqrt(nx * nx + ny * ny + nz * nz);
+  // From each corner, the edges along the axes it has not moved along.
+  SceneLines box;
+  box.colour[0] = box.colour[1] = box.colour[2] = 0.55f;
+  for (int corner = 0; corner < 8; ++corner)
+    for (int axis = 0; axis < 3; ++axis) {
+      if (corner >> axis & 1) continue;
+      for (int end : {corner, corner | 1 << axis})
+        for (int k = 0; k < 3; ++k) box.points.push_back((end >> k & 1) ? size[k] : 0.0f);
+    }
+  scene.lines.push_back(std::move(box));
+  return scene;
+}
+
+// A revision no surface has had before, in this run of the program.
+inline std::uint64_t newSurfaceRevision() {
+  static std::atomic<std::uint64_t> revisions{0};
+  return ++revisions;
+}
 
 // What a module that shows surfaces offers.
 class SurfaceSource {

@@ -1,13 +1,13 @@
 #pragma once
-// Isosurfaces of a scalar on a grid of points (the LBM's 3-D view): where the value crosses a
-// level, as triangles. Marching tetrahedra, the table-free cousin of marching cubes: each cube
-// between eight neighbouring points is split into six tetrahedra around its diagonal (the
-// Freudenthal split, whose faces neighbouring cubes share), and each tetrahedron the level cuts
-// gives one triangle or two, found from which corners are inside. No face is ambiguous, so the
-// surface is closed wherever the grid's border lies outside it; it takes about twice the triangles
-// of marching cubes. Both backends extract in two passes: each cube's triangles are counted, a
-// scan of the counts gives each cube its first triangle, and each cube writes its own (in cube
-// order, so the CPU and the GPU write the same list). The cube-level code below is theirs.
+// Isosurfaces of a scalar on a grid of points (the LBM's 3-D view, Cahn-Hilliard's phi = 0): where
+// the value crosses a level, as triangles. Marching tetrahedra, the table-free cousin of marching
+// cubes: each cube between eight neighbouring points is split into six tetrahedra around its
+// diagonal (the Freudenthal split, whose faces neighbouring cubes share), and each tetrahedron the
+// level cuts gives one triangle or two, found from which corners are inside. No face is ambiguous,
+// so the surface is closed wherever the grid's border lies outside it; it takes about twice the
+// triangles of marching cubes. Both backends extract in two passes: each cube's triangles are
+// counted, a scan of the counts gives each cube its first triangle, and each cube writes its own
+// (in cube order, so the CPU and the GPU write the same list). The cube-level code below is theirs.
 #include <cfloat>
 #include <cmath>
 #include <cstddef>
@@ -19,7 +19,7 @@
 #include "compute/core/timing.h"
 #include "compute/views/surface.h"
 
-namespace ws::lbm {
+namespace ws::geometry {
 
 // Values at the points of an nx x ny x nz grid (x fastest), point (x, y, z) at world position
 // origin + (x, y, z). Inside the surface is above the level.
@@ -214,4 +214,4 @@ std::vector<float> isosurfaceOnHost(const ScalarGrid& grid, float level);
 std::unique_ptr<IsosurfaceExtractor> makeCpuIsosurface(TimingScope& timing);
 std::unique_ptr<IsosurfaceExtractor> makeCudaIsosurface(TimingScope& timing);
 
-}  // namespace ws::lbm
+}  // namespace ws::geometry

@@ -6,9 +6,9 @@
 
 #include "compute/core/errors.h"
 #include "compute/core/memory.h"
-#include "compute/lbm/isosurface.h"
+#include "compute/geometry/isosurface.h"
 
-namespace ws::lbm {
+namespace ws::geometry {
 
 namespace {
 
@@ -77,4 +77,4 @@ std::vector<float> isosurfaceOnHost(const ScalarGrid& grid, float level) {
   return vertices;
 }
 
-}  // namespace ws::lbm
+}  // namespace ws::geometry

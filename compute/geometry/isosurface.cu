@@ -8,9 +8,9 @@
 #include "compute/core/errors.h"
 #include "compute/core/gpu_timer.h"
 #include "compute/core/launch.h"
-#include "compute/lbm/isosurface.h"
+#include "compute/geometry/isosurface.h"
 
-namespace ws::lbm {
+namespace ws::geometry {
 
 namespace {
 
@@ -107,4 +107,4 @@ std::unique_ptr<IsosurfaceExtractor> makeCudaIsosurface(TimingScope& timing) {
   return std::make_unique<CudaIsosurface>(timing);
 }
 
-}  // namespace ws::lbm
+}  // namespace ws::geometry

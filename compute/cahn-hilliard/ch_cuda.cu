@@ -1,0 +1,473 @@
+// The CUDA engine for Cahn-Hilliard. A, B and the fast path keep the field in linear global
+// memory; C and D in CUDA arrays (the texture's own block-linear layout), read through texture
+// objects with the hardware's wrap and written through surface objects. RK2 is the source's two
+// kernels a step: the half step into the stage, then the full step from the stage back over phi.
+#include <cub/block/block_reduce.cuh>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "compute/cahn-hilliard/ch_cuda.h"
+#include "compute/cahn-hilliard/ch_kernels.cuh"
+#include "compute/core/cuda_check.h"
+#include "compute/core/device_buffer.h"
+#include "compute/core/errors.h"
+#include "compute/core/gpu_error.h"
+#include "compute/core/gpu_timer.h"
+#include "compute/core/launch.cuh"
+#include "compute/core/launch.h"
+#include "compute/core/memory.h"
+
+namespace ws::ch {
+
+namespace {
+
+constexpr int kReduceBlock = 256;
+
+// The view's pixels from the field in linear memory.
+__global__ void renderKernel(const float* phi, Shape s, Slice slice, FieldRequest r,
+                             float* pixels) {
+  const int px = blockIdx.x * blockDim.x + threadIdx.x, py = blockIdx.y * blockDim.y + threadIdx.y;
+  if (px >= r.width || py >= r.height) return;
+  pixels[std::size_t(py) * r.width + px] = samplePixel(phi, s, slice, r, px, py);
+}
+
+// The grid's totals (ch_stencil.h), a block's sums added to the device's.
+template <int D>
+__global__ void __launch_bounds__(kReduceBlock)
+    totalsKernel(const float* phi, Shape s, Coefficients k, double* sums,
+                 unsigned long long* crossings) {
+  const std::size_t n = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  double mass = 0, energy = 0;
+  unsigned long long bonds = 0;
+  if (n < s.cells()) {
+    const int x = int(n % s.nx), y = int(n / s.nx % s.ny), z = int(n / (std::size_t(s.nx) * s.ny));
+    const GlobalAt at{phi, s, x, y, z};
+    mass = at(0, 0, 0);
+    energy = cellEnergy<D>(at, k);
+    bonds = cellCrossings<D>(at);
+  }
+  using Reduce = cub::BlockReduce<double, kReduceBlock>;
+  using Count = cub::BlockReduce<unsigned long long, kReduceBlock>;
+  __shared__ typename Reduce::TempStorage massStorage, energyStorage;
+  __shared__ typename Count::TempStorage countStorage;
+  mass = Reduce(massStorage).Sum(mass);
+  energy = Reduce(energyStorage).Sum(energy);
+  bonds = Count(countStorage).Sum(bonds);
+  if (threadIdx.x == 0) {
+    atomicAdd(&sums[0], mass);
+    atomicAdd(&sums[1], energy);
+    atomicAdd(crossings, bonds);
+  }
+}
+
+template <int D>
+__global__ void laplacianKernel(const float* phi, Shape s, float* out) {
+  const std::size_t n = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (n >= s.cells()) return;
+  const int x = int(n % s.nx), y = int(n / s.nx % s.ny), z = int(n / (std::size_t(s.nx) * s.ny));
+  out[n] = laplacianAt<D>(phi, s, x, y, z);
+}
+
+// Sets cells, leaving what they held in their place in the list.
+__global__ void setCellsKernel(float* phi, CellValue* cells, int count) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  const float before = phi[cells[i].cell];
+  phi[cells[i].cell] = cells[i].value;
+  cells[i].value = before;
+}
+
+// A CUDA array holding the field (2-D, or 3-D), read through a texture object (normalized
+// coordinates, wrap, nearest texel) and written through a surface object.
+class TextureField {
+ public:
+  TextureField() = default;
+  TextureField(const TextureField&) = delete;
+  TextureField& operator=(const TextureField&) = delete;
+  ~TextureField() { release(); }
+
+  void allocate(const Shape& s) {
+    release();
+    const cudaChannelFormatDesc format = cudaCreateChannelDesc<float>();
+    const cudaError_t status =
+        cudaMalloc3DArray(&array_, &format, make_cudaExtent(s.nx, s.ny, s.nz > 1 ? s.nz : 0),
+                          cudaArraySurfaceLoadStore);
+    if (status != cudaSuccess) {
+      cudaGetLastError();
+      array_ = nullptr;
+      if (status == cudaErrorMemoryAllocation)
+        throw OutOfMemoryError("out of GPU memory for the texture's array");
+      throw InputError(std::string("this GPU cannot hold the grid in a texture array (") +
+                       cudaGetErrorString(status) + ")");
+    }
+    cudaResourceDesc resource{};
+    resource.resType = cudaResourceTypeArray;
+    resource.res.array.array = array_;
+    cudaTextureDesc texture{};
+    for (auto& mode : texture.addressMode) mode = cudaAddressModeWrap;
+    texture.filterMode = cudaFilterModePoint;
+    texture.readMode = cudaReadModeElementType;
+    texture.normalizedCoords = 1;
+    WS_CUDA_CHECK(cudaCreateTextureObject(&texture_, &resource, &texture, nullptr));
+    WS_CUDA_CHECK(cudaCreateSurfaceObject(&surface_, &resource));
+    shape_ = s;
+  }
+  void release() noexcept {
+    if (surface_) cudaDestroySurfaceObject(surface_);
+    if (texture_) cudaDestroyTextureObject(texture_);
+    if (array_) cudaFreeArray(array_);
+    surface_ = 0;
+    texture_ = 0;
+    array_ = nullptr;
+  }
+
+  void copyFrom(const float* linear) { copy(linear, true); }
+  void copyTo(float* linear) { copy(linear, false); }
+
+  cudaTextureObject_t texture() const { return texture_; }
+  cudaSurfaceObject_t surface() const { return surface_; }
+
+ private:
+  void copy(const float* linear, bool toArray) {
+    cudaMemcpy3DParms p{};
+    const cudaPitchedPtr pitched = make_cudaPitchedPtr(
+        const_cast<float*>(linear), shape_.nx * sizeof(float), shape_.nx, shape_.ny);
+    if (toArray) {
+      p.srcPtr = pitched;
+      p.dstArray = array_;
+    } else {
+      p.srcArray = array_;
+      p.dstPtr = pitched;
+    }
+    p.extent = make_cudaExtent(shape_.nx, shape_.ny, shape_.nz);
+    p.kind = cudaMemcpyDeviceToDevice;
+    WS_CUDA_CHECK(cudaMemcpy3D(&p));
+  }
+
+  cudaArray_t array_ = nullptr;
+  cudaTextureObject_t texture_ = 0;
+  cudaSurfaceObject_t surface_ = 0;
+  Shape shape_;
+};
+
+dim3 blocksOver(const Shape& s, dim3 block) {
+  return dim3(blocksFor(s.nx, block.x), blocksFor(s.ny, block.y), blocksFor(s.nz, block.z));
+}
+
+class CudaEngine final : public ChEngine {
+ public:
+  CudaEngine(const CudaChConfig& config, ChTimings timings) : config_(config), timings_(timings) {}
+
+  void reshape(const Shape& shape) override {
+    const double bytes = double(shape.cells()) * sizeof(float) * (usesArrays() ? 3 : 2);
+    requireDeviceMemory(bytes, heldBytes(), "a " + shapeText(shape) + " grid");
+    for (auto& f : fields_) f.release();
+    phi_.release();
+    stage_.release();
+    laplacian_.release();
+    phi_.allocate(shape.cells());
+    phi_.zero();
+    shape_ = shape;
+    if (usesArrays()) {
+      for (auto& f : fields_) f.allocate(shape);
+      fields_[0].copyFrom(phi_.data());
+      current_ = 0;
+      linearFresh_ = true;
+    } else {
+      stage_.allocate(shape.cells());
+    }
+  }
+  const Shape& shape() const override { return shape_; }
+
+  void load(std::span<const float> phi) override {
+    WS_CUDA_CHECK(
+        cudaMemcpy(phi_.data(), phi.data(), phi.size() * sizeof(float), cudaMemcpyHostToDevice));
+    linearChanged();
+  }
+  std::vector<float> save() override {
+    std::vector<float> phi(shape_.cells());
+    WS_CUDA_CHECK(
+        cudaMemcpy(phi.data(), linear(), phi.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    return phi;
+  }
+  std::vector<CellValue> setCells(std::span<const CellValue> cells) override {
+    if (cells.empty()) return {};
+    if (edits_.size() < cells.size()) edits_.allocate(cells.size());
+    WS_CUDA_CHECK(cudaMemcpy(edits_.data(), cells.data(), cells.size() * sizeof(CellValue),
+                             cudaMemcpyHostToDevice));
+    float* phi = linear();
+    setCellsKernel<<<blocksFor(cells.size(), 256), 256>>>(phi, edits_.data(), int(cells.size()));
+    WS_CUDA_CHECK_LAUNCH();
+    std::vector<CellValue> before(cells.size());
+    WS_CUDA_CHECK(cudaMemcpy(before.data(), edits_.data(), cells.size() * sizeof(CellValue),
+                             cudaMemcpyDeviceToHost));
+    linearChanged();
+    return before;
+  }
+
+  void step(int steps, const Coefficients& k, Integrator integrator) override {
+    if (steps <= 0) return;
+    injectGpuFaultIfRequested();
+    if (config_.constant) WS_CUDA_CHECK(cudaMemcpyToSymbol(cCoefficients, &k, sizeof k));
+    ring_.start();
+    for (int i = 0; i < steps; ++i) {
+      if (shape_.nz > 1)
+        timeStep<3>(k, integrator);
+      else
+        timeStep<2>(k, integrator);
+    }
+    const double cells = double(shape_.cells()) * steps;
+    ring_.stop(cells, cells * bytesPerCell(integrator));
+    if (usesArrays()) linearFresh_ = false;
+  }
+
+  Totals totals(const Coefficients& k) override {
+    if (!sums_) sums_.allocate(2), crossings_.allocate(1);
+    sums_.zero();
+    crossings_.zero();
+    const float* phi = linear();
+    const unsigned blocks = blocksFor(shape_.cells(), kReduceBlock);
+    if (shape_.nz > 1)
+      totalsKernel<3><<<blocks, kReduceBlock>>>(phi, shape_, k, sums_.data(), crossings_.data());
+    else
+      totalsKernel<2><<<blocks, kReduceBlock>>>(phi, shape_, k, sums_.data(), crossings_.data());
+    WS_CUDA_CHECK_LAUNCH();
+    double sums[2];
+    Totals t;
+    WS_CUDA_CHECK(cudaMemcpy(sums, sums_.data(), sizeof sums, cudaMemcpyDeviceToHost));
+    WS_CUDA_CHECK(
+        cudaMemcpy(&t.crossings, crossings_.data(), sizeof t.crossings, cudaMemcpyDeviceToHost));
+    t.mass = sums[0];
+    t.energy = sums[1];
+    return t;
+  }
+
+  void render(const Slice& slice, const FieldRequest& r, FieldImage& image) override {
+    const std::size_t pixels = std::size_t(r.width) * r.height;
+    viewRing_.start();
+    const float* phi = linear();
+    float* target = output_.prepare(image.pixels, pixels, image.onDevice);
+    const dim3 block(32, 8);
+    renderKernel<<<dim3(blocksFor(r.width, 32), blocksFor(r.height, 8)), block>>>(phi, shape_,
+                                                                                  slice, r, target);
+    WS_CUDA_CHECK_LAUNCH();
+    viewRing_.stop(double(pixels), double(pixels) * sizeof(float));
+    output_.deliver();
+  }
+
+  Volume volume() override {
+    const float* phi = linear();
+    if (laplacian_.size() != shape_.cells()) laplacian_.allocate(shape_.cells());
+    const unsigned blocks = blocksFor(shape_.cells(), 256);
+    if (shape_.nz > 1)
+      laplacianKernel<3><<<blocks, 256>>>(phi, shape_, laplacian_.data());
+    else
+      laplacianKernel<2><<<blocks, 256>>>(phi, shape_, laplacian_.data());
+    WS_CUDA_CHECK_LAUNCH();
+    return {phi, laplacian_.data()};
+  }
+
+  void pollTimings() override {
+    ring_.collect(*timings_.step);
+    viewRing_.collect(*timings_.view);
+  }
+  void drainTimings() override {
+    ring_.drain(*timings_.step);
+    viewRing_.drain(*timings_.view);
+  }
+  void synchronize() override { WS_CUDA_CHECK(cudaDeviceSynchronize()); }
+
+  std::string configuration() const override {
+    const bool is3d = shape_.nz > 1;
+    const std::string pointBlock = config_.strips ? "strips of 256x1" : "rectangles of 16x16";
+    const std::string haloBlock =
+        is3d ? "block 16x8x8 updating 12x4x4" : "block 16x16 updating 12x12";
+    const std::string coefficients =
+        config_.constant ? ", coefficients in __constant__" : ", coefficients as arguments";
+    switch (config_.kernel) {
+      case CudaChKernel::Global:
+        return "global memory, " + pointBlock + coefficients;
+      case CudaChKernel::Shared:
+        return "shared memory, " + haloBlock + coefficients;
+      case CudaChKernel::Texture:
+        return "texture array (wrap), " + pointBlock + coefficients;
+      case CudaChKernel::TextureShared:
+        return "texture into shared, " + haloBlock + coefficients;
+      case CudaChKernel::Shuffle:
+        return (is3d ? "warps of 32 columns x 4 rows marching through 32 planes, shuffles"
+                     : "warps of 32 columns marching down 64 rows, shuffles") +
+               coefficients;
+      case CudaChKernel::Tiled:
+        return (is3d ? "tiles of 32x8x4, 256 threads, mu once per cell"
+                     : "tiles of 32x32, 256 threads, mu once per cell") +
+               coefficients;
+    }
+    return "";
+  }
+
+ private:
+  bool usesArrays() const {
+    return config_.kernel == CudaChKernel::Texture || config_.kernel == CudaChKernel::TextureShared;
+  }
+
+  double heldBytes() const {
+    return double(phi_.bytes() + stage_.bytes() + laplacian_.bytes()) +
+           (usesArrays() ? 2.0 * double(shape_.cells()) * sizeof(float) : 0.0);
+  }
+
+  // The field in linear memory: phi_ itself, or for C and D a copy of the current array (made
+  // when the steps since have changed it).
+  float* linear() {
+    if (usesArrays() && !linearFresh_) {
+      fields_[current_].copyTo(phi_.data());
+      linearFresh_ = true;
+    }
+    return phi_.data();
+  }
+  // After the linear field was written: C and D copy it into the current array.
+  void linearChanged() {
+    if (!usesArrays()) return;
+    fields_[current_].copyFrom(phi_.data());
+    linearFresh_ = true;
+  }
+
+  template <int D>
+  void timeStep(const Coefficients& k, Integrator integrator) {
+    if (usesArrays()) {
+      TextureField& now = fields_[current_];
+      TextureField& other = fields_[current_ ^ 1];
+      if (integrator == Integrator::Euler) {
+        arrayPass<D>(now, now, other, passStep(Pass::Euler, k), k);
+        current_ ^= 1;
+      } else {
+        arrayPass<D>(now, now, other, passStep(Pass::Half, k), k);
+        arrayPass<D>(other, now, now, passStep(Pass::Final, k), k);
+      }
+      return;
+    }
+    if (integrator == Integrator::Euler) {
+      linearPass<D>(phi_.data(), phi_.data(), stage_.data(), passStep(Pass::Euler, k), k);
+      std::swap(phi_, stage_);
+    } else {
+      linearPass<D>(phi_.data(), phi_.data(), stage_.data(), passStep(Pass::Half, k), k);
+      linearPass<D>(stage_.data(), phi_.data(), phi_.data(), passStep(Pass::Final, k), k);
+    }
+  }
+
+  // A and C: one thread a cell, in rectangles or strips.
+  dim3 pointBlock() const { return config_.strips ? dim3(256, 1, 1) : dim3(16, 16, 1); }
+
+  template <int D>
+  void linearPass(const float* in, const float* base, float* out, float h, const Coefficients& k) {
+    if (config_.kernel == CudaChKernel::Global) {
+      const dim3 block = pointBlock();
+      if (config_.constant)
+        recordedLaunch("globalKernel (constant)", globalKernel<D, true>, blocksOver(shape_, block),
+                       block)(in, base, out, shape_, h, k);
+      else
+        recordedLaunch("globalKernel", globalKernel<D, false>, blocksOver(shape_, block), block)(
+            in, base, out, shape_, h, k);
+    } else if (config_.kernel == CudaChKernel::Shared) {
+      using B = HaloBlock<D>;
+      const dim3 block(B::kX, B::kY, B::kZ);
+      const dim3 grid(blocksFor(shape_.nx, B::kInnerX), blocksFor(shape_.ny, B::kInnerY),
+                      blocksFor(shape_.nz, B::kInnerZ));
+      if (config_.constant)
+        recordedLaunch("sharedKernel (constant)", sharedKernel<D, true>, grid, block)(in, base, out,
+                                                                                      shape_, h, k);
+      else
+        recordedLaunch("sharedKernel", sharedKernel<D, false>, grid, block)(in, base, out, shape_,
+                                                                            h, k);
+    } else if (config_.kernel == CudaChKernel::Shuffle) {
+      shufflePass<D>(in, base, out, h, k);
+    } else {
+      using T = Tile<D>;
+      const dim3 block(32, 8, 1);
+      const dim3 grid(blocksFor(shape_.nx, T::kX), blocksFor(shape_.ny, T::kY),
+                      blocksFor(shape_.nz, T::kZ));
+      if (config_.constant)
+        recordedLaunch("tiledKernel (constant)", tiledKernel<D, true>, grid, block)(in, base, out,
+                                                                                    shape_, h, k);
+      else
+        recordedLaunch("tiledKernel", tiledKernel<D, false>, grid, block)(in, base, out, shape_, h,
+                                                                          k);
+    }
+    WS_CUDA_CHECK_LAUNCH();
+  }
+
+  // The fast path: which kernel, for the dimensions, the coefficients and whether the pass adds
+  // to its own input (Euler, RK2's half step) or to phi (RK2's final step).
+  template <int D>
+  void shufflePass(const float* in, const float* base, float* out, float h, const Coefficients& k) {
+    const unsigned strips = blocksFor(shape_.nx, kShuffleColumns);
+    const bool same = in == base;
+    if constexpr (D == 2) {
+      const dim3 grid(blocksFor(strips, kShuffleWarps), blocksFor(shape_.ny, kShuffleRows));
+      const dim3 block(32 * kShuffleWarps);
+      const auto kernel =
+          config_.constant ? (same ? shuffleKernel2d<true, true> : shuffleKernel2d<true, false>)
+                           : (same ? shuffleKernel2d<false, true> : shuffleKernel2d<false, false>);
+      recordedLaunch("shuffleKernel2d", kernel, grid, block)(in, base, out, shape_, h, k);
+    } else {
+      const dim3 grid(strips, blocksFor(shape_.ny, kMarchRows * kMarchWarps),
+                      blocksFor(shape_.nz, kMarchDepth));
+      const dim3 block(32 * kMarchWarps);
+      const auto kernel =
+          config_.constant ? (same ? shuffleKernel3d<true, true> : shuffleKernel3d<true, false>)
+                           : (same ? shuffleKernel3d<false, true> : shuffleKernel3d<false, false>);
+      recordedLaunch("shuffleKernel3d", kernel, grid, block)(in, base, out, shape_, h, k);
+    }
+  }
+
+  template <int D>
+  void arrayPass(const TextureField& in, const TextureField& base, const TextureField& out, float h,
+                 const Coefficients& k) {
+    const TextureGrid g{1.0f / float(shape_.nx), 1.0f / float(shape_.ny), 1.0f / float(shape_.nz)};
+    if (config_.kernel == CudaChKernel::Texture) {
+      const dim3 block = pointBlock();
+      if (config_.constant)
+        recordedLaunch("textureKernel (constant)", textureKernel<D, true>,
+                       blocksOver(shape_, block),
+                       block)(in.texture(), base.texture(), out.surface(), shape_, g, h, k);
+      else
+        recordedLaunch("textureKernel", textureKernel<D, false>, blocksOver(shape_, block), block)(
+            in.texture(), base.texture(), out.surface(), shape_, g, h, k);
+    } else {
+      using B = HaloBlock<D>;
+      const dim3 block(B::kX, B::kY, B::kZ);
+      const dim3 grid(blocksFor(shape_.nx, B::kInnerX), blocksFor(shape_.ny, B::kInnerY),
+                      blocksFor(shape_.nz, B::kInnerZ));
+      if (config_.constant)
+        recordedLaunch("textureSharedKernel (constant)", textureSharedKernel<D, true>, grid, block)(
+            in.texture(), base.texture(), out.surface(), shape_, g, h, k);
+      else
+        recordedLaunch("textureSharedKernel", textureSharedKernel<D, false>, grid, block)(
+            in.texture(), base.texture(), out.surface(), shape_, g, h, k);
+    }
+    WS_CUDA_CHECK_LAUNCH();
+  }
+
+  CudaChConfig config_;
+  ChTimings timings_;
+  GpuTimerRing ring_, viewRing_;
+  Shape shape_;
+  DeviceBuffer<float> phi_, stage_;  // stage_: A, B and the fast path only
+  TextureField fields_[2];           // C and D: the field and the stage (or Euler's next)
+  int current_ = 0;
+  bool linearFresh_ = true;        // C and D: phi_ holds the current array's values
+  DeviceBuffer<float> laplacian_;  // the 3-D view's, made when asked
+  DeviceBuffer<CellValue> edits_;
+  DeviceBuffer<double> sums_;
+  DeviceBuffer<unsigned long long> crossings_;
+  DeviceOutput<float> output_;
+};
+
+}  // namespace
+
+std::unique_ptr<ChEngine> makeCudaEngine(const CudaChConfig& config, ChTimings timings) {
+  return std::make_unique<CudaEngine>(config, timings);
+}
+
+}  // namespace ws::ch

@@ -1,0 +1,176 @@
+// Every CUDA Cahn-Hilliard kernel against the CPU on fresh random fields: 2-D and 3-D, sizes that
+// are and are not multiples of the kernels' blocks and tiles, both integrators, strips and
+// rectangles, coefficients from arguments and from constant memory; then the totals and the view.
+// Skips where no GPU is present.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+
+#include "compute/cahn-hilliard/ch_module.h"
+#include "compute/core/errors.h"
+#include "tests/test_support.h"
+
+namespace ws::ch {
+namespace {
+
+bool underSanitizer() {
+  return std::getenv("WS_SANITIZER_RUN") != nullptr;
+}
+
+std::vector<float> randomField(std::size_t cells, std::uint64_t seed, float mean, float noise) {
+  std::vector<float> phi(cells);
+  std::uint64_t state = seed * 2654435761u + 1;
+  for (float& v : phi) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    v = mean + noise * (float(state >> 40) / float(1 << 24) * 2 - 1);
+  }
+  return phi;
+}
+
+// The largest |a - b|.
+float largestDifference(const std::vector<float>& a, const std::vector<float>& b) {
+  float worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::fabs(a[i] - b[i]));
+  return worst;
+}
+
+// Tolerance: the kernels and the CPU run the same operations in the same order (ch_stencil.h); they
+// differ only where nvcc fuses a multiply and an add that the host compiler rounds twice. With
+// |phi| <= 1 the terms of a rate are at most about 200 (float ulp 1.5e-5), so a rate may differ by
+// some 1e-4 and a step (times dt = 0.01) by 1e-6; the dynamics damp such differences rather than
+// grow them, so after 20 steps 1e-4 leaves a margin of ten or more while any wrong stencil value
+// (an off-by-one halo, a wrong wrap) shows as a difference of order 0.01 to 1.
+constexpr float kTolerance = 1e-4f;
+
+TEST(ChCuda, EveryKernelFollowsTheCpuOnFreshRandomFields) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = test::freshSeed();
+  // The last two are large enough for the shuffle kernels' chunks away from the grid's sides
+  // (which step through rows and planes without wrapping them).
+  std::vector<std::string> sizes = {"96x48",    "100x77",  "36x24x20",
+                                    "37x21x19", "150x200", "40x30x72"};
+  if (underSanitizer()) sizes = {"30x17", "13x9x11"};
+  for (const KernelVariant& v : ChModule(Backend::Cuda).variants(Backend::Cuda))
+    for (const std::string& size : sizes)
+      for (const char* integrator : {"RK2", "Euler"})
+        for (const char* shape : {"rectangles", "strips"})
+          for (bool constant : {false, true}) {
+            if (std::string(shape) == "strips" && v.name != "global" && v.name != "texture")
+              continue;
+            if (underSanitizer() && (constant || std::string(integrator) == "Euler")) continue;
+            SCOPED_TRACE(v.name + " " + size + " " + integrator + " " + shape +
+                         (constant ? " constant" : ""));
+            ChModule cpu(Backend::Cpu), gpu(Backend::Cuda);
+            gpu.select(Backend::Cuda, v.name);
+            for (ChModule* m : {&cpu, &gpu}) {
+              m->setSize(size);
+              m->setParams({{"integrator", std::string(integrator)},
+                            {"thread_shape", std::string(shape)},
+                            {"constant_memory", constant},
+                            {"dt", 0.005}});
+            }
+            const std::vector<float> start =
+                randomField(cpu.field().size(), seed + size.size(), -0.2f, 0.8f);
+            cpu.loadField(start);
+            gpu.loadField(start);
+            ASSERT_EQ(gpu.field(), start);
+            for (int steps : {1, 19}) {
+              cpu.step(steps);
+              gpu.step(steps);
+              const std::vector<float> a = cpu.field(), b = gpu.field();
+              ASSERT_LE(largestDifference(a, b), kTolerance) << "after " << cpu.stepCount();
+              ASSERT_GT(largestDifference(a, start), 0.01f);  // it moved
+            }
+          }
+}
+
+TEST(ChCuda, TotalsViewAndEditsAgreeWithTheCpu) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = test::freshSeed();
+  for (const char* size : {"70x50", "20x24x28"}) {
+    SCOPED_TRACE(size);
+    ChModule cpu(Backend::Cpu), gpu(Backend::Cuda);
+    gpu.select(Backend::Cuda, "texture");  // the arrays' copies in and out
+    for (ChModule* m : {&cpu, &gpu}) {
+      m->setSize(size);
+      m->setParams({{"slice_axis", std::string("x")}, {"slice", 0.3}});
+    }
+    const std::vector<float> start = randomField(cpu.field().size(), seed, 0.1f, 0.9f);
+    cpu.loadField(start);
+    gpu.loadField(start);
+    cpu.step(5);
+    gpu.step(5);
+    const Totals a = cpu.totals(), b = gpu.totals();
+    EXPECT_NEAR(a.mass, b.mass, 1e-3);
+    EXPECT_NEAR(a.energy, b.energy, 1e-6 * std::fabs(a.energy) + 1e-3);
+    EXPECT_NEAR(double(a.crossings), double(b.crossings), 0.002 * double(a.crossings) + 2);
+    PointerEdit e;
+    e.tool = "draw";
+    e.fromX = 2.5, e.fromY = 3.5, e.x = 12.5, e.y = 8.5;
+    auto ca = cpu.edit(e);
+    auto cb = gpu.edit(e);
+    ASSERT_TRUE(ca && cb);
+    EXPECT_LE(largestDifference(cpu.field(), gpu.field()), kTolerance);
+    gpu.revert(*cb, false);
+    cpu.revert(*ca, false);
+    EXPECT_LE(largestDifference(cpu.field(), gpu.field()), kTolerance);
+    FieldRequest r;
+    r.originX = -1.5, r.originY = 0.25, r.worldPerPixel = 0.7, r.width = 40, r.height = 37;
+    std::vector<float> pa(40 * 37), pb(40 * 37);
+    FieldImage ia{pa.data(), 40, 37, false}, ib{pb.data(), 40, 37, false};
+    cpu.renderField(r, ia);
+    gpu.renderField(r, ib);
+    for (std::size_t i = 0; i < pa.size(); ++i) {
+      ASSERT_EQ(std::isnan(pa[i]), std::isnan(pb[i])) << i;
+      if (!std::isnan(pa[i])) ASSERT_NEAR(pa[i], pb[i], kTolerance) << i;
+    }
+  }
+}
+
+TEST(ChCuda, TheInterfacesSurfaceIsTheCpus) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = test::freshSeed();
+  ChModule cpu(Backend::Cpu), gpu(Backend::Cuda);
+  for (ChModule* m : {&cpu, &gpu}) {
+    m->setSize("30x26x22");
+    m->setParam("display", std::string("isosurface"));
+  }
+  const std::vector<float> start = randomField(cpu.field().size(), seed, 0.0f, 1.0f);
+  cpu.loadField(start);
+  gpu.loadField(start);
+  ASSERT_TRUE(gpu.surfaceScene());
+  const std::size_t triangles = cpu.surfaceTriangles();
+  ASSERT_GT(triangles, 1000u);
+  ASSERT_EQ(gpu.surfaceTriangles(), triangles);  // the same field: the same cubes cut
+  std::vector<float> a(triangles * 3 * kSurfaceVertexFloats), b(a.size());
+  SurfaceImage ia, ib;
+  ia.vertices = a.data(), ia.triangles = triangles;
+  ib.vertices = b.data(), ib.triangles = triangles;
+  cpu.renderSurface(ia);
+  gpu.renderSurface(ib);
+  for (std::size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], b[i], 1e-4f) << i;
+}
+
+TEST(ChCuda, TheSourcesMaximumSizesRunOnEveryKernel) {
+  WS_REQUIRE_GPU();
+  if (underSanitizer()) GTEST_SKIP() << "large grids: not under the sanitizer";
+  // 5792^2 and 322^3, the largest the source's one-thread-a-cell launch could address: the
+  // mass stays put and the free energy falls on every kernel.
+  for (const char* size : {"5792", "322^3"})
+    for (const KernelVariant& v : ChModule(Backend::Cuda).variants(Backend::Cuda)) {
+      SCOPED_TRACE(v.name + " " + size);
+      ChModule gpu(Backend::Cuda);
+      gpu.select(Backend::Cuda, v.name);
+      gpu.setSize(size);
+      const Totals before = gpu.totals();
+      gpu.step(20);
+      const Totals after = gpu.totals();
+      const double cells = double(gpu.field().size());
+      EXPECT_LT(std::fabs(after.mass - before.mass) / cells, 1e-6);
+      EXPECT_LT(after.energy, before.energy);
+    }
+}
+
+}  // namespace
+}  // namespace ws::ch
