@@ -135,23 +135,31 @@ class CpuEngine final : public ChEngine {
     }
   }
 
+  // Row by row, then the rows' sums in order: the same totals on any number of threads (the A/B
+  // view compares them bit for bit).
   template <int D>
   Totals sum(const Coefficients& k) const {
     const Shape& s = shape_;
     const long long rows = (long long)s.ny * s.nz;
-    double mass = 0, energy = 0;
-    unsigned long long crossings = 0;
-#pragma omp parallel for reduction(+ : mass, energy, crossings) num_threads(threadCount())
+    std::vector<Totals> byRow(static_cast<std::size_t>(rows));
+#pragma omp parallel for schedule(static) num_threads(threadCount())
     for (long long row = 0; row < rows; ++row) {
       const int y = int(row % s.ny), z = int(row / s.ny);
+      Totals& t = byRow[std::size_t(row)];
       for (int x = 0; x < s.nx; ++x) {
         const Around at{phi_.data(), s, x, y, z};
-        mass += at(0, 0, 0);
-        energy += cellEnergy<D>(at, k);
-        crossings += cellCrossings<D>(at);
+        t.mass += at(0, 0, 0);
+        t.energy += cellEnergy<D>(at, k);
+        t.crossings += cellCrossings<D>(at);
       }
     }
-    return {mass, energy, crossings};
+    Totals all;
+    for (const Totals& t : byRow) {
+      all.mass += t.mass;
+      all.energy += t.energy;
+      all.crossings += t.crossings;
+    }
+    return all;
   }
 
   int threads_;
