@@ -269,7 +269,9 @@ void handleKeys(Lab& lab, ui::UiContext& context, std::vector<KeyPress>& presses
       case GLFW_KEY_X: lab.placeOrientation = mirroredOrientation(lab.placeOrientation, 0); break;
       case GLFW_KEY_Y: lab.placeOrientation = mirroredOrientation(lab.placeOrientation, 2); break;
       case GLFW_KEY_EQUAL:
-      case GLFW_KEY_KP_ADD: lab.setStepsPerFrame(std::min(kMostStepsPerFrame, lab.stepsPerFrame() * 2)); break;
+      case GLFW_KEY_KP_ADD:
+        lab.setStepsPerFrame(std::min(kMostStepsPerFrame, lab.stepsPerFrame() * 2));
+        break;
       case GLFW_KEY_MINUS:
       case GLFW_KEY_KP_SUBTRACT: lab.setStepsPerFrame(std::max(1, lab.stepsPerFrame() / 2)); break;
       default: break;
