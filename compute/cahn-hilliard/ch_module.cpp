@@ -192,7 +192,8 @@ void ChModule::reset() {
 }
 
 void ChModule::startRecord() {
-  initialMass_ = engine_->totals(config_.k).mass;
+  lastTotals_ = engine_->totals(config_.k);
+  initialMass_ = lastTotals_.mass;
   coarsening_.clear();
   sizeCurve_.clear();
   // The first recorded time at or after now: 10^(mark/10), from t = 1 on.
@@ -259,7 +260,7 @@ std::string ChModule::notes() const {
       "t = " + number(time_, "%.4g") + " after " + std::to_string(stepCount()) +
       " steps; stable up to dt = " + number(stableTimeStep(dimensions, config_.k), "%.4g") + "\n";
   notes += "mass drift " + number((lastTotals_.mass - initialMass_) / double(s.cells()), "%.2e") +
-           " per cell since the start\n";
+           " per cell since the start or the last stroke\n";
   if (surfaceScene()) {
     notes += "interfaces phi = 0: " + std::to_string(surfaceTriangles_) + " triangles\n";
     if (surfaceTriangles_ > kMaxSurfaceTriangles)
@@ -343,6 +344,7 @@ std::unique_ptr<EditChange> ChModule::edit(const PointerEdit& e) {
   change->shape = s;
   change->before = setCells(set);
   if (change->before.empty()) return nullptr;
+  initialMass_ = engine_->totals(config_.k).mass;  // the stroke's mass is the user's
   for (const CellValue& c : change->before) change->after.push_back({c.cell, value});
   return change;
 }
@@ -360,6 +362,7 @@ void ChModule::revert(const EditChange& edit, bool redo) {
   const Shape& s = engine_->shape();
   if (change.shape.nx != s.nx || change.shape.ny != s.ny || change.shape.nz != s.nz) return;
   engine_->setCells(redo ? change.after : change.before);
+  initialMass_ = engine_->totals(config_.k).mass;
 }
 
 void ChModule::runAction(const std::string& action) {
@@ -453,7 +456,6 @@ void ChModule::applyConfig(const std::vector<std::string>& changed) {
     }
   }
   if (anyOf(changed, {"mean", "noise", "seed"})) reset();
-  if (anyOf(changed, {"b", "u", "K"})) initialMass_ = engine_->totals(config_.k).mass;
 }
 
 void ChModule::applySelection(Backend, const StateBlob& state) {

@@ -106,7 +106,7 @@ class ChModule final : public Module, public FieldSource, public PlotSource, pub
   // decade, fewer where one call passes several.
   std::vector<std::pair<double, double>> coarsening_;
   std::deque<float> sizeCurve_;
-  Totals lastTotals_;  // of the last metrics(), for the notes
+  Totals lastTotals_;  // of the last metrics() (or the start), for the notes
 };
 
 }  // namespace ws::ch
