@@ -143,7 +143,7 @@ WS_HD bool streamSeed(const StreamField& f, const StreamSpec& s, int line, float
 // the line goes, the rest empty.
 WS_HD void traceStreamHalf(const StreamField& f, const float from[3], bool alive, float h,
                            int segments, float* out) {
-  float p[3] = {from[0], from[1], from[2]}, d[3], speed = 0;
+  float p[3] = {from[0], from[1], from[2]}, d[3] = {0, 0, 0}, speed = 0;
   if (alive) alive = streamDirection(f, p, d, speed);
   for (int s = 0; s < segments; ++s) {
     float* v = out + std::size_t(s) * 2 * kLineVertexFloats;
