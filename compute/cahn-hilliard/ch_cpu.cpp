@@ -90,14 +90,11 @@ class CpuEngine final : public ChEngine {
   Volume volume() override {
     laplacian_.resize(phi_.size());
     const Shape& s = shape_;
-    const long long rows = (long long)s.ny * s.nz;
-#pragma omp parallel for schedule(static) num_threads(threadCount())
-    for (long long row = 0; row < rows; ++row) {
-      const int y = int(row % s.ny), z = int(row / s.ny);
+    forEachRow([&](int y, int z, long long) {
       for (int x = 0; x < s.nx; ++x)
         laplacian_[s.index(x, y, z)] = s.nz > 1 ? laplacianAt<3>(phi_.data(), s, x, y, z)
                                                 : laplacianAt<2>(phi_.data(), s, x, y, z);
-    }
+    });
     return {phi_.data(), laplacian_.data()};
   }
 
@@ -108,6 +105,14 @@ class CpuEngine final : public ChEngine {
  private:
   int threadCount() const {
     return threads_ > 0 ? threads_ : omp_get_max_threads();
+  }
+
+  // f(y, z, row) for every row of cells along x, the rows shared among the threads.
+  template <typename F>
+  void forEachRow(const F& f) const {
+    const long long rows = (long long)shape_.ny * shape_.nz;
+#pragma omp parallel for schedule(static) num_threads(threadCount())
+    for (long long row = 0; row < rows; ++row) f(int(row % shape_.ny), int(row / shape_.ny), row);
   }
 
   // One pass: out = base + h f(in) at every cell (base = in unless given: RK2's final pass,
@@ -123,16 +128,13 @@ class CpuEngine final : public ChEngine {
   void passOf(Pass kind, const float* in, const float* base, float* out, const Coefficients& k) {
     const float h = passStep(kind, k);
     const Shape& s = shape_;
-    const long long rows = (long long)s.ny * s.nz;
-#pragma omp parallel for schedule(static) num_threads(threadCount())
-    for (long long row = 0; row < rows; ++row) {
-      const int y = int(row % s.ny), z = int(row / s.ny);
+    forEachRow([&](int y, int z, long long) {
       for (int x = 0; x < s.nx; ++x) {
         const std::size_t n = s.index(x, y, z);
         const float rate = rateAt<D>(Around{in, s, x, y, z}, k);
         out[n] = (base ? base[n] : in[n]) + h * rate;
       }
-    }
+    });
   }
 
   // Row by row, then the rows' sums in order: the same totals on any number of threads (the A/B
@@ -140,11 +142,8 @@ class CpuEngine final : public ChEngine {
   template <int D>
   Totals sum(const Coefficients& k) const {
     const Shape& s = shape_;
-    const long long rows = (long long)s.ny * s.nz;
-    std::vector<Totals> byRow(static_cast<std::size_t>(rows));
-#pragma omp parallel for schedule(static) num_threads(threadCount())
-    for (long long row = 0; row < rows; ++row) {
-      const int y = int(row % s.ny), z = int(row / s.ny);
+    std::vector<Totals> byRow(std::size_t(s.ny) * s.nz);
+    forEachRow([&](int y, int z, long long row) {
       Totals& t = byRow[std::size_t(row)];
       for (int x = 0; x < s.nx; ++x) {
         const Around at{phi_.data(), s, x, y, z};
@@ -152,7 +151,7 @@ class CpuEngine final : public ChEngine {
         t.energy += cellEnergy<D>(at, k);
         t.crossings += cellCrossings<D>(at);
       }
-    }
+    });
     Totals all;
     for (const Totals& t : byRow) {
       all.mass += t.mass;

@@ -29,6 +29,18 @@ inline int sliceHeight(const Shape& s, const Slice& slice) {
   return slice.axis == 2 ? s.ny : s.nz;
 }
 
+inline int dimensionsOf(const Shape& s) {
+  return s.nz > 1 ? 3 : 2;
+}
+inline bool sameShape(const Shape& a, const Shape& b) {
+  return a.nx == b.nx && a.ny == b.ny && a.nz == b.nz;
+}
+// The domain size the totals give: the mean chord, the cells along every axis over the bonds
+// that cross from one phase to the other; 0 where none does.
+inline double domainSize(const Totals& t, const Shape& s) {
+  return t.crossings == 0 ? 0.0 : double(dimensionsOf(s)) * double(s.cells()) / double(t.crossings);
+}
+
 // "1024x768" or "128x128x64".
 inline std::string shapeText(const Shape& s) {
   std::string text = std::to_string(s.nx);

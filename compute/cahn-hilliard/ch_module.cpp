@@ -105,21 +105,11 @@ ChModule::ChModule(Backend backend) : Module(backend) {
 }
 
 void ChModule::setSize(const std::string& text) {
-  std::vector<std::string> parts;
-  std::string rest = text;
-  bool cube = false;
-  if (const auto caret = rest.find('^'); caret != std::string::npos) {
-    if (rest.substr(caret) != "^3") throw InputError("a size is N, WxH, WxHxD or N^3");
-    rest = rest.substr(0, caret);
-    cube = true;
-  }
-  for (std::size_t from = 0;;) {
-    const auto x = rest.find('x', from);
-    parts.push_back(rest.substr(from, x - from));
-    if (x == std::string::npos) break;
-    from = x + 1;
-  }
-  if (cube) parts = {parts[0], parts[0], parts[0]};
+  const auto caret = text.find('^');
+  if (caret != std::string::npos && text.substr(caret) != "^3")
+    throw InputError("a size is N, WxH, WxHxD or N^3");
+  std::vector<std::string> parts = sizeSides(text.substr(0, caret));
+  if (caret != std::string::npos) parts = {parts[0], parts[0], parts[0]};
   if (parts.size() == 1) parts.push_back(parts[0]);
   if (parts.size() > 3) throw InputError("a size is N, WxH, WxHxD or N^3");
   std::vector<std::pair<std::string, ParamValue>> values = {
@@ -151,9 +141,13 @@ void ChModule::drainTimings() {
   isosurface_->drainTimings();
 }
 
+bool ChModule::showsSurface() const {
+  return engine_->shape().nz > 1 && params().getText("display") == "isosurface";
+}
+
 std::optional<SurfaceScene> ChModule::surfaceScene() const {
+  if (!showsSurface()) return std::nullopt;
   const Shape& s = engine_->shape();
-  if (s.nz == 1 || params().getText("display") != "isosurface") return std::nullopt;
   SurfaceScene scene = boxScene(float(s.nx), float(s.ny), float(s.nz));
   scene.revision = boxRevision_;  // no fixed surface: nothing to fetch again
   scene.value = {"laplacian", "lap phi on the interfaces (their curvature)", -0.1f, 0.1f,
@@ -209,12 +203,7 @@ void ChModule::advance(int count) {
 }
 
 void ChModule::recordDomainSize() {
-  const Totals t = engine_->totals(config_.k);
-  const Shape& s = engine_->shape();
-  const int dimensions = s.nz > 1 ? 3 : 2;
-  if (t.crossings > 0) {
-    // The mean chord: the cells along every axis over the interfaces crossed.
-    const double size = double(dimensions) * double(s.cells()) / double(t.crossings);
+  if (const double size = domainSize(engine_->totals(config_.k), engine_->shape()); size > 0) {
     coarsening_.emplace_back(std::log10(time_), std::log10(size));
     sizeCurve_.push_back(float(std::log10(size)));
   }
@@ -240,13 +229,11 @@ std::vector<Curve> ChModule::curves() const {
 
 std::vector<Metric> ChModule::metrics() {
   lastTotals_ = engine_->totals(config_.k);
-  const Shape& s = engine_->shape();
-  const double cells = double(s.cells());
-  const int dimensions = s.nz > 1 ? 3 : 2;
+  const double cells = double(engine_->shape().cells());
   std::vector<Metric> m = {{"mean phi", lastTotals_.mass / cells},
                            {"free energy per cell", lastTotals_.energy / cells}};
-  if (lastTotals_.crossings > 0)
-    m.push_back({"domain size", double(dimensions) * cells / double(lastTotals_.crossings)});
+  if (const double size = domainSize(lastTotals_, engine_->shape()); size > 0)
+    m.push_back({"domain size", size});
   m.push_back({"time", time_, false});
   if (const auto exponent = coarseningExponent())
     m.push_back({"coarsening exponent", *exponent, false});
@@ -255,13 +242,13 @@ std::vector<Metric> ChModule::metrics() {
 
 std::string ChModule::notes() const {
   const Shape& s = engine_->shape();
-  const int dimensions = s.nz > 1 ? 3 : 2;
   std::string notes =
       "t = " + number(time_, "%.4g") + " after " + std::to_string(stepCount()) +
-      " steps; stable up to dt = " + number(stableTimeStep(dimensions, config_.k), "%.4g") + "\n";
+      " steps; stable up to dt = " + number(stableTimeStep(dimensionsOf(s), config_.k), "%.4g") +
+      "\n";
   notes += "mass drift " + number((lastTotals_.mass - initialMass_) / double(s.cells()), "%.2e") +
            " per cell since the start or the last stroke\n";
-  if (surfaceScene()) {
+  if (showsSurface()) {
     notes += "interfaces phi = 0: " + std::to_string(surfaceTriangles_) + " triangles\n";
     if (surfaceTriangles_ > kMaxSurfaceTriangles)
       notes += "warning: the view draws the first " + std::to_string(kMaxSurfaceTriangles) +
@@ -360,7 +347,7 @@ std::vector<CellValue> ChModule::setCells(std::vector<CellValue> cells) {
 void ChModule::revert(const EditChange& edit, bool redo) {
   const auto& change = dynamic_cast<const ChChange&>(edit);
   const Shape& s = engine_->shape();
-  if (change.shape.nx != s.nx || change.shape.ny != s.ny || change.shape.nz != s.nz) return;
+  if (!sameShape(change.shape, s)) return;
   engine_->setCells(redo ? change.after : change.before);
   initialMass_ = engine_->totals(config_.k).mass;
 }
@@ -403,8 +390,7 @@ void ChModule::restoreState(const StateBlob& state) {
   saved.requireBytes(s.cells() * sizeof(float),
                      "the concentrations of a " + shapeText(s) + " grid");
   const std::vector<float> phi = saved.floats(0, s.cells(), 1e6f);
-  const Shape& now = engine_->shape();
-  if (s.nx != now.nx || s.ny != now.ny || s.nz != now.nz) engine_->reshape(s);
+  if (!sameShape(s, engine_->shape())) engine_->reshape(s);
   engine_->load(phi);
   setStepCount(steps);
   time_ = time;
@@ -414,7 +400,7 @@ void ChModule::restoreState(const StateBlob& state) {
 
 void ChModule::applyParams(const std::vector<std::string>& changed) {
   const ChConfig next = readChConfig(params());
-  const int dimensions = next.shape.nz > 1 ? 3 : 2;
+  const int dimensions = dimensionsOf(next.shape);
   const double limit = stableTimeStep(dimensions, next.k);
   if (next.k.dt > limit)
     throw InputError("time step " + number(next.k.dt, "%.4g") + " is past the stability limit " +
@@ -433,23 +419,17 @@ void ChModule::applyParams(const std::vector<std::string>& changed) {
 
 void ChModule::applyConfig(const std::vector<std::string>& changed) {
   if (anyOf(changed, {"thread_shape", "constant_memory"}) && backend() == Backend::Cuda) {
-    const StateBlob state = saveState();
-    buildEngine();
-    engine_->reshape(config_.shape);
-    restoreState(state);
+    applySelection(backend(), saveState());  // the same kernel, built anew
     clearTimings();
   }
   if (anyOf(changed, {"dimensions", "width", "height", "depth"})) {
-    const Shape& now = engine_->shape();
-    if (now.nx != config_.shape.nx || now.ny != config_.shape.ny || now.nz != config_.shape.nz) {
+    if (!sameShape(engine_->shape(), config_.shape)) {
       const StateBlob before = saveState();
       try {
         engine_->reshape(config_.shape);
         reset();
       } catch (...) {
-        engine_->reshape(Shape{before.meta["width"].get<int>(), before.meta["height"].get<int>(),
-                               before.meta["depth"].get<int>()});
-        restoreState(before);
+        restoreState(before);  // reshapes back where the new shape took
         throw;
       }
       return;  // reset() applied everything else

@@ -87,6 +87,7 @@ class ChModule final : public Module, public FieldSource, public PlotSource, pub
 
  private:
   void buildEngine();
+  bool showsSurface() const;  // 3-D, with display = isosurface
   void applyConfig(const std::vector<std::string>& changed);
   void startRecord();  // the coarsening record starts again (a new state)
   void recordDomainSize();

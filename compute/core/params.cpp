@@ -261,4 +261,14 @@ ParamValue paramValueFromJson(const std::string& key, const nlohmann::json& valu
                    " is not a number, text or true/false");
 }
 
+std::vector<std::string> sizeSides(const std::string& text) {
+  std::vector<std::string> sides;
+  for (std::size_t from = 0;;) {
+    const std::size_t x = text.find('x', from);
+    sides.push_back(text.substr(from, x - from));
+    if (x == std::string::npos) return sides;
+    from = x + 1;
+  }
+}
+
 }  // namespace ws

@@ -82,4 +82,8 @@ class ParamSet {
 // InputError naming `key` where it is no number, text or true/false.
 ParamValue paramValueFromJson(const std::string& key, const nlohmann::json& value);
 
+// The sides of a size as `--size` writes it, "N", "WxH" or "WxHxD": the texts between the 'x's
+// (each still to be parsed as its parameter).
+std::vector<std::string> sizeSides(const std::string& text);
+
 }  // namespace ws

@@ -379,13 +379,7 @@ bool LbmModule::applies(const std::string& key) const {
 }
 
 void LbmModule::setSize(const std::string& text) {
-  std::vector<std::string> parts;
-  for (std::size_t start = 0;;) {
-    const std::size_t x = text.find('x', start);
-    parts.push_back(text.substr(start, x - start));
-    if (x == std::string::npos) break;
-    start = x + 1;
-  }
+  const std::vector<std::string> parts = sizeSides(text);
   if (parts.size() > 3) throw InputError("--size '" + text + "': expected N, WxH or WxHxD");
   const bool is3d = params().getText("lattice") == "d3q19";
   std::vector<std::pair<std::string, ParamValue>> values = {
