@@ -9,6 +9,7 @@
 #include "compute/cahn-hilliard/ch_engine.h"
 #include "compute/core/errors.h"
 #include "compute/core/memory.h"
+#include "compute/core/parallel.h"
 
 namespace ws::ch {
 
@@ -111,7 +112,8 @@ class CpuEngine final : public ChEngine {
   template <typename F>
   void forEachRow(const F& f) const {
     const long long rows = (long long)shape_.ny * shape_.nz;
-#pragma omp parallel for schedule(static) num_threads(threadCount())
+#pragma omp parallel for schedule(static) \
+    num_threads(threadCount()) if (worthATeam(std::size_t(rows) * shape_.nx))
     for (long long row = 0; row < rows; ++row) f(int(row % shape_.ny), int(row / shape_.ny), row);
   }
 

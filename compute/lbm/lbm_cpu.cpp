@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "compute/core/memory.h"
+#include "compute/core/parallel.h"
 #include "compute/lbm/lbm_engine.h"
 
 namespace ws::lbm {
@@ -72,7 +73,7 @@ class CpuEngine final : public LbmEngine {
       returnFromWalls(src, odd);
       status |= withStepKind(odd, hasForce(params_), [&]<bool kOdd, bool kForce>() {
         std::uint32_t bits = 0;
-#pragma omp parallel for schedule(static) reduction(| : bits)
+#pragma omp parallel for schedule(static) reduction(| : bits) if (worthATeam(cells))
         for (std::size_t n = 0; n < cells; ++n)
           bits |= streamCollide<Lat, P, kOdd, kForce>(grid_, flags_.data(), src, dst,
                                                       Neighbourhood(grid_, n), params_);
@@ -110,7 +111,8 @@ class CpuEngine final : public LbmEngine {
     std::uint64_t fluid = 0;
     const auto f = store(a_);
     const bool odd = steps_ & 1;
-#pragma omp parallel for schedule(static) reduction(+ : mass, fluid) reduction(max : maxSpeed)
+#pragma omp parallel for schedule(static) reduction(+ : mass, fluid) reduction(max : maxSpeed) \
+    if (worthATeam(cells))
     for (std::size_t n = 0; n < cells; ++n) {
       if (isSolid(flags_[n])) continue;
       const Moments m = cellMoments<Lat, P>(grid_, flags_.data(), f, n, odd, params_);
@@ -198,14 +200,14 @@ class CpuEngine final : public LbmEngine {
   template <typename M, typename F>
   static void each(const std::vector<M>& moves, F move) {
     const auto count = std::ptrdiff_t(moves.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worthATeam(moves.size()))
     for (std::ptrdiff_t k = 0; k < count; ++k) move(moves[k]);
   }
   // Open outlets after a step.
   void extrapolateOutlets(Store<T, Lat::Q, L> f, bool odd) {
     const std::vector<SlotPair>& pairs = moves_.outlets[odd];
     const auto outlets = std::ptrdiff_t(pairs.size() / Lat::Q);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worthATeam(pairs.size()))
     for (std::ptrdiff_t k = 0; k < outlets; ++k)
       extrapolateOutlet<Lat>(f, &pairs[std::size_t(k)], std::size_t(outlets));
   }
@@ -221,7 +223,7 @@ class CpuEngine final : public LbmEngine {
     for (int k = 0; k < monitor_.obstacles(); ++k) {
       double fx = 0, fy = 0, fz = 0;
       const std::ptrdiff_t first = monitor_.linkStart[k], last = monitor_.linkStart[k + 1];
-#pragma omp parallel for schedule(static) reduction(+ : fx, fy, fz)
+#pragma omp parallel for schedule(static) reduction(+ : fx, fy, fz) if (worthATeam(last - first))
       for (std::ptrdiff_t l = first; l < last; ++l) {
         float m[3];
         linkMomentum<Lat, P>(grid_, flags_.data(), f, monitor_.links[l], odd, params_, m);

@@ -6,6 +6,7 @@
 
 #include "compute/core/errors.h"
 #include "compute/core/memory.h"
+#include "compute/core/parallel.h"
 #include "compute/life/life_bitops.h"
 #include "compute/life/life_soup.h"
 
@@ -116,7 +117,7 @@ class ReferenceEngine final : public LifeEngine {
     const std::uint32_t table = rule.cellTable();
     const bool torus = boundary == Boundary::Torus;
     for (int g = 0; g < generations; ++g) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worthATeam(cells_.size()))
       for (int y = 0; y < height_; ++y) {
         for (int x = 0; x < width_; ++x) {
           int n = 0;
@@ -237,7 +238,7 @@ class BitPackedEngine final : public LifeEngine {
     constexpr int kRowsPerTask = 16;
     const int rowGroups = (g.height + kRowsPerTask - 1) / kRowsPerTask;
     for (int gen = 0; gen < generations; ++gen) {
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp parallel for collapse(2) schedule(static) if (worthATeam(grid_.words.size()))
       for (int group = 0; group < rowGroups; ++group)
         for (int j = 0; j < g.words; ++j) {
           const int first = group * kRowsPerTask;
