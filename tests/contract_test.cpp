@@ -345,14 +345,8 @@ TEST_P(Contract, ItsViewDrawsThroughTheScene) {
   EXPECT_GT(drawn, long(kWidth) * kHeight / 20) << "via " << renderers.transferMode;
 }
 
-std::vector<std::string> registeredModules() {
-  std::vector<std::string> names;
-  for (const ModuleEntry& entry : moduleRegistry()) names.push_back(entry.name);
-  return names;
-}
-
 INSTANTIATE_TEST_SUITE_P(EveryModule, Contract,
-                         ::testing::Combine(::testing::ValuesIn(registeredModules()),
+                         ::testing::Combine(::testing::ValuesIn(test::registeredModules()),
                                             ::testing::Values(Backend::Cpu, Backend::Cuda)),
                          [](const ::testing::TestParamInfo<Contract::ParamType>& info) {
                            // A test's name takes letters, digits and '_' only.

@@ -5,6 +5,7 @@
 #include <random>
 #include <sstream>
 
+#include "compute/core/module.h"
 #include "compute/life/life_cpu.h"
 
 namespace ws::test {
@@ -36,6 +37,12 @@ life::LifeGrid referenceRun(life::LifeGrid grid, int generations, const life::Li
     std::swap(grid, next);
   }
   return grid;
+}
+
+std::vector<std::string> registeredModules() {
+  std::vector<std::string> names;
+  for (const ModuleEntry& entry : moduleRegistry()) names.push_back(entry.name);
+  return names;
 }
 
 std::uint64_t freshSeed() {

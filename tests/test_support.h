@@ -20,6 +20,9 @@ life::LifeGrid referenceRun(life::LifeGrid grid, int generations, const life::Li
                             life::Boundary boundary);
 // A seed that differs on every run (and is printed), so comparisons see fresh inputs.
 std::uint64_t freshSeed();
+
+// The modules' names, in the registry's (the menu's) order.
+std::vector<std::string> registeredModules();
 std::string describeDifference(const life::LifeGrid& expected, const life::LifeGrid& actual);
 
 }  // namespace ws::test

@@ -1,7 +1,5 @@
 // The CPU engine: the stencil of ch_stencil.h over the grid, planes of rows shared among OpenMP
 // threads (or one thread: the source's baseline). The oracle every CUDA kernel is tested against.
-#include <omp.h>
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -100,12 +98,12 @@ class CpuEngine final : public ChEngine {
   }
 
   std::string configuration() const override {
-    return threads_ == 1 ? "one thread" : std::to_string(threadCount()) + " OpenMP threads";
+    return threadsText(threads_);
   }
 
  private:
   int threadCount() const {
-    return threads_ > 0 ? threads_ : omp_get_max_threads();
+    return teamSize(threads_);
   }
 
   // f(y, z, row) for every row of cells along x, the rows shared among the threads.

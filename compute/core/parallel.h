@@ -1,7 +1,10 @@
 #pragma once
 // When a loop is worth a team of OpenMP threads.
 
+#include <omp.h>
+
 #include <cstddef>
+#include <string>
 
 namespace ws {
 
@@ -15,6 +18,15 @@ inline constexpr std::size_t kItemsWorthATeam = 4096;
 
 constexpr bool worthATeam(std::size_t items) {
   return items >= kItemsWorthATeam;
+}
+
+// The threads an engine that asked for `requested` runs on: OpenMP's choice for 0.
+inline int teamSize(int requested) {
+  return requested > 0 ? requested : omp_get_max_threads();
+}
+// What they are, in words: "one thread", "16 OpenMP threads".
+inline std::string threadsText(int requested) {
+  return requested == 1 ? "one thread" : std::to_string(teamSize(requested)) + " OpenMP threads";
 }
 
 }  // namespace ws

@@ -57,17 +57,26 @@ void SavedState::requireBytes(std::size_t bytes, const std::string& what) const 
            std::to_string(bytes));
 }
 
-std::vector<float> SavedState::floats(std::size_t from, std::size_t count, float bound) const {
-  if (from > state_.data.size() || count > (state_.data.size() - from) / sizeof(float))
+template <typename T>
+std::vector<T> SavedState::numbers(std::size_t from, std::size_t count, T bound) const {
+  if (from > state_.data.size() || count > (state_.data.size() - from) / sizeof(T))
     refuse("it ends before its numbers do");
-  std::vector<float> values(count);
+  std::vector<T> values(count);
   // (Not for none: an empty state's data may be a null pointer, which memcpy may not be given.)
-  if (count) std::memcpy(values.data(), state_.data.data() + from, count * sizeof(float));
+  if (count) std::memcpy(values.data(), state_.data.data() + from, count * sizeof(T));
   for (std::size_t i = 0; i < count; ++i)
     if (!(std::fabs(values[i]) <= bound))
       refuse("number " + std::to_string(i) + " of its state is " + text(values[i]) +
              ", not a finite number within " + text(bound) + " of 0");
   return values;
+}
+
+std::vector<float> SavedState::floats(std::size_t from, std::size_t count, float bound) const {
+  return numbers(from, count, bound);
+}
+
+std::vector<double> SavedState::doubles(std::size_t from, std::size_t count, double bound) const {
+  return numbers(from, count, bound);
 }
 
 }  // namespace ws

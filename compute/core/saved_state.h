@@ -26,12 +26,17 @@ class SavedState {
   void requireBytes(std::size_t bytes, const std::string& what) const;
   // `count` floats from byte `from`, each finite and within ±`bound`.
   std::vector<float> floats(std::size_t from, std::size_t count, float bound) const;
+  // The same for doubles.
+  std::vector<double> doubles(std::size_t from, std::size_t count, double bound) const;
 
   const nlohmann::json& meta() const { return state_.meta; }
   const std::vector<std::uint8_t>& bytes() const { return state_.data; }
   [[noreturn]] void refuse(const std::string& why) const;
 
  private:
+  template <typename T>
+  std::vector<T> numbers(std::size_t from, std::size_t count, T bound) const;
+
   const StateBlob& state_;
   std::string module_;
 };

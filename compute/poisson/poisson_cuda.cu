@@ -1,0 +1,410 @@
+// The CUDA engine for the Poisson solver: a thread a node, the colour of a Gauss-Seidel pass a
+// template parameter (as in the source, so that each colour's index arithmetic folds into
+// constants), multigrid's transfers as kernels of their own, and the norms summed block by block
+// into fixed places, then in order on the host (the same sums every run).
+#include <cub/block/block_reduce.cuh>
+
+#include <algorithm>
+#include <array>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compute/core/cuda_check.h"
+#include "compute/core/device_buffer.h"
+#include "compute/core/errors.h"
+#include "compute/core/gpu_error.h"
+#include "compute/core/gpu_timer.h"
+#include "compute/core/launch.cuh"
+#include "compute/core/launch.h"
+#include "compute/core/memory.h"
+#include "compute/poisson/poisson_cuda.h"
+
+namespace ws::poisson {
+
+namespace {
+
+constexpr int kNormBlock = 256, kNormBlocks = 1024;
+const dim3 kBlock(32, 8, 1);
+
+// Every unknown of a grid, a thread each: (x, y, z) from 1 (z = 0 in 2-D); false past them.
+template <int D>
+__device__ bool unknownOf(const Grid& g, int& x, int& y, int& z) {
+  x = 1 + int(blockIdx.x * blockDim.x + threadIdx.x);
+  y = 1 + int(blockIdx.y * blockDim.y + threadIdx.y);
+  z = D == 3 ? 1 + int(blockIdx.z) : 0;
+  return x < g.n && y < g.n;
+}
+template <int D>
+dim3 unknownBlocks(const Grid& g) {
+  return dim3(blocksFor(g.n - 1, kBlock.x), blocksFor(g.n - 1, kBlock.y), D == 3 ? g.n - 1 : 1);
+}
+
+// The nodes of colour C of `kColours` (poisson_stencil.h's colourOf), a thread each: along x every
+// other node, the first 1 or 2 by the colour; with 4 and 8 colours also every other row (and
+// plane). False past the grid.
+template <int D, int kColours, int C>
+__device__ bool colouredNodeOf(const Grid& g, int& x, int& y, int& z) {
+  const int tx = int(blockIdx.x * blockDim.x + threadIdx.x);
+  const int ty = int(blockIdx.y * blockDim.y + threadIdx.y), tz = int(blockIdx.z);
+  if constexpr (kColours == 2) {
+    y = 1 + ty;
+    z = D == 3 ? 1 + tz : 0;
+    x = (((C + y + z) & 1) ? 1 : 2) + 2 * tx;
+  } else {
+    x = ((C & 1) ? 1 : 2) + 2 * tx;
+    y = ((C & 2) ? 1 : 2) + 2 * ty;
+    z = D == 3 ? ((C & 4) ? 1 : 2) + 2 * tz : 0;
+  }
+  return x < g.n && y < g.n && (D == 2 || z < g.n);
+}
+template <int D>
+dim3 colouredBlocks(const Grid& g, int colours) {
+  const int half = g.n / 2, all = g.n - 1;  // a colour's nodes along an axis, at most
+  const int ys = colours == 2 ? all : half;
+  const int zs = D == 2 ? 1 : colours == 2 ? all : half;
+  return dim3(blocksFor(half, kBlock.x), blocksFor(ys, kBlock.y), zs);
+}
+
+// Node i's relaxed update from the values in `from`.
+template <int D, Stencil S, typename T>
+__device__ T updateAt(const T* from, const T* f, const Grid& g, std::size_t i, T h2, T omega) {
+  const std::ptrdiff_t side = g.side();
+  const auto at = [&](int dx, int dy, int dz) {
+    return from[std::ptrdiff_t(i) + dx + side * (dy + side * dz)];
+  };
+  const Weights<T> w = weightsOf<T>(S, D);
+  return relaxed(from[i], offCentre<D, S>(at, w), h2 * f[i], w, omega);
+}
+
+template <int D, Stencil S, typename T>
+__global__ void jacobiKernel(const T* u, const T* f, T* next, Grid g, T h2, T omega) {
+  int x, y, z;
+  if (!unknownOf<D>(g, x, y, z)) return;
+  const std::size_t i = g.index(x, y, z);
+  next[i] = updateAt<D, S>(u, f, g, i, h2, omega);
+}
+
+// One colour's pass, in place: no node it updates reads another it updates.
+template <int D, Stencil S, typename T, int kColours, int C>
+__global__ void colourKernel(T* u, const T* f, Grid g, T h2, T omega) {
+  int x, y, z;
+  if (!colouredNodeOf<D, kColours, C>(g, x, y, z)) return;
+  const std::size_t i = g.index(x, y, z);
+  u[i] = updateAt<D, S>(u, f, g, i, h2, omega);
+}
+
+// Every node in place at once: a race on purpose (the variant's lesson; racecheck reports it).
+template <int D, Stencil S, typename T>
+__global__ void unorderedKernel(T* u, const T* f, Grid g, T h2, T omega) {
+  int x, y, z;
+  if (!unknownOf<D>(g, x, y, z)) return;
+  const std::size_t i = g.index(x, y, z);
+  u[i] = updateAt<D, S>(u, f, g, i, h2, omega);
+}
+
+// The coarse level's f: the fine residual, full-weighted onto each coarse unknown.
+template <int D, Stencil S, typename T>
+__global__ void restrictKernel(const T* u, const T* f, Grid fine, T* coarseF, Grid coarse) {
+  int x, y, z;
+  if (!unknownOf<D>(coarse, x, y, z)) return;
+  T sum = 0;
+  for (int dz = (D == 3 ? -1 : 0); dz <= (D == 3 ? 1 : 0); ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx)
+        sum += restrictionWeight<T>(D, dx, dy, dz) * nodeQuantity<D, S>(Quantity::Residual, u, f,
+                                                                        fine, 2, 2 * x + dx,
+                                                                        2 * y + dy, 2 * z + dz);
+  coarseF[coarse.index(x, y, z)] = sum;
+}
+
+// The fine level's u plus the coarse correction, interpolated.
+template <int D, typename T>
+__global__ void prolongKernel(const T* coarseU, Grid coarse, T* u, Grid fine) {
+  int x, y, z;
+  if (!unknownOf<D>(fine, x, y, z)) return;
+  u[fine.index(x, y, z)] += interpolated(coarseU, coarse, x, y, z);
+}
+
+struct Larger {
+  __device__ double operator()(double a, double b) const { return fmax(a, b); }
+};
+
+// A block's sums of r^2 and e^2 and its largest |u| over a grid-stride share of the unknowns.
+template <int D, Stencil S, typename T>
+__global__ void __launch_bounds__(kNormBlock)
+    normsKernel(const T* u, const T* f, Grid g, double* partials) {
+  const std::size_t m = std::size_t(g.n - 1), unknowns = g.unknowns();
+  double r2 = 0, e2 = 0, most = 0;
+  for (std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; k < unknowns;
+       k += std::size_t(gridDim.x) * blockDim.x) {
+    const int x = 1 + int(k % m), y = 1 + int(k / m % m), z = D == 3 ? 1 + int(k / (m * m)) : 0;
+    const T value = u[g.index(x, y, z)];
+    const T r = nodeQuantity<D, S>(Quantity::Residual, u, f, g, 2, x, y, z);
+    const double e = value - sineSolution(g, x, y, z);
+    r2 += double(r) * r;
+    e2 += e * e;
+    most = fmax(most, fabs(double(value)));
+  }
+  using Reduce = cub::BlockReduce<double, kNormBlock>;
+  __shared__ typename Reduce::TempStorage storage;
+  r2 = Reduce(storage).Sum(r2);
+  __syncthreads();
+  e2 = Reduce(storage).Sum(e2);
+  __syncthreads();
+  most = Reduce(storage).Reduce(most, Larger{});
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = r2;
+    partials[kNormBlocks + blockIdx.x] = e2;
+    partials[2 * kNormBlocks + blockIdx.x] = most;
+  }
+}
+
+template <int D, Stencil S, typename T>
+__global__ void renderKernel(Quantity quantity, const T* u, const T* f, Grid g, int colours,
+                             int slice, FieldRequest r, float* pixels) {
+  const int px = blockIdx.x * blockDim.x + threadIdx.x, py = blockIdx.y * blockDim.y + threadIdx.y;
+  if (px >= r.width || py >= r.height) return;
+  pixels[std::size_t(py) * r.width + px] = samplePixel(g, r, px, py, [&](int x, int y) {
+    return float(nodeQuantity<D, S>(quantity, u, f, g, colours, x, y, slice));
+  });
+}
+
+// Sets f at each node and leaves what it held in the edit.
+template <typename T>
+__global__ void setNodesKernel(T* f, NodeValue* nodes, int count) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  const T before = f[nodes[i].node];
+  f[nodes[i].node] = T(nodes[i].value);
+  nodes[i].value = before;
+}
+
+// One grid of the hierarchy, as on the CPU.
+template <typename T>
+struct DeviceLevel {
+  Grid grid;
+  DeviceBuffer<T> u, f;
+};
+
+// T: float or double, what u and f are held in.
+template <typename T>
+class CudaEngine final : public PoissonEngine {
+ public:
+  explicit CudaEngine(PoissonTimings timings) : timings_(timings) {}
+
+  void reshape(const Grid& grid) override {
+    requireDeviceMemory(engineBytes(grid, kPrecision), heldBytes(),
+                        "a grid of " + std::to_string(grid.n) + " cells a side");
+    levels_.clear();
+    next_.release();
+    for (const Grid& g : hierarchy(grid)) {
+      DeviceLevel<T>& level = levels_.emplace_back();
+      level.grid = g;
+      level.u.allocate(g.nodes());
+      level.f.allocate(g.nodes());
+      level.u.zero();
+      level.f.zero();
+    }
+    next_.allocate(grid.nodes());
+    next_.zero();
+  }
+  const Grid& grid() const override { return levels_[0].grid; }
+
+  void load(std::span<const double> u, std::span<const double> f) override {
+    DeviceLevel<T>& top = levels_[0];
+    const std::vector<T> hostU(u.begin(), u.end()), hostF(f.begin(), f.end());
+    WS_CUDA_CHECK(cudaMemcpy(top.u.data(), hostU.data(), top.u.bytes(), cudaMemcpyHostToDevice));
+    WS_CUDA_CHECK(cudaMemcpy(top.f.data(), hostF.data(), top.f.bytes(), cudaMemcpyHostToDevice));
+    WS_CUDA_CHECK(cudaMemcpy(next_.data(), top.u.data(), top.u.bytes(), cudaMemcpyDeviceToDevice));
+  }
+  std::vector<double> solution() override { return widened(copyOut(levels_[0].u)); }
+  std::vector<double> rightHandSide() override { return widened(copyOut(levels_[0].f)); }
+  std::vector<NodeValue> setRightHandSide(std::span<const NodeValue> nodes) override {
+    if (nodes.empty()) return {};
+    if (edits_.size() < nodes.size()) edits_.allocate(nodes.size());
+    WS_CUDA_CHECK(
+        cudaMemcpy(edits_.data(), nodes.data(), nodes.size_bytes(), cudaMemcpyHostToDevice));
+    setNodesKernel<T><<<blocksFor(nodes.size(), 256), 256>>>(levels_[0].f.data(), edits_.data(),
+                                                             int(nodes.size()));
+    WS_CUDA_CHECK_LAUNCH();
+    std::vector<NodeValue> before(nodes.size());
+    WS_CUDA_CHECK(
+        cudaMemcpy(before.data(), edits_.data(), nodes.size_bytes(), cudaMemcpyDeviceToHost));
+    return before;
+  }
+
+  void sweep(int count, const Sweep& s) override {
+    if (count <= 0) return;
+    injectGpuFaultIfRequested();
+    ring_.start();
+    withStencil(grid().dims, s.stencil, [&]<int D, Stencil S>() {
+      for (int k = 0; k < count; ++k) {
+        if (s.method == Method::Multigrid)
+          vcycle<D, S>(0, s);
+        else
+          sweepLevel<D, S>(levels_[0], s);
+      }
+      return 0;
+    });
+    const double updates = double(grid().unknowns()) * count;
+    ring_.stop(updates, updates * bytesPerUpdate(s, grid().dims, kPrecision));
+  }
+
+  Norms norms(Stencil stencil) override {
+    if (!partials_) partials_.allocate(3 * kNormBlocks);
+    const DeviceLevel<T>& top = levels_[0];
+    withStencil(top.grid.dims, stencil, [&]<int D, Stencil S>() {
+      normsKernel<D, S, T>
+          <<<kNormBlocks, kNormBlock>>>(top.u.data(), top.f.data(), top.grid, partials_.data());
+      return 0;
+    });
+    WS_CUDA_CHECK_LAUNCH();
+    std::vector<double> partials = copyOut(partials_);
+    Norms norms;
+    for (int b = 0; b < kNormBlocks; ++b) {
+      norms.residual += partials[b];
+      norms.error += partials[kNormBlocks + b];
+      norms.largest = std::max(norms.largest, partials[2 * kNormBlocks + b]);
+    }
+    const double unknowns = double(top.grid.unknowns());
+    norms.residual = std::sqrt(norms.residual / unknowns);
+    norms.error = std::sqrt(norms.error / unknowns);
+    return norms;
+  }
+
+  void render(Quantity quantity, const Sweep& s, int slice, const FieldRequest& r,
+              FieldImage& image) override {
+    const std::size_t pixels = std::size_t(r.width) * r.height;
+    viewRing_.start();
+    float* target = output_.prepare(image.pixels, pixels, image.onDevice);
+    const DeviceLevel<T>& top = levels_[0];
+    const dim3 blocks(blocksFor(r.width, kBlock.x), blocksFor(r.height, kBlock.y));
+    withStencil(top.grid.dims, s.stencil, [&]<int D, Stencil S>() {
+      renderKernel<D, S, T><<<blocks, kBlock>>>(quantity, top.u.data(), top.f.data(), top.grid,
+                                                s.colours, slice, r, target);
+      return 0;
+    });
+    WS_CUDA_CHECK_LAUNCH();
+    viewRing_.stop(double(pixels), double(pixels) * sizeof(float));
+    output_.deliver();
+  }
+
+  void pollTimings() override {
+    ring_.collect(*timings_.sweep);
+    viewRing_.collect(*timings_.view);
+  }
+  void drainTimings() override {
+    ring_.drain(*timings_.sweep);
+    viewRing_.drain(*timings_.view);
+  }
+  void synchronize() override { WS_CUDA_CHECK(cudaDeviceSynchronize()); }
+
+  std::string configuration() const override {
+    return std::string("a thread a node, blocks of 32x8, the colour a template parameter, ") +
+           (kPrecision == Precision::Double ? "double" : "float");
+  }
+
+ private:
+  static constexpr Precision kPrecision =
+      sizeof(T) == sizeof(double) ? Precision::Double : Precision::Float;
+
+  static std::vector<double> widened(const std::vector<T>& values) {
+    return {values.begin(), values.end()};
+  }
+
+  double heldBytes() const {
+    double bytes = double(next_.bytes());
+    for (const DeviceLevel<T>& level : levels_) bytes += double(level.u.bytes() + level.f.bytes());
+    return bytes;
+  }
+
+  template <typename V>
+  static std::vector<V> copyOut(const DeviceBuffer<V>& buffer) {
+    std::vector<V> host(buffer.size());
+    WS_CUDA_CHECK(cudaMemcpy(host.data(), buffer.data(), buffer.bytes(), cudaMemcpyDeviceToHost));
+    return host;
+  }
+
+  template <int D, Stencil S>
+  void sweepLevel(DeviceLevel<T>& level, const Sweep& s) {
+    const Grid& g = level.grid;
+    const T h2 = T(g.spacing() * g.spacing()), omega = T(s.omega);
+    switch (s.method) {
+      case Method::Jacobi:
+        recordedLaunch("jacobiKernel", jacobiKernel<D, S, T>, unknownBlocks<D>(g), kBlock)(
+            level.u.data(), level.f.data(), next_.data(), g, h2, omega);
+        std::swap(level.u, next_);
+        break;
+      case Method::Unordered:
+        recordedLaunch("unorderedKernel", unorderedKernel<D, S, T>, unknownBlocks<D>(g), kBlock)(
+            level.u.data(), level.f.data(), g, h2, omega);
+        break;
+      case Method::Coloured:
+      case Method::Multigrid:
+        if (s.colours == 2)
+          colourPasses<D, S, 2>(level, h2, omega);
+        else
+          colourPasses<D, S, D == 2 ? 4 : 8>(level, h2, omega);
+        break;
+      case Method::Lexicographic:
+        throw InputError("sequential Gauss-Seidel runs on the CPU only");
+    }
+    WS_CUDA_CHECK_LAUNCH();
+  }
+
+  // A pass a colour, each its own kernel.
+  template <int D, Stencil S, int kColours>
+  void colourPasses(DeviceLevel<T>& level, T h2, T omega) {
+    if constexpr (S == Stencil::Full && kColours == 2) {
+      throw InputError("red-black is not a colouring of the full stencil");
+    } else {
+      using Kernel = void (*)(T*, const T*, Grid, T, T);
+      const auto kernels = []<int... C>(std::integer_sequence<int, C...>) {
+        return std::array<Kernel, kColours>{colourKernel<D, S, T, kColours, C>...};
+      }
+      (std::make_integer_sequence<int, kColours>());
+      const dim3 blocks = colouredBlocks<D>(level.grid, kColours);
+      for (int c = 0; c < kColours; ++c)
+        recordedLaunch("colourKernel", kernels[c], blocks, kBlock)(level.u.data(), level.f.data(),
+                                                                   level.grid, h2, omega);
+    }
+  }
+
+  template <int D, Stencil S>
+  void vcycle(std::size_t l, const Sweep& s) {
+    DeviceLevel<T>& fine = levels_[l];
+    if (l + 1 == levels_.size()) {
+      sweepLevel<D, S>(fine, s);
+      return;
+    }
+    for (int k = 0; k < s.pre; ++k) sweepLevel<D, S>(fine, s);
+    DeviceLevel<T>& coarse = levels_[l + 1];
+    recordedLaunch("restrictKernel", restrictKernel<D, S, T>, unknownBlocks<D>(coarse.grid),
+                   kBlock)(fine.u.data(), fine.f.data(), fine.grid, coarse.f.data(), coarse.grid);
+    WS_CUDA_CHECK(cudaMemsetAsync(coarse.u.data(), 0, coarse.u.bytes()));
+    vcycle<D, S>(l + 1, s);
+    recordedLaunch("prolongKernel", prolongKernel<D, T>, unknownBlocks<D>(fine.grid), kBlock)(
+        coarse.u.data(), coarse.grid, fine.u.data(), fine.grid);
+    WS_CUDA_CHECK_LAUNCH();
+    for (int k = 0; k < s.post; ++k) sweepLevel<D, S>(fine, s);
+  }
+
+  PoissonTimings timings_;
+  GpuTimerRing ring_, viewRing_;
+  std::vector<DeviceLevel<T>> levels_;
+  DeviceBuffer<T> next_;  // Jacobi's new values
+  DeviceBuffer<NodeValue> edits_;
+  DeviceBuffer<double> partials_;
+  DeviceOutput<float> output_;
+};
+
+}  // namespace
+
+std::unique_ptr<PoissonEngine> makeCudaEngine(Precision precision, PoissonTimings timings) {
+  if (precision == Precision::Double) return std::make_unique<CudaEngine<double>>(timings);
+  return std::make_unique<CudaEngine<float>>(timings);
+}
+
+}  // namespace ws::poisson

@@ -1,0 +1,177 @@
+#pragma once
+// One implementation of the Poisson solver's state and sweeps: the CPU engine (poisson_cpu.cpp,
+// OpenMP) and the CUDA engine (poisson_cuda.cu). The module drives whichever is selected.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "compute/core/timing.h"
+#include "compute/poisson/poisson_stencil.h"
+#include "compute/views/field.h"
+
+namespace ws::poisson {
+
+enum class Method {
+  Jacobi,         // every node from the old values (a second array), weighted by omega
+  Coloured,       // Gauss-Seidel colour by colour, each colour's nodes in parallel (and SOR)
+  Unordered,      // in place, all nodes in parallel: what a node reads depends on timing
+  Lexicographic,  // Gauss-Seidel node after node, x fastest: one thread (the CPU's baseline)
+  Multigrid,      // a V-cycle, Coloured as its smoother
+};
+
+// What one sweep does. A multigrid sweep is one V-cycle: `pre` and `post` smoothing sweeps on
+// each level around the coarser level's correction.
+struct Sweep {
+  Method method = Method::Coloured;
+  Stencil stencil = Stencil::Compact;
+  int colours = 2;   // Coloured and the multigrid smoother
+  double omega = 1;  // the relaxation factor
+  int pre = 2, post = 2;
+};
+
+// The grids of a V-cycle, finest first: n halved while it stays even, down to 2 cells a side (one
+// unknown, which one smoothing sweep solves).
+inline std::vector<Grid> hierarchy(Grid g) {
+  std::vector<Grid> grids = {g};
+  while (g.n % 2 == 0 && g.n > 2) {
+    g.n /= 2;
+    grids.push_back(g);
+  }
+  return grids;
+}
+inline bool multigridFits(int n) {
+  return hierarchy({n, 2}).back().n == 2;
+}
+// What an engine holds u and f in: float, as the source, or double, whose rounding leaves the
+// residual room to fall by 10^6 and more on large grids (see the module's notes on float's floor).
+enum class Precision { Float, Double };
+inline double valueBytes(Precision precision) {
+  return precision == Precision::Double ? 8 : 4;
+}
+
+// The bytes an engine holds for a grid: u and f on every level, and Jacobi's second u.
+inline double engineBytes(const Grid& grid, Precision precision) {
+  double values = double(grid.nodes());
+  for (const Grid& g : hierarchy(grid)) values += 2.0 * double(g.nodes());
+  return values * valueBytes(precision);
+}
+
+// What a field view shows.
+enum class Quantity {
+  Solution,  // u
+  Error,     // u minus the exact solution of the sine problem
+  Residual,  // f - (S u) / h^2
+  RightHandSide,
+  Colour,  // the node's colour class
+  None,    // nothing (NaN): an error view with no exact solution to compare
+};
+
+// Root-mean-square norms over the unknowns.
+struct Norms {
+  double residual = 0;
+  double error = 0;    // against sineSolution (meaningful for the sine problem only)
+  double largest = 0;  // max |u|
+};
+
+// A node set to a value of f (an edit), or what it held before.
+struct NodeValue {
+  std::size_t node = 0;
+  double value = 0;
+};
+
+struct PoissonTimings {
+  TimingScope* sweep;
+  TimingScope* view;
+};
+
+class PoissonEngine {
+ public:
+  virtual ~PoissonEngine() = default;
+
+  // u = f = 0 on a new grid. Throws OutOfMemoryError before touching the current one when it won't
+  // fit.
+  virtual void reshape(const Grid& grid) = 0;
+  virtual const Grid& grid() const = 0;
+
+  // grid().nodes() values each, boundary nodes included (u's are the boundary condition, kept).
+  // Held in the engine's precision: a double engine gives back what it was given.
+  virtual void load(std::span<const double> u, std::span<const double> f) = 0;
+  virtual std::vector<double> solution() = 0;
+  virtual std::vector<double> rightHandSide() = 0;
+  // Sets f at each node (named at most once) and returns what it held, in the same order.
+  virtual std::vector<NodeValue> setRightHandSide(std::span<const NodeValue> nodes) = 0;
+
+  virtual void sweep(int count, const Sweep& sweep) = 0;
+  virtual Norms norms(Stencil stencil) = 0;
+  // The field at slice z = `slice` (0 in 2-D).
+  virtual void render(Quantity quantity, const Sweep& sweep, int slice, const FieldRequest& request,
+                      FieldImage& image) = 0;
+
+  virtual void pollTimings() {}
+  virtual void drainTimings() {}
+  virtual void synchronize() {}
+  virtual std::string configuration() const = 0;
+};
+
+// threads: 0 for OpenMP's choice, 1 for one thread.
+std::unique_ptr<PoissonEngine> makeCpuEngine(int threads, Precision precision,
+                                             PoissonTimings timings);
+
+// The bytes an unknown's update moves at least through memory in a sweep of this kind, each pass
+// streaming u and f and writing u (12 bytes): Jacobi and the unordered sweep one pass, a colouring
+// one pass a colour (the colours interleave within every cache line), a V-cycle its smoothing on
+// every level (a quarter, an eighth of the last) and its residual, restriction and correction.
+double bytesPerUpdate(const Sweep& sweep, int dims, Precision precision);
+
+// The field's value at a pixel (NaN outside the grid) from `at(x, y)` on the slice: shared by the
+// engines. The view's world is the grid's nodes, one unit apart, node (0, 0) at (0.5, 0.5).
+template <typename At>
+WS_HD float samplePixel(const Grid& g, const FieldRequest& r, int px, int py, const At& at) {
+  const double wx = r.originX + (px + 0.5) * r.worldPerPixel;
+  const double wy = r.originY + (py + 0.5) * r.worldPerPixel;
+  if (wx < 0 || wy < 0 || wx >= g.side() || wy >= g.side()) return NAN;
+  return at(int(wx), int(wy));
+}
+
+// Calls f.template operator()<D, S>() for the grid's dimensions and the stencil.
+template <typename F>
+decltype(auto) withStencil(int dims, Stencil stencil, const F& f) {
+  if (dims == 3)
+    return stencil == Stencil::Compact ? f.template operator()<3, Stencil::Compact>()
+                                       : f.template operator()<3, Stencil::Full>();
+  return stencil == Stencil::Compact ? f.template operator()<2, Stencil::Compact>()
+                                     : f.template operator()<2, Stencil::Full>();
+}
+
+// What `quantity` is at node (x, y, z) of a grid holding u and f: shared by the engines.
+template <int D, Stencil S, typename T>
+WS_HD T nodeQuantity(Quantity quantity, const T* u, const T* f, const Grid& g, int colours, int x,
+                     int y, int z) {
+  const std::size_t i = g.index(x, y, z);
+  switch (quantity) {
+    case Quantity::Solution:
+      return u[i];
+    case Quantity::Error:
+      return T(u[i] - sineSolution(g, x, y, z));
+    case Quantity::RightHandSide:
+      return f[i];
+    case Quantity::Colour:
+      return T(colourOf(colours, x, y, z));
+    case Quantity::None:
+      return T(NAN);
+    case Quantity::Residual:
+      break;
+  }
+  const int n = g.n;
+  if (x == 0 || y == 0 || x == n || y == n || (D == 3 && (z == 0 || z == n))) return 0;
+  const std::ptrdiff_t s = g.side();
+  const auto at = [&](int dx, int dy, int dz) {
+    return u[std::ptrdiff_t(i) + dx + s * (dy + s * dz)];
+  };
+  const Weights<T> w = weightsOf<T>(S, D);
+  return residual(u[i], offCentre<D, S>(at, w), f[i], w, T(n) * T(n));
+}
+
+}  // namespace ws::poisson

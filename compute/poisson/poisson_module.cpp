@@ -1,0 +1,502 @@
+#include "compute/poisson/poisson_module.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "compute/core/errors.h"
+#include "compute/core/line.h"
+#include "compute/core/saved_state.h"
+#include "compute/poisson/poisson_cuda.h"
+
+namespace ws::poisson {
+
+namespace {
+
+constexpr int kMaxSide = 16384;
+constexpr std::size_t kLongestCurve = 4096;  // points of the residual's record kept
+
+std::string number(double value, const char* format = "%.3g") {
+  char text[32];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+// The sources problem: a source and a sink, Gaussian bumps of peak `strength` and width 0.05.
+double sourcesAt(const Grid& g, int x, int y, int z, double strength) {
+  const double h = g.spacing(), mid = g.dims == 3 ? z * h - 0.5 : 0;
+  const auto bump = [&](double cx, double cy) {
+    const double dx = x * h - cx, dy = y * h - cy;
+    return std::exp(-(dx * dx + dy * dy + mid * mid) / (0.05 * 0.05));
+  };
+  return strength * (bump(0.3, 0.35) - bump(0.7, 0.65));
+}
+
+}  // namespace
+
+PoissonModule::PoissonModule(Backend backend) : Module(backend) {
+  const bool gpu = backend == Backend::Cuda;
+  ParamSet& p = declare();
+  p.declare(ParamSpec::choice("dimensions", "dimensions", "2-D", {"2-D", "3-D"},
+                              "the unit square (2-D) or the unit cube (3-D)"));
+  ParamSpec size = ParamSpec::integer("size", "cells a side", gpu ? 512 : 128, 4, kMaxSide,
+                                      "n: the grid spacing is 1/n; (n - 1)^D unknowns");
+  size.logScale = true;
+  p.declare(size);
+  p.declare(ParamSpec::choice(
+      "stencil", "stencil", "finite-difference", {"finite-difference", "finite-element"},
+      "finite-difference: 5 points (2-D) or 7 (3-D); finite-element: the bilinear (trilinear) "
+      "element's 9 points (27), the source's"));
+  p.declare(ParamSpec::choice(
+      "precision", "precision", "float", {"float", "double"},
+      "what u and f are held in: float (the source's) or double, twice the bytes, whose rounding "
+      "lets the residual fall 10^9 times further"));
+  p.declare(ParamSpec::choice("problem", "problem", "sine", {"sine", "sources", "drawn"},
+                              "sine: the source's test, whose exact solution is known; sources: "
+                              "a source and a sink; drawn: f = 0 until you draw it (reset)"));
+  p.declare(ParamSpec::real("omega", "omega (SOR)", 1.9, 0.05, 1.99,
+                            "SOR's relaxation factor; the best for the sine problem is "
+                            "2 / (1 + sin(pi / n))"));
+  p.declare(ParamSpec::integer("pre_sweeps", "smoothing before", 2, 0, 8,
+                               "multigrid: coloured Gauss-Seidel sweeps before the coarse "
+                               "correction, on every level"));
+  p.declare(ParamSpec::integer("post_sweeps", "smoothing after", 2, 0, 8,
+                               "multigrid: sweeps after the coarse correction, on every level"));
+  p.declare(ParamSpec::choice(
+      "view", "view", "solution", {"solution", "error", "residual", "right-hand side", "colours"},
+      "what the field shows: u, u minus the exact solution (sine), f - Au, f, or each node's "
+      "colour class"));
+  p.declare(ParamSpec::real("slice", "slice position (z)", 0.5, 0, 1,
+                            "3-D: the plane z shown and drawn on (0 to 1)"));
+  p.declare(ParamSpec::integer("brush", "brush radius", 4, 0, 256,
+                               "nodes around the pointer that the brush sets"));
+  p.declare(ParamSpec::real("strength", "strength", 200, 0, 1e5,
+                            "f where the brush paints (+ or -), and the sources' peak"));
+
+  cpuTimings_ = {&addTiming("sweep (CPU)", "unknown updates/s", false),
+                 &addTiming("view (CPU)", "pixels/s", false)};
+  gpuTimings_ = {&addTiming("sweep (CUDA)", "unknown updates/s", true),
+                 &addTiming("view (CUDA)", "pixels/s", true)};
+  config_ = readPoissonConfig(params());
+  config_.sweep = sweepFor(config_, variant());
+  buildEngine();
+  engine_->reshape(config_.grid);
+  reset();
+}
+
+void PoissonModule::setSize(const std::string& text) {
+  const auto caret = text.find('^');
+  std::vector<std::string> sides = sizeSides(text.substr(0, caret));
+  int dims = int(sides.size());
+  if (caret != std::string::npos) {
+    const std::string power = text.substr(caret);
+    if (sides.size() != 1 || (power != "^2" && power != "^3"))
+      throw InputError("a size is N, N^2, N^3, NxN or NxNxN");
+    dims = power == "^3" ? 3 : 2;
+  } else if (dims == 1) {
+    dims = 2;
+  }
+  if (dims > 3) throw InputError("a size is N, N^2, N^3, NxN or NxNxN");
+  for (const std::string& side : sides)
+    if (side != sides[0])
+      throw InputError("the grid covers the unit square (cube): every side has the same cells");
+  setParams({{"dimensions", std::string(dims == 3 ? "3-D" : "2-D")},
+             {"size", params().parse("size", sides[0])}});
+}
+
+std::vector<KernelVariant> PoissonModule::variants(Backend backend) const {
+  return describe(poissonVariants(backend));
+}
+
+std::string PoissonModule::configuration() const {
+  std::string text = engine_->configuration();
+  const Sweep& s = config_.sweep;
+  if (s.colours > 1) text += ", " + std::to_string(s.colours) + " colours";
+  return text;
+}
+
+Sweep PoissonModule::sweepFor(const PoissonConfig& config, const std::string& variant) const {
+  const Solver solver = entryNamed(poissonVariants(backend()), variant).how;
+  Sweep s = config.sweep;
+  s.method = solver.method;
+  s.colours = coloursOf(solver.colouring, s.stencil, config.grid.dims);
+  s.omega = variant == "sor" ? params().getFloat("omega") : 1.0;
+  if (s.method == Method::Multigrid && !multigridFits(config.grid.n))
+    throw InputError(
+        "multigrid halves the grid down to 2 cells a side: " + std::to_string(config.grid.n) +
+        " cells a side does not halve that far "
+        "(use a power of two, such as " +
+        std::to_string(1 << int(std::round(std::log2(config.grid.n)))) + ")");
+  if (s.method == Method::Multigrid && s.pre + s.post == 0)
+    throw InputError("multigrid needs at least one smoothing sweep");
+  return s;
+}
+
+void PoissonModule::buildEngine() {
+  const PoissonTimings timings = backend() == Backend::Cuda ? gpuTimings_ : cpuTimings_;
+  engine_ = backend() == Backend::Cuda ? makeCudaEngine(config_.precision, timings)
+                                       : makeCpuEngine(0, config_.precision, timings);
+}
+
+void PoissonModule::reset() {
+  const Grid& g = engine_->grid();
+  std::vector<double> u(g.nodes(), 0.0), f(g.nodes(), 0.0);
+  const int zs = g.dims == 3 ? g.side() : 1;
+  if (config_.problem != Problem::Drawn)
+    for (int z = 0; z < zs; ++z)
+      for (int y = 0; y < g.side(); ++y)
+        for (int x = 0; x < g.side(); ++x)
+          f[g.index(x, y, z)] = config_.problem == Problem::Sine
+                                    ? sineRightHandSide(g, x, y, z)
+                                    : sourcesAt(g, x, y, z, config_.strength);
+  engine_->load(u, f);
+  exact_ = config_.problem == Problem::Sine;
+  restart();
+  startRecord();
+  clearTimings();
+}
+
+void PoissonModule::startRecord() {
+  start_ = last_ = norms();
+  factor_.reset();
+  decades_.clear();
+  recordFrom_ = stepCount();
+  residualCurve_.clear();
+}
+
+void PoissonModule::advance(int count) {
+  engine_->sweep(count, config_.sweep);
+  const Norms previous = last_;
+  last_ = norms();
+  if (previous.residual > 0 && last_.residual > 0)
+    factor_ = std::pow(last_.residual / previous.residual, 1.0 / count);
+  // (A residual of zero, as where f = 0 and u = 0, has no decades to fall.)
+  while (last_.residual > 0 &&
+         last_.residual <= start_.residual * std::pow(10.0, -double(decades_.size() + 1)))
+    decades_.push_back(stepCount() + count - recordFrom_);
+  residualCurve_.push_back(float(std::log10(std::max(last_.residual, 1e-30))));
+  if (residualCurve_.size() > kLongestCurve) residualCurve_.pop_front();
+}
+
+std::vector<Metric> PoissonModule::metrics() {
+  std::vector<Metric> m = {{"residual (rms)", last_.residual}};
+  if (exact_) m.push_back({"error vs exact (rms)", last_.error});
+  if (start_.residual > 0 && last_.residual > 0)
+    m.push_back({"residual fallen (log10)", std::log10(start_.residual / last_.residual)});
+  if (factor_) m.push_back({"factor a sweep", *factor_, false});
+  m.push_back({"sweeps", double(stepCount() - recordFrom_), false});
+  return m;
+}
+
+std::vector<Curve> PoissonModule::curves() const {
+  return {{"log10 residual", "step (steps per frame sweeps each)", residualCurve_}};
+}
+
+std::string PoissonModule::notes() const {
+  const Grid& g = grid();
+  const double h = g.spacing(), pi = 3.14159265358979323846;
+  std::string notes = std::to_string(g.unknowns()) + " unknowns, h = 1/" + std::to_string(g.n);
+  if (config_.sweep.colours > 1) notes += ", " + std::to_string(config_.sweep.colours) + " colours";
+  notes += "\n";
+  if (factor_)
+    notes += "the residual falls by " + number(*factor_, "%.6f") + " a sweep";
+  else
+    notes += "the residual's fall a sweep shows after the first step";
+  if (exact_ && config_.sweep.stencil == Stencil::Compact)
+    notes += " (model problem: Jacobi cos(pi h) = " + number(std::cos(pi * h), "%.6f") +
+             ", Gauss-Seidel cos^2 = " + number(std::pow(std::cos(pi * h), 2), "%.6f") +
+             ", SOR at the best omega " + number(2 / (1 + std::sin(pi * h)), "%.4f") + ")";
+  notes += "\n";
+  if (!decades_.empty()) {
+    const std::uint64_t sweeps = decades_.back();
+    notes += "residual down 10^" + std::to_string(decades_.size()) + " after " +
+             std::to_string(sweeps) + " sweeps";
+    const TimingStats stats = stepTiming().stats();
+    if (stats.samples > 0 && stats.ratePerSecond > 0)
+      notes += ": " +
+               number(double(sweeps) * double(g.unknowns()) / stats.ratePerSecond * 1e3, "%.4g") +
+               " ms at the measured sweep rate";
+    notes += "\n";
+  }
+  const bool single = config_.precision == Precision::Float;
+  notes += std::string(single ? "float" : "double") + "'s floor: rounding u to " +
+           (single ? "float" : "double") + " leaves a residual of order " +
+           number(roundingFloor(), "%.0e") + (single ? " (1e-7" : " (2e-16") +
+           " |u| n^2); no solver gets far below it\n";
+  if (exact_)
+    notes +=
+        "the error against the exact solution stops falling at the discretization's, "
+        "O(h^2): refine the grid to lower it\n";
+  else
+    notes += "f was drawn or is not the sine problem's: no exact solution to compare\n";
+  return notes;
+}
+
+double PoissonModule::roundingFloor() const {
+  // u held in float is off by up to half an ulp (6e-8 of |u|) at each node; the stencil turns such
+  // errors into a few times that, and the residual divides it by h^2: about 1e-7 |u| n^2, which
+  // is what the sine problem's solvers settle at in float (2e-4 at n = 64). Double: 2e-16.
+  const double n = grid().n, ulps = config_.precision == Precision::Float ? 1e-7 : 2e-16;
+  return std::max(ulps * last_.largest * n * n, 1e-300);
+}
+
+bool PoissonModule::applies(const std::string& key) const {
+  if (key == "omega") return variant() == "sor";
+  if (key == "pre_sweeps" || key == "post_sweeps") return variant() == "multigrid";
+  if (key == "slice") return params().getText("dimensions") == "3-D";
+  return !key.empty();
+}
+
+WorldBox PoissonModule::world() const {
+  const double side = grid().side();
+  return {0, 0, side, side};
+}
+
+std::string PoissonModule::sizeText() const {
+  const Grid& g = grid();
+  return std::to_string(g.n) + (g.dims == 3 ? "^3" : "^2");
+}
+
+std::vector<FieldView> PoissonModule::fieldViews() const {
+  const float peak = float(std::max(last_.largest, 1e-6));
+  const float error = float(std::max(2 * last_.error, 1e-9));
+  const float residual = float(std::max(2 * last_.residual, 1e-12));
+  const float f = exact_ ? float(grid().dims * 9.8696) : config_.strength;
+  const float colours = float(std::max(config_.sweep.colours, 2) - 1);
+  return {
+      {"solution", "u", exact_ ? 0.0f : -peak, exact_ ? 1.0f : peak,
+       exact_ ? "viridis" : "coolwarm"},
+      {"error", exact_ ? "u - exact (2x its rms)" : "u - exact: none, f is not the sine problem's",
+       -error, error, "coolwarm"},
+      {"residual", "f - Au (2x its rms)", -residual, residual, "coolwarm"},
+      {"right-hand side", "f", -f, f, "coolwarm"},
+      {"colours", "colour class", 0, colours, "viridis"}};
+}
+
+int PoissonModule::currentFieldView() const {
+  const std::string& view = params().getText("view");
+  return view == "error"             ? 1
+         : view == "residual"        ? 2
+         : view == "right-hand side" ? 3
+         : view == "colours"         ? 4
+                                     : 0;
+}
+
+int PoissonModule::slice() const {
+  // The parameters' plane, on the grid the engine holds (a restored state may hold another).
+  const Grid& g = grid();
+  return g.dims == 3 ? std::clamp(config_.slice, 0, g.n) : 0;
+}
+
+void PoissonModule::renderField(const FieldRequest& request, FieldImage& image) {
+  const Quantity quantity = Quantity(currentFieldView());
+  engine_->render(quantity == Quantity::Error && !exact_ ? Quantity::None : quantity, config_.sweep,
+                  slice(), request, image);
+}
+
+namespace {
+
+// What a stroke changed: the values of f it set, as they were and as it left them.
+struct PoissonChange final : EditChange {
+  Grid grid;
+  bool exactBefore = false;  // whether f was the sine problem's before the stroke
+  std::vector<NodeValue> before, after;
+  std::size_t bytes() const override { return (before.size() + after.size()) * sizeof(NodeValue); }
+};
+
+}  // namespace
+
+std::unique_ptr<EditChange> PoissonModule::edit(const PointerEdit& e) {
+  if (e.tool != "positive" && e.tool != "negative" && e.tool != "erase")
+    throw InputError("unknown tool '" + e.tool + "'");
+  if (e.hasRay) return nullptr;
+  const Grid& g = grid();
+  const int r = config_.brush, side = g.side();
+  const double value = e.tool == "positive"   ? config_.strength
+                       : e.tool == "negative" ? -config_.strength
+                                              : 0.0;
+  std::vector<std::size_t> nodes;
+  for (auto [x0, y0] : lineCells(e.fromX, e.fromY, e.x, e.y, side, side))
+    for (int dy = -r; dy <= r; ++dy)
+      for (int dx = -r; dx <= r; ++dx) {
+        const int x = x0 + dx, y = y0 + dy;
+        if (dx * dx + dy * dy > r * r || x < 1 || y < 1 || x >= g.n || y >= g.n) continue;
+        nodes.push_back(g.index(x, y, slice()));
+      }
+  if (g.dims == 3 && (slice() < 1 || slice() >= g.n)) nodes.clear();  // the boundary
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  std::vector<NodeValue> set;
+  set.reserve(nodes.size());
+  for (std::size_t n : nodes) set.push_back({n, value});
+  auto change = std::make_unique<PoissonChange>();
+  change->grid = g;
+  change->exactBefore = exact_;
+  change->before = setRightHandSide(set);
+  if (change->before.empty()) return nullptr;
+  for (const NodeValue& v : change->before) change->after.push_back({v.node, value});
+  return change;
+}
+
+std::vector<NodeValue> PoissonModule::setRightHandSide(const std::vector<NodeValue>& nodes) {
+  const std::vector<NodeValue> before = engine_->setRightHandSide(nodes);
+  std::vector<NodeValue> changed;
+  for (std::size_t i = 0; i < before.size(); ++i)
+    if (before[i].value != nodes[i].value) changed.push_back(before[i]);
+  if (!changed.empty()) {
+    exact_ = false;
+    startRecord();
+  }
+  return changed;
+}
+
+void PoissonModule::revert(const EditChange& edit, bool redo) {
+  const auto& change = dynamic_cast<const PoissonChange&>(edit);
+  const Grid& g = grid();
+  if (change.grid.n != g.n || change.grid.dims != g.dims) return;
+  engine_->setRightHandSide(redo ? change.after : change.before);
+  exact_ = !redo && change.exactBefore;
+  startRecord();
+}
+
+void PoissonModule::runAction(const std::string& action) {
+  if (action != "restart from zero") throw InputError("unknown action '" + action + "'");
+  // u = 0 again with the right-hand side as it is (drawn strokes kept).
+  const std::vector<double> f = engine_->rightHandSide();
+  engine_->load(std::vector<double>(f.size(), 0.0), f);
+  restart();
+  startRecord();
+}
+
+StateBlob PoissonModule::saveState() {
+  const Grid& g = grid();
+  StateBlob state;
+  const bool single = config_.precision == Precision::Float;
+  state.meta = {{"size", g.n},
+                {"dimensions", g.dims},
+                {"steps", stepCount()},
+                {"exact", exact_},
+                {"precision", single ? "float" : "double"}};
+  // u then f, in the engine's precision (a double state compares byte by byte).
+  std::vector<double> values = engine_->solution();
+  const std::vector<double> f = engine_->rightHandSide();
+  values.insert(values.end(), f.begin(), f.end());
+  const auto append = [&](const auto& numbers) {
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(numbers.data());
+    state.data.assign(bytes, bytes + numbers.size() * sizeof(numbers[0]));
+  };
+  if (single) {
+    append(std::vector<float>(values.begin(), values.end()));
+    state.floatsFrom = 0;
+  } else {
+    append(values);
+  }
+  return state;
+}
+
+void PoissonModule::restoreState(const StateBlob& state) {
+  const SavedState saved(state, "Poisson");
+  Grid g;
+  g.n = int(saved.count("size", kMaxSide));
+  g.dims = int(saved.count("dimensions", 3));
+  if (g.n < 4) saved.refuse("its grid has fewer than 4 cells a side");
+  if (g.dims < 2) saved.refuse("its grid is neither 2-D nor 3-D");
+  const std::uint64_t steps = saved.steps();
+  const auto exact = saved.meta().find("exact");
+  if (exact == saved.meta().end() || !exact->is_boolean())
+    saved.refuse("'exact' is missing or not true or false");
+  const auto precision = saved.meta().find("precision");
+  if (precision == saved.meta().end() || (*precision != "float" && *precision != "double"))
+    saved.refuse("'precision' is missing or neither \"float\" nor \"double\"");
+  const bool single = *precision == "float";
+  const std::size_t bytes = single ? sizeof(float) : sizeof(double);
+  saved.requireBytes(2 * g.nodes() * bytes,
+                     "u and f on a grid of " + std::to_string(g.n) + " cells a side");
+  std::vector<double> u, f;
+  if (single) {
+    const std::vector<float> us = saved.floats(0, g.nodes(), 1e30f);
+    const std::vector<float> fs = saved.floats(g.nodes() * bytes, g.nodes(), 1e30f);
+    u.assign(us.begin(), us.end());
+    f.assign(fs.begin(), fs.end());
+  } else {
+    u = saved.doubles(0, g.nodes(), 1e30);
+    f = saved.doubles(g.nodes() * bytes, g.nodes(), 1e30);
+  }
+  if (g.n != grid().n || g.dims != grid().dims) engine_->reshape(g);
+  engine_->load(u, f);
+  setStepCount(steps);
+  exact_ = exact->get<bool>();
+  startRecord();
+}
+
+void PoissonModule::applyParams(const std::vector<std::string>& changed) {
+  PoissonConfig next = readPoissonConfig(params());
+  next.sweep = sweepFor(next, variant());
+  const PoissonConfig previous = config_;
+  config_ = next;
+  if (anyOf(changed, {"precision"})) {
+    // The engine of the other precision, holding the same state (rounded where it narrows).
+    const StateBlob state = saveState();
+    try {
+      applySelection(backend(), state);
+    } catch (...) {
+      config_ = previous;
+      applySelection(backend(), state);
+      throw;
+    }
+    clearTimings();
+  }
+  if (!anyOf(changed, {"dimensions", "size", "problem"}) &&
+      !(anyOf(changed, {"strength"}) && config_.problem == Problem::Sources)) {
+    if (anyOf(changed, {"stencil"})) {
+      startRecord();  // another discrete problem: its residual is another
+      clearTimings();
+    }
+    return;
+  }
+  const Grid& g = grid();
+  if (g.n == config_.grid.n && g.dims == config_.grid.dims) {
+    reset();
+    return;
+  }
+  const StateBlob before = saveState();
+  try {
+    engine_->reshape(config_.grid);
+    reset();
+  } catch (...) {
+    config_ = previous;
+    restoreState(before);  // reshapes back where the new grid took
+    throw;
+  }
+}
+
+void PoissonModule::applySelection(Backend, const StateBlob& state) {
+  config_.sweep = sweepFor(config_, variant());
+  buildEngine();
+  engine_->reshape(config_.grid);
+  restoreState(state);
+}
+
+std::optional<OpModel> PoissonModule::opsPerWorkUnit() const {
+  // An update: the stencil's neighbour sums (one add a neighbour), a multiply a class of
+  // neighbours, the solve and the relaxation (3): 5-point 8, 9-point 13, 7-point 10, 27-point 32.
+  const Grid& g = grid();
+  const bool full = config_.sweep.stencil == Stencil::Full;
+  const double neighbours = full ? (g.dims == 2 ? 8 : 26) : 2 * g.dims;
+  const double classes = full ? (g.dims == 2 ? 2 : 3) : 1;
+  const double update = neighbours + classes + 3;
+  const Sweep& s = config_.sweep;
+  if (s.method != Method::Multigrid) return OpModel{update, OpKind::Fp32};
+  // A V-cycle a finest unknown: the smoothing and the residual on every level (each coarser one
+  // 2^D times smaller), the restriction's 3^D multiply-adds a coarse node and the interpolation.
+  const double coarse = 1.0 / (1 << g.dims);
+  const double level = (s.pre + s.post + 1) * update + std::pow(3, g.dims) * coarse + 2;
+  return OpModel{level / (1 - coarse), OpKind::Fp32};
+}
+
+std::vector<std::string> PoissonModule::sweepSizes() const {
+  if (grid().dims == 3) return {"32^3", "64^3", "128^3", "256^3", "512^3"};
+  return {"256", "512", "1024", "2048", "4096", "8192"};
+}
+
+}  // namespace ws::poisson

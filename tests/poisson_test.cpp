@@ -1,0 +1,386 @@
+// The Poisson module on the CPU: colourings that are colourings, the convergence theory predicts
+// for the model problem, second-order accuracy, every solver reaching the same discrete solution,
+// orderings that are the orderings they say, and parameters, edits and states handled as they
+// must be.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numbers>
+
+#include "compute/core/errors.h"
+#include "compute/poisson/poisson_module.h"
+#include "tests/poisson_support.h"
+#include "tests/test_support.h"
+
+namespace ws::poisson {
+namespace {
+
+std::unique_ptr<PoissonModule> makeModule(const std::string& size, const std::string& variant,
+                                          const std::string& stencil = "finite-difference") {
+  auto m = std::make_unique<PoissonModule>(Backend::Cpu);
+  m->setSize(size);
+  m->select(Backend::Cpu, variant);
+  m->setParam("stencil", stencil);
+  return m;
+}
+
+TEST(PoissonColouring, NoStencilNeighbourSharesANodesColour) {
+  for (int dims : {2, 3})
+    for (Stencil stencil : {Stencil::Compact, Stencil::Full}) {
+      const Weights w = weightsOf(stencil, dims);
+      const int colours = coloursFor(stencil, dims);
+      const int zs = dims == 3 ? 3 : 1;
+      // A node's colour against every neighbour the stencil weighs, at every parity of position.
+      for (int z = 2; z < 2 + 2 * zs - (dims == 2 ? 1 : 0); ++z)
+        for (int y = 2; y < 4; ++y)
+          for (int x = 2; x < 4; ++x)
+            for (int dz = (dims == 3 ? -1 : 0); dz <= (dims == 3 ? 1 : 0); ++dz)
+              for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx) {
+                  const int away = (dx != 0) + (dy != 0) + (dz != 0);
+                  const float weight = away == 1 ? w.face : away == 2 ? w.edge : w.corner;
+                  if (away == 0 || weight == 0) continue;
+                  EXPECT_NE(colourOf(colours, x, y, z), colourOf(colours, x + dx, y + dy, z + dz))
+                      << dims << "-D, " << colours << " colours, (" << dx << "," << dy << "," << dz
+                      << ")";
+                }
+      // And every colour is used: the colours number what the stencil needs.
+      std::vector<int> seen(colours, 0);
+      for (int z = 0; z < (dims == 3 ? 2 : 1); ++z)
+        for (int y = 0; y < 2; ++y)
+          for (int x = 0; x < 2; ++x) ++seen[colourOf(colours, x, y, z)];
+      for (int c = 0; c < colours; ++c) EXPECT_GT(seen[c], 0);
+    }
+  // Red-black is no colouring of the full stencils: their diagonal neighbours share a colour.
+  EXPECT_EQ(colourOf(2, 1, 1, 0), colourOf(2, 2, 2, 0));
+  EXPECT_EQ(coloursOf(Colouring::Fewest, Stencil::Full, 2), 4);
+  EXPECT_EQ(coloursOf(Colouring::Fewest, Stencil::Full, 3), 8);
+}
+
+TEST(PoissonStencil, EveryStencilIsMinusTheLaplacianOfAQuadratic) {
+  // S applied to x^2 + 2y^2 (+ 3z^2) at any node is -h^2 lap = -(2 + 4 (+ 6)) h^2, with h = 1.
+  for (int dims : {2, 3})
+    for (Stencil stencil : {Stencil::Compact, Stencil::Full}) {
+      const Weights w = weightsOf(stencil, dims);
+      const auto q = [](int x, int y, int z) { return float(x * x + 2 * y * y + 3 * z * z); };
+      const auto at = [&](int dx, int dy, int dz) {
+        return q(5 + dx, 7 + dy, dims == 3 ? 4 + dz : 0);
+      };
+      const float s = withStencil(dims, stencil, [&]<int D, Stencil S>() {
+        return w.centre * at(0, 0, 0) + offCentre<D, S>(at, w);
+      });
+      EXPECT_NEAR(s, dims == 2 ? -6.0f : -12.0f, 1e-3f) << dims << "-D " << int(stencil);
+      EXPECT_NEAR(w.centre + (dims == 2 ? 4 * w.face + 4 * w.edge
+                                        : 6 * w.face + 12 * w.edge + 8 * w.corner),
+                  0.0f, 1e-6f);
+    }
+}
+
+// The residual's fall a sweep, measured over `over` sweeps after `settle` sweeps.
+double measuredFactor(PoissonModule& m, int settle, int over) {
+  m.step(settle);
+  const double before = m.norms().residual;
+  m.step(over);
+  return std::pow(m.norms().residual / before, 1.0 / over);
+}
+
+TEST(PoissonConvergence, JacobiAndGaussSeidelFallAtTheModelProblemsRates) {
+  // The sine problem from u = 0: the error is the lowest mode, for which Jacobi's factor is
+  // cos(pi h) and red-black Gauss-Seidel's cos^2(pi h) (its asymptotic rate). Compared as rates
+  // (-log of the factor) within 1%: the factors themselves are all within 1% of 1.
+  for (int dims : {2, 3}) {
+    const int n = dims == 2 ? 32 : 16;
+    const std::string size = std::to_string(n) + (dims == 2 ? "^2" : "^3");
+    const double theory = std::cos(std::numbers::pi / n);
+    for (const auto& [variant, expected] :
+         {std::pair{"jacobi", theory}, std::pair{"red-black", theory * theory},
+          std::pair{"lexicographic", theory * theory}}) {
+      auto m = makeModule(size, variant);
+      const double factor = measuredFactor(*m, 3 * n, 2 * n);
+      EXPECT_NEAR(std::log(factor) / std::log(expected), 1.0, 0.01)
+          << variant << " " << size << ": " << factor << " against " << expected;
+    }
+  }
+}
+
+// The sweeps a module's solver takes to cut the residual by 10^3 (at most `most`). Float's floor
+// (see the module's notes) keeps a 64 grid's residual from falling much below 10^-4 of its start.
+int sweepsToCutBy1000(PoissonModule& m, int most) {
+  const double start = m.norms().residual;
+  for (int k = 1; k <= most; ++k) {
+    m.step(1);
+    if (m.norms().residual <= 1e-3 * start) return k;
+  }
+  return most + 1;
+}
+
+TEST(PoissonConvergence, SorAtTheBestOmegaNeedsAFractionOfGaussSeidelsSweeps) {
+  // Theory for n = 64: Gauss-Seidel's factor cos^2(pi h) needs about 2,900 sweeps to cut the
+  // residual by 10^3; SOR's spectral radius omega - 1 = 0.906 about 70, more in practice (the
+  // residual first grows fivefold, and its slowest modes couple at the best omega).
+  const int n = 64;
+  auto sor = makeModule("64", "sor");
+  sor->setParam("omega", 2 / (1 + std::sin(std::numbers::pi / n)));
+  const int sorSweeps = sweepsToCutBy1000(*sor, 1000);
+  auto gs = makeModule("64", "red-black");
+  const int gsSweeps = sweepsToCutBy1000(*gs, 5000);
+  EXPECT_GT(sorSweeps, 70);
+  EXPECT_LT(sorSweeps, 180);
+  EXPECT_NEAR(gsSweeps, std::log(1e-3) / std::log(std::pow(std::cos(std::numbers::pi / n), 2)),
+              0.05 * gsSweeps);
+}
+
+TEST(PoissonConvergence, AVCycleCutsTheResidualByAFixedFactorOnEveryGrid) {
+  for (const char* size : {"64", "256", "32^3"})
+    for (const char* stencil : {"finite-difference", "finite-element"}) {
+      auto m = makeModule(size, "multigrid", stencil);
+      const double start = m->norms().residual;
+      m->step(1);
+      const double one = m->norms().residual;
+      m->step(2);
+      const double factor = std::sqrt(m->norms().residual / one);
+      EXPECT_LT(one / start, 0.2) << size << " " << stencil;
+      EXPECT_LT(factor, 0.2) << size << " " << stencil;
+    }
+}
+
+// u after solving the sine problem to float precision on an n grid, and its error's rms.
+double solvedError(const std::string& size, const char* stencil) {
+  auto m = makeModule(size, "multigrid", stencil);
+  const double start = m->norms().residual;
+  m->step(12);
+  // Float's floor: (S u) / h^2 loses about n^2 ulps of u, 1e-5 of f at n = 64.
+  EXPECT_LT(m->norms().residual, 1e-4 * start) << size;
+  return m->norms().error;
+}
+
+TEST(PoissonAccuracy, TheErrorAgainstTheSineSolutionFallsAtSecondOrder) {
+  for (const char* stencil : {"finite-difference", "finite-element"}) {
+    const double e16 = solvedError("16", stencil), e32 = solvedError("32", stencil),
+                 e64 = solvedError("64", stencil);
+    EXPECT_NEAR(e16 / e32, 4.0, 0.3) << stencil;
+    EXPECT_NEAR(e32 / e64, 4.0, 0.3) << stencil;
+    const double c16 = solvedError("16^3", stencil), c32 = solvedError("32^3", stencil);
+    EXPECT_NEAR(c16 / c32, 4.0, 0.3) << stencil;
+  }
+}
+
+TEST(PoissonSolvers, EverySolverReachesTheSameDiscreteSolution) {
+  const std::uint64_t seed = test::freshSeed();
+  for (const char* size : {"16", "8^3"})
+    for (const char* stencil : {"finite-difference", "finite-element"}) {
+      // A random right-hand side, solved by multigrid as the reference.
+      auto reference = makeModule(size, "multigrid", stencil);
+      const Grid g = reference->grid();
+      const std::vector<double> f = test::randomInterior(g, seed);
+      const std::vector<double> zero(g.nodes(), 0.0);
+      reference->engine().load(zero, f);
+      reference->step(15);
+      const std::vector<double> solved = reference->engine().solution();
+      double scale = 0;
+      for (double v : solved) scale = std::max(scale, std::fabs(v));
+      for (const KernelVariant& v : reference->variants(Backend::Cpu)) {
+        auto m = makeModule(size, v.name, stencil);
+        m->engine().load(zero, f);
+        m->step(v.name == "multigrid" ? 15 : 1500);
+        const std::vector<double> u = m->engine().solution();
+        double worst = 0;
+        for (std::size_t i = 0; i < u.size(); ++i)
+          worst = std::max(worst, std::fabs(u[i] - solved[i]));
+        EXPECT_LT(worst, 1e-4 * scale) << v.name << " " << size << " " << stencil;
+      }
+    }
+}
+
+TEST(PoissonPrecision, DoubleLetsTheResidualFallWhereFloatsFloorStopsIt) {
+  // Multigrid on the sine problem at n = 256: float's rounding stops the residual near 1e-7 |u|
+  // n^2 = 7e-3, some 10^3.5 below its start; in double it falls by 10^9 and more. Float's
+  // solution differs from double's by its rounding noise, 1e-5 here: more than the discretization
+  // error (6e-6), which double shows.
+  auto single = makeModule("256", "multigrid"), twice = makeModule("256", "multigrid");
+  twice->setParam("precision", std::string("double"));
+  const double start = single->norms().residual;
+  EXPECT_NEAR(twice->norms().residual, start, 1e-6 * start);
+  single->step(20);
+  twice->step(20);
+  EXPECT_GT(single->norms().residual, 1e-5 * start);
+  EXPECT_LT(twice->norms().residual, 1e-9 * start);
+  const std::vector<double> a = single->engine().solution(), b = twice->engine().solution();
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::fabs(a[i] - b[i]));
+  EXPECT_LT(worst, 5e-5);
+  EXPECT_NE(a, b);
+  EXPECT_NEAR(twice->norms().error, 6.3e-6, 0.3e-6);  // pi^2 h^2 / 12 of u's rms, 1/2
+  EXPECT_NE(twice->notes().find("double's floor"), std::string::npos) << twice->notes();
+}
+
+TEST(PoissonPrecision, SwitchingPrecisionKeepsTheStateAndADoubleStateComesBackExactly) {
+  auto m = makeModule("32", "sor");
+  m->step(9);
+  const std::vector<double> before = m->engine().solution();
+  m->setParam("precision", std::string("double"));
+  EXPECT_EQ(m->engine().solution(), before);  // floats widen exactly
+  EXPECT_EQ(m->stepCount(), 9u);
+  m->step(4);
+  const StateBlob state = m->saveState();
+  EXPECT_EQ(state.meta["precision"], "double");
+  auto other = makeModule("16", "jacobi");
+  other->setParam("precision", std::string("double"));
+  other->restoreState(state);
+  EXPECT_EQ(other->engine().solution(), m->engine().solution());
+  // Into a float engine a double state is rounded, not refused.
+  auto narrow = makeModule("16", "jacobi");
+  narrow->restoreState(state);
+  EXPECT_NE(narrow->engine().solution(), m->engine().solution());
+  StateBlob damaged = state;
+  damaged.meta["precision"] = "half";
+  EXPECT_THROW(other->restoreState(damaged), InputError);
+  damaged = state;
+  damaged.meta.erase("precision");
+  EXPECT_THROW(other->restoreState(damaged), InputError);
+}
+
+TEST(PoissonOrderings, TheSameOrderingGivesTheSameNumbersOnAnyThreadCount) {
+  // Colour by colour, no node reads a value another thread writes in the same pass: OpenMP's
+  // sweeps equal one thread's bit for bit. And the unordered sweep on one thread is sequential
+  // Gauss-Seidel exactly (the race needs a second thread).
+  TimingScope sweep("sweep", "updates/s", false), view("view", "pixels/s", false);
+  const std::uint64_t seed = test::freshSeed();
+  for (const Grid g : {Grid{40, 2}, Grid{12, 3}})
+    for (Stencil stencil : {Stencil::Compact, Stencil::Full})
+      for (Precision precision : {Precision::Float, Precision::Double}) {
+        const std::vector<double> u = test::randomInterior(g, seed),
+                                  f = test::randomInterior(g, seed + 1);
+        const auto run = [&](int threads, Method method, int colours) {
+          auto engine = makeCpuEngine(threads, precision, {&sweep, &view});
+          engine->reshape(g);
+          engine->load(u, f);
+          Sweep s;
+          s.method = method;
+          s.stencil = stencil;
+          s.colours = colours;
+          s.omega = 1.3;
+          engine->sweep(5, s);
+          return engine->solution();
+        };
+        const int colours = coloursFor(stencil, g.dims);
+        EXPECT_EQ(run(0, Method::Coloured, colours), run(1, Method::Coloured, colours));
+        EXPECT_EQ(run(0, Method::Jacobi, 1), run(1, Method::Jacobi, 1));
+        EXPECT_EQ(run(0, Method::Multigrid, colours), run(1, Method::Multigrid, colours));
+        EXPECT_EQ(run(1, Method::Unordered, 1), run(1, Method::Lexicographic, 1));
+        EXPECT_NE(run(1, Method::Coloured, colours), run(1, Method::Lexicographic, 1));
+      }
+}
+
+TEST(PoissonInput, SizesThatDoNotFitAreRefusedAndChangeNothing) {
+  auto m = makeModule("64", "red-black");
+  m->step(3);
+  // Red-black is no colouring of the 9-point stencil: the variant takes its 4 colours.
+  m->setParam("stencil", std::string("finite-element"));
+  EXPECT_EQ(m->config().sweep.colours, 4);
+  m->setParam("stencil", std::string("finite-difference"));
+  EXPECT_EQ(m->config().sweep.colours, 2);
+  m->setParam("size", std::int64_t(100));
+  try {
+    m->select(Backend::Cpu, "multigrid");
+    FAIL() << "multigrid on 100 cells a side was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("128"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(m->variant(), "red-black");
+  EXPECT_EQ(m->grid().n, 100);
+
+  // On multigrid, a size that does not halve is refused with the state as it was.
+  auto mg = makeModule("64", "multigrid");
+  mg->step(2);
+  const std::vector<double> before = mg->engine().solution();
+  EXPECT_THROW(mg->setParam("size", std::int64_t(96)), InputError);
+  EXPECT_EQ(mg->params().getInt("size"), 64);
+  EXPECT_EQ(mg->grid().n, 64);
+  EXPECT_EQ(mg->engine().solution(), before);
+  EXPECT_EQ(mg->stepCount(), 2u);
+
+  EXPECT_THROW(m->setSize("64x32"), InputError);
+  EXPECT_THROW(m->setSize("64^4"), InputError);
+  EXPECT_EQ(m->grid().n, 100);
+  m->setSize("32^3");
+  EXPECT_EQ(m->grid().dims, 3);
+  EXPECT_EQ(m->sizeText(), "32^3");
+}
+
+TEST(PoissonEdit, DrawingTheRightHandSideIsUndoneAndEndsTheExactComparison) {
+  auto m = makeModule("64", "red-black");
+  m->setParam("problem", std::string("drawn"));
+  EXPECT_FALSE(m->exactSolutionKnown());
+  // Nothing drawn yet: f = 0, u = 0 is solved, and sweeping it is no error.
+  m->step(3);
+  EXPECT_EQ(m->norms().residual, 0.0);
+  EXPECT_FALSE(m->metrics().empty());
+  m->setParam("problem", std::string("sine"));
+  EXPECT_TRUE(m->exactSolutionKnown());
+  const std::vector<double> f = m->engine().rightHandSide();
+  PointerEdit e;
+  e.tool = "positive";
+  e.fromX = e.x = 20.5;
+  e.fromY = e.y = 30.5;
+  const auto change = m->edit(e);
+  ASSERT_TRUE(change);
+  EXPECT_FALSE(m->exactSolutionKnown());
+  const Grid& g = m->grid();
+  EXPECT_FLOAT_EQ(m->engine().rightHandSide()[g.index(20, 30, 0)], 200.0f);
+  EXPECT_FLOAT_EQ(m->engine().rightHandSide()[g.index(24, 30, 0)], 200.0f);  // the brush's edge
+  EXPECT_FLOAT_EQ(m->engine().rightHandSide()[g.index(25, 30, 0)], f[g.index(25, 30, 0)]);
+  // With no exact solution the error view shows nothing rather than u minus the sine's.
+  const auto shown = [&](const char* view) {
+    m->setParam("view", std::string(view));
+    std::vector<float> pixels(16 * 16);
+    FieldRequest r;
+    r.width = r.height = 16;
+    r.worldPerPixel = g.side() / 16.0;
+    FieldImage image{pixels.data(), 16, 16, false};
+    m->renderField(r, image);
+    return std::count_if(pixels.begin(), pixels.end(), [](float v) { return !std::isnan(v); });
+  };
+  EXPECT_EQ(shown("error"), 0);
+  EXPECT_EQ(shown("solution"), 16 * 16);
+  m->revert(*change, false);
+  EXPECT_EQ(m->engine().rightHandSide(), f);
+  EXPECT_TRUE(m->exactSolutionKnown());  // the sine problem again
+  m->revert(*change, true);
+  EXPECT_FLOAT_EQ(m->engine().rightHandSide()[g.index(20, 30, 0)], 200.0f);
+  EXPECT_FALSE(m->exactSolutionKnown());
+  // The boundary is the boundary condition: a stroke along it sets nothing.
+  e.fromX = e.x = 0.5;
+  e.fromY = e.y = 0.5;
+  m->setParam("brush", std::int64_t(0));
+  EXPECT_FALSE(m->edit(e));
+}
+
+TEST(PoissonState, AStateComesBackWholeAndADamagedOneChangesNothing) {
+  auto m = makeModule("32", "sor");
+  m->step(7);
+  const StateBlob state = m->saveState();
+  auto other = makeModule("16^3", "jacobi");
+  other->restoreState(state);
+  EXPECT_EQ(other->grid().n, 32);
+  EXPECT_EQ(other->grid().dims, 2);
+  EXPECT_EQ(other->engine().solution(), m->engine().solution());
+  EXPECT_EQ(other->stepCount(), 7u);
+
+  StateBlob damaged = state;
+  damaged.data.resize(damaged.data.size() - 4);
+  EXPECT_THROW(other->restoreState(damaged), InputError);
+  damaged = state;
+  damaged.meta["dimensions"] = 4;
+  EXPECT_THROW(other->restoreState(damaged), InputError);
+  damaged = state;
+  const float nan = NAN;
+  std::memcpy(damaged.data.data() + 40 * sizeof(float), &nan, sizeof nan);
+  EXPECT_THROW(other->restoreState(damaged), InputError);
+  EXPECT_EQ(other->engine().solution(), m->engine().solution());
+}
+
+}  // namespace
+}  // namespace ws::poisson
