@@ -682,9 +682,13 @@ expect-match "module notes" "the residual falls by 0\.997[56][0-9]+ a sweep"
 expect-match "module notes" "Gauss-Seidel cos\^2 = 0\.997592"
 pick variant "multigrid V-cycle"
 expect-widget "smoothing before"
+click Reset
+click "Yes, reset"
 set N 5
 click "Step 5"
 frames 3
+expect-below "residual per sweep, from u = 0: multigrid" -3
+expect-below "residual per sweep, from u = 0: red-black" 1.5
 expect-below "residual (rms)" 0.01
 expect-match "module notes" "residual down 10\^[3-9] after [1-5] sweeps"
 set "cells a side" 96

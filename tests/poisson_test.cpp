@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <numbers>
 
 #include "compute/core/errors.h"
@@ -272,6 +273,36 @@ TEST(PoissonOrderings, TheSameOrderingGivesTheSameNumbersOnAnyThreadCount) {
         EXPECT_EQ(run(1, Method::Unordered, 1), run(1, Method::Lexicographic, 1));
         EXPECT_NE(run(1, Method::Coloured, colours), run(1, Method::Lexicographic, 1));
       }
+}
+
+TEST(PoissonRaces, EachSolversLastRaceFromZeroIsKeptUntilTheProblemChanges) {
+  auto m = makeModule("32", "red-black");
+  m->step(50);
+  m->select(Backend::Cpu, "multigrid");
+  m->step(2);  // not from u = 0: no race
+  const auto series = [&](std::size_t plot) {
+    std::map<std::string, std::size_t> points;
+    const std::vector<SeriesPlot> plots = m->seriesPlots();  // held: the loop reads into it
+    for (const SeriesPlot::Series& s : plots.at(plot).series) points[s.name] = s.x.size();
+    return points;
+  };
+  EXPECT_EQ(series(0), (std::map<std::string, std::size_t>{{"red-black", 1}}));
+  m->reset();
+  for (int k = 0; k < 4; ++k) m->step(1);
+  EXPECT_EQ(series(0), (std::map<std::string, std::size_t>{{"multigrid", 4}, {"red-black", 1}}));
+  // Against time once the rate is measured (after the timings' warm-up samples).
+  EXPECT_EQ(m->seriesPlots().at(1).series.at(0).name, "multigrid");
+  EXPECT_GT(m->seriesPlots().at(1).series.at(0).x.size(), 0u);
+  // The residual falls along a race.
+  const SeriesPlot::Series multigrid = m->seriesPlots().at(0).series.at(0);
+  EXPECT_LT(multigrid.y.back(), multigrid.y.front() - 3);
+  // A stroke makes another problem: every race ends.
+  PointerEdit e;
+  e.tool = "positive";
+  e.fromX = e.x = 10.5;
+  e.fromY = e.y = 10.5;
+  ASSERT_TRUE(m->edit(e));
+  EXPECT_TRUE(series(0).empty());
 }
 
 TEST(PoissonInput, SizesThatDoNotFitAreRefusedAndChangeNothing) {

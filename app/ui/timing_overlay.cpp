@@ -108,6 +108,56 @@ void drawCategories(const std::string& label, int categories) {
   }
 }
 
+// Series on shared axes: each a polyline in a category colour, the axes' ranges at their ends, and
+// a legend of the names in their colours (also logged, for checks, as the series' last y).
+void drawSeriesPlot(const SeriesPlot& plot) {
+  float x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+  bool any = false;
+  for (const SeriesPlot::Series& s : plot.series)
+    for (std::size_t i = 0; i < s.x.size(); ++i) {
+      x0 = any ? std::min(x0, s.x[i]) : s.x[i], x1 = any ? std::max(x1, s.x[i]) : s.x[i];
+      y0 = any ? std::min(y0, s.y[i]) : s.y[i], y1 = any ? std::max(y1, s.y[i]) : s.y[i];
+      any = true;
+    }
+  ImGui::TextUnformatted(plot.name.c_str());
+  if (!any) {
+    ImGui::TextDisabled("(no points yet)");
+    return;
+  }
+  if (x1 <= x0) x1 = x0 + 1;
+  if (y1 <= y0) y1 = y0 + 1;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float width = ImGui::GetContentRegionAvail().x, height = 90;
+  draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height),
+                      ImGui::GetColorU32(ImGuiCol_FrameBg));
+  const auto at = [&](float x, float y) {
+    return ImVec2(origin.x + (x - x0) / (x1 - x0) * width,
+                  origin.y + (1 - (y - y0) / (y1 - y0)) * height);
+  };
+  for (std::size_t k = 0; k < plot.series.size(); ++k) {
+    const SeriesPlot::Series& s = plot.series[k];
+    const std::uint32_t rgb = render::kCategoryColours[k % 12];
+    const ImU32 colour = IM_COL32(rgb >> 16 & 0xff, rgb >> 8 & 0xff, rgb & 0xff, 255);
+    for (std::size_t i = 1; i < s.x.size(); ++i)
+      draw->AddLine(at(s.x[i - 1], s.y[i - 1]), at(s.x[i], s.y[i]), colour, 1.5f);
+  }
+  ImGui::Dummy(ImVec2(width, height));
+  ImGui::TextDisabled("%s %.3g to %.3g; %s %.3g to %.3g", plot.x.c_str(), x0, x1, plot.y.c_str(),
+                      y0, y1);
+  for (std::size_t k = 0; k < plot.series.size(); ++k) {
+    const SeriesPlot::Series& s = plot.series[k];
+    const std::uint32_t rgb = render::kCategoryColours[k % 12];
+    ImGui::TextColored(ImVec4((rgb >> 16 & 0xff) / 255.0f, (rgb >> 8 & 0xff) / 255.0f,
+                              (rgb & 0xff) / 255.0f, 1.0f),
+                       "%s", s.name.c_str());
+    if (s.y.empty()) continue;
+    char value[32];
+    std::snprintf(value, sizeof value, "%.9g", s.y.back());
+    WidgetLog::instance().text(plot.name + ": " + s.name, value);
+  }
+}
+
 void drawColourScale(const FieldView& view, const std::string& colormap);
 
 void drawColourBar(Lab& lab) {
@@ -256,6 +306,7 @@ void drawTimingOverlay(Lab& lab, UiContext& context) {
       WidgetLog::instance().text(c.name, value);
     }
     if (const std::optional<Dendrogram> tree = plots->dendrogram()) drawDendrogram(*tree);
+    for (const SeriesPlot& p : plots->seriesPlots()) drawSeriesPlot(p);
   }
   for (const auto& [name, series] : lab.metricHistory()) plot(name.c_str(), series, 50);
   // The metrics' values as text, for checks (a UI script's expect-value population 0); those not

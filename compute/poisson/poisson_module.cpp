@@ -153,7 +153,18 @@ void PoissonModule::reset() {
   exact_ = config_.problem == Problem::Sine;
   restart();
   startRecord();
+  startRace();
   clearTimings();
+}
+
+void PoissonModule::startRace() {
+  racing_ = variant();
+  races_[racing_] = {{{0.0, float(std::log10(std::max(last_.residual, 1e-30)))}}, 0.0};
+}
+
+void PoissonModule::newProblem() {
+  races_.clear();
+  racing_.clear();
 }
 
 void PoissonModule::startRecord() {
@@ -174,8 +185,40 @@ void PoissonModule::advance(int count) {
   while (last_.residual > 0 &&
          last_.residual <= start_.residual * std::pow(10.0, -double(decades_.size() + 1)))
     decades_.push_back(stepCount() + count - recordFrom_);
-  residualCurve_.push_back(float(std::log10(std::max(last_.residual, 1e-30))));
+  const float logResidual = float(std::log10(std::max(last_.residual, 1e-30)));
+  residualCurve_.push_back(logResidual);
   if (residualCurve_.size() > kLongestCurve) residualCurve_.pop_front();
+  if (racing_ == variant()) {
+    Race& race = races_[racing_];
+    race.points.emplace_back(double(stepCount() + count), logResidual);
+    if (const double rate = stepTiming().stats().ratePerSecond; rate > 0) race.rate = rate;
+    if (race.points.size() > kLongestCurve) {  // every other point of a long race
+      std::vector<std::pair<double, float>> kept;
+      for (std::size_t i = 0; i < race.points.size(); i += 2) kept.push_back(race.points[i]);
+      race.points = std::move(kept);
+    }
+  }
+}
+
+std::vector<SeriesPlot> PoissonModule::seriesPlots() const {
+  SeriesPlot bySweeps{"residual per sweep, from u = 0", "log10 sweeps", "log10 residual", {}};
+  SeriesPlot byTime{"residual per time: convergence per second", "log10 ms", "log10 residual", {}};
+  const double unknowns = double(grid().unknowns());
+  for (const auto& [name, race] : races_) {
+    SeriesPlot::Series sweeps{name, {}, {}},
+        time{race.rate > 0 ? name : name + " (its rate is measured after a few steps)", {}, {}};
+    for (const auto& [count, logResidual] : race.points) {
+      if (count <= 0) continue;
+      sweeps.x.push_back(float(std::log10(count)));
+      sweeps.y.push_back(logResidual);
+      if (race.rate <= 0) continue;
+      time.x.push_back(float(std::log10(count * unknowns / race.rate * 1e3)));
+      time.y.push_back(logResidual);
+    }
+    bySweeps.series.push_back(std::move(sweeps));
+    byTime.series.push_back(std::move(time));
+  }
+  return {bySweeps, byTime};
 }
 
 std::vector<Metric> PoissonModule::metrics() {
@@ -223,6 +266,9 @@ std::string PoissonModule::notes() const {
            (single ? "float" : "double") + " leaves a residual of order " +
            number(roundingFloor(), "%.0e") + (single ? " (1e-7" : " (2e-16") +
            " |u| n^2); no solver gets far below it\n";
+  notes +=
+      "Reset (or restart from zero) races the solver from u = 0: the plots keep each solver's "
+      "last race on this problem\n";
   if (exact_)
     notes +=
         "the error against the exact solution stops falling at the discretization's, "
@@ -346,6 +392,7 @@ std::vector<NodeValue> PoissonModule::setRightHandSide(const std::vector<NodeVal
   if (!changed.empty()) {
     exact_ = false;
     startRecord();
+    newProblem();
   }
   return changed;
 }
@@ -357,6 +404,7 @@ void PoissonModule::revert(const EditChange& edit, bool redo) {
   engine_->setRightHandSide(redo ? change.after : change.before);
   exact_ = !redo && change.exactBefore;
   startRecord();
+  newProblem();
 }
 
 void PoissonModule::runAction(const std::string& action) {
@@ -366,6 +414,7 @@ void PoissonModule::runAction(const std::string& action) {
   engine_->load(std::vector<double>(f.size(), 0.0), f);
   restart();
   startRecord();
+  startRace();
 }
 
 StateBlob PoissonModule::saveState() {
@@ -427,6 +476,7 @@ void PoissonModule::restoreState(const StateBlob& state) {
   setStepCount(steps);
   exact_ = exact->get<bool>();
   startRecord();
+  racing_.clear();  // not from u = 0 (or not on this problem): no race
 }
 
 void PoissonModule::applyParams(const std::vector<std::string>& changed) {
@@ -445,15 +495,18 @@ void PoissonModule::applyParams(const std::vector<std::string>& changed) {
       throw;
     }
     clearTimings();
+    newProblem();
   }
   if (!anyOf(changed, {"dimensions", "size", "problem"}) &&
       !(anyOf(changed, {"strength"}) && config_.problem == Problem::Sources)) {
     if (anyOf(changed, {"stencil"})) {
       startRecord();  // another discrete problem: its residual is another
       clearTimings();
+      newProblem();
     }
     return;
   }
+  newProblem();
   const Grid& g = grid();
   if (g.n == config_.grid.n && g.dims == config_.grid.dims) {
     reset();

@@ -3,8 +3,11 @@
 // Gauss-Seidel (red-black, 4 and 8 colours), SOR, an unordered in-place sweep and multigrid, after
 // Strobl 2008 (seed 002): a sequential algorithm made parallel by colouring its unknowns.
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "compute/core/module.h"
 #include "compute/poisson/poisson_catalog.h"
@@ -37,6 +40,9 @@ class PoissonModule final : public Module, public FieldSource, public PlotSource
   int currentFieldView() const override;
   void renderField(const FieldRequest& request, FieldImage& image) override;
   std::vector<Curve> curves() const override;
+  // Each solver's last race from u = 0 on this problem: log10 residual against log10 sweeps and
+  // against log10 ms of sweeping at the rate it measured (convergence per second is the lesson).
+  std::vector<SeriesPlot> seriesPlots() const override;
 
   // positive and negative set f to +-strength in a disc of `brush` nodes (in 3-D on the slice
   // shown), erase to 0.
@@ -83,6 +89,8 @@ class PoissonModule final : public Module, public FieldSource, public PlotSource
   // The residual the rounding of u to its precision leaves, which no solver gets far below.
   double roundingFloor() const;
   void startRecord();
+  void startRace();   // u = 0: the current solver's race starts again
+  void newProblem();  // f, the grid or the operator changed: every race ends
   int slice() const;  // the plane z shown and drawn on (0 in 2-D)  // the residual's record starts
                       // again (a new state or right-hand side)
   std::vector<NodeValue> setRightHandSide(const std::vector<NodeValue>& nodes);
@@ -97,6 +105,12 @@ class PoissonModule final : public Module, public FieldSource, public PlotSource
   // The sweeps the residual took to fall by 10, 100, 1000 ... since the record's start.
   std::vector<std::uint64_t> decades_;
   std::deque<float> residualCurve_;  // log10 of the residual after each step()
+  struct Race {
+    std::vector<std::pair<double, float>> points;  // (sweeps, log10 residual) after each step()
+    double rate = 0;                               // the unknown updates a second it measured
+  };
+  std::map<std::string, Race> races_;  // by variant
+  std::string racing_;                 // the variant recording its race, "" for none
 };
 
 }  // namespace ws::poisson

@@ -34,6 +34,17 @@ struct Dendrogram {
   std::string caption;
 };
 
+// Named series of (x, y) points on shared axes, each in its own colour (the Poisson solvers'
+// residual against time, one series a solver): `x` and `y` say what the axes are.
+struct SeriesPlot {
+  struct Series {
+    std::string name;
+    std::vector<float> x, y;
+  };
+  std::string name, x, y;
+  std::vector<Series> series;
+};
+
 // What a module with plots offers; each kind is empty where it has none.
 class PlotSource {
  public:
@@ -41,6 +52,7 @@ class PlotSource {
   virtual std::vector<Histogram> histograms() const { return {}; }
   virtual std::vector<Curve> curves() const { return {}; }
   virtual std::optional<Dendrogram> dendrogram() const { return std::nullopt; }
+  virtual std::vector<SeriesPlot> seriesPlots() const { return {}; }
 };
 
 }  // namespace ws
