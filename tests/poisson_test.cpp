@@ -296,6 +296,13 @@ TEST(PoissonRaces, EachSolversLastRaceFromZeroIsKeptUntilTheProblemChanges) {
   // The residual falls along a race.
   const SeriesPlot::Series multigrid = m->seriesPlots().at(0).series.at(0);
   EXPECT_LT(multigrid.y.back(), multigrid.y.front() - 3);
+  // Reset, then choose another solver: it races from u = 0, and the last one's race stands (a
+  // race is replaced only by the solver's next sweep from u = 0).
+  m->reset();
+  m->select(Backend::Cpu, "jacobi");
+  m->step(3);
+  EXPECT_EQ(series(0), (std::map<std::string, std::size_t>{
+                           {"jacobi", 1}, {"multigrid", 4}, {"red-black", 1}}));
   // A stroke makes another problem: every race ends.
   PointerEdit e;
   e.tool = "positive";

@@ -158,8 +158,10 @@ void PoissonModule::reset() {
 }
 
 void PoissonModule::startRace() {
+  // The race is recorded from its first sweep on: until then the solver's last race stands.
   racing_ = variant();
-  races_[racing_] = {{{0.0, float(std::log10(std::max(last_.residual, 1e-30)))}}, 0.0};
+  raceStart_ = float(std::log10(std::max(last_.residual, 1e-30)));
+  raceFresh_ = true;
 }
 
 void PoissonModule::newProblem() {
@@ -189,6 +191,8 @@ void PoissonModule::advance(int count) {
   residualCurve_.push_back(logResidual);
   if (residualCurve_.size() > kLongestCurve) residualCurve_.pop_front();
   if (racing_ == variant()) {
+    if (raceFresh_) races_[racing_] = {{{0.0, raceStart_}}, 0.0};
+    raceFresh_ = false;
     Race& race = races_[racing_];
     race.points.emplace_back(double(stepCount() + count), logResidual);
     if (const double rate = stepTiming().stats().ratePerSecond; rate > 0) race.rate = rate;
@@ -524,10 +528,13 @@ void PoissonModule::applyParams(const std::vector<std::string>& changed) {
 }
 
 void PoissonModule::applySelection(Backend, const StateBlob& state) {
+  // At u = 0 (no sweep since a reset) the solver chosen races from there.
+  const bool atStart = !racing_.empty() && stepCount() == 0;
   config_.sweep = sweepFor(config_, variant());
   buildEngine();
   engine_->reshape(config_.grid);
   restoreState(state);
+  if (atStart) startRace();
 }
 
 std::optional<OpModel> PoissonModule::opsPerWorkUnit() const {

@@ -111,6 +111,8 @@ class PoissonModule final : public Module, public FieldSource, public PlotSource
   };
   std::map<std::string, Race> races_;  // by variant
   std::string racing_;                 // the variant recording its race, "" for none
+  float raceStart_ = 0;                // log10 of the residual at u = 0, the race's first point
+  bool raceFresh_ = false;             // no sweep yet: the first replaces the solver's last race
 };
 
 }  // namespace ws::poisson
