@@ -108,13 +108,6 @@ std::vector<KernelVariant> PoissonModule::variants(Backend backend) const {
   return describe(poissonVariants(backend));
 }
 
-std::string PoissonModule::configuration() const {
-  std::string text = engine_->configuration();
-  const Sweep& s = config_.sweep;
-  if (s.colours > 1) text += ", " + std::to_string(s.colours) + " colours";
-  return text;
-}
-
 Sweep PoissonModule::sweepFor(const PoissonConfig& config, const std::string& variant) const {
   const Solver solver = entryNamed(poissonVariants(backend()), variant).how;
   Sweep s = config.sweep;

@@ -26,7 +26,7 @@ class PoissonModule final : public Module, public FieldSource, public PlotSource
   // "256" or "256^2" (2-D), "64^3" or "64x64x64" (3-D): cells a side of the unit square (cube).
   void setSize(const std::string& text) override;
   std::vector<KernelVariant> variants(Backend backend) const override;
-  std::string configuration() const override;
+  std::string configuration() const override { return engine_->configuration(); }
   std::string notes() const override;
   bool applies(const std::string& key) const override;
 
