@@ -383,6 +383,19 @@ TEST(PoissonEdit, DrawingTheRightHandSideIsUndoneAndEndsTheExactComparison) {
   };
   EXPECT_EQ(shown("error"), 0);
   EXPECT_EQ(shown("solution"), 16 * 16);
+  // The colour classes are drawn on a corner of 8 cells a side, whatever the grid: 9 nodes across
+  // the view, alternating.
+  m->setParam("view", std::string("colours"));
+  std::vector<float> row(90 * 90);
+  FieldRequest whole;
+  whole.width = whole.height = 90;
+  whole.worldPerPixel = g.side() / 90.0;
+  FieldImage rowImage{row.data(), 90, 90, false};
+  m->renderField(whole, rowImage);
+  int changes = 0;
+  for (int px = 1; px < 90; ++px) changes += row[45 * 90 + px] != row[45 * 90 + px - 1];
+  EXPECT_EQ(changes, 8);
+  EXPECT_EQ(row[45 * 90 + 5], float(colourOf(2, 0, 4, 0)));
   m->revert(*change, false);
   EXPECT_EQ(m->engine().rightHandSide(), f);
   EXPECT_TRUE(m->exactSolutionKnown());  // the sine problem again

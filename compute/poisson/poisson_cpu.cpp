@@ -123,11 +123,8 @@ class CpuEngine final : public PoissonEngine {
 #pragma omp parallel for schedule(static) num_threads(threadCount())
       for (int py = 0; py < image.height; ++py)
         for (int px = 0; px < image.width; ++px)
-          image.pixels[std::size_t(py) * image.width + px] =
-              samplePixel(g, request, px, py, [&](int x, int y) {
-                return float(nodeQuantity<D, S>(quantity, top.u.data(), top.f.data(), g, s.colours,
-                                                x, y, slice));
-              });
+          image.pixels[std::size_t(py) * image.width + px] = pixelValue<D, S>(
+              quantity, top.u.data(), top.f.data(), g, s.colours, slice, request, px, py);
       return 0;
     });
     const double pixels = double(image.width) * image.height;

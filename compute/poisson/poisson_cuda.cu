@@ -166,9 +166,8 @@ __global__ void renderKernel(Quantity quantity, const T* u, const T* f, Grid g, 
                              int slice, FieldRequest r, float* pixels) {
   const int px = blockIdx.x * blockDim.x + threadIdx.x, py = blockIdx.y * blockDim.y + threadIdx.y;
   if (px >= r.width || py >= r.height) return;
-  pixels[std::size_t(py) * r.width + px] = samplePixel(g, r, px, py, [&](int x, int y) {
-    return float(nodeQuantity<D, S>(quantity, u, f, g, colours, x, y, slice));
-  });
+  pixels[std::size_t(py) * r.width + px] =
+      pixelValue<D, S>(quantity, u, f, g, colours, slice, r, px, py);
 }
 
 // Sets f at each node and leaves what it held in the edit.

@@ -174,4 +174,24 @@ WS_HD T nodeQuantity(Quantity quantity, const T* u, const T* f, const Grid& g, i
   return residual(u[i], offCentre<D, S>(at, w), f[i], w, T(n) * T(n));
 }
 
+// The colour view draws the classes of a corner of the grid, kDiagramCells cells a side, over the
+// whole world: the pattern the grid repeats, readable at any size.
+inline constexpr int kDiagramCells = 8;
+
+// What the field view shows at a pixel: shared by the engines.
+template <int D, Stencil S, typename T>
+WS_HD float pixelValue(Quantity quantity, const T* u, const T* f, const Grid& g, int colours,
+                       int slice, FieldRequest r, int px, int py) {
+  if (quantity == Quantity::Colour) {
+    const Grid corner{kDiagramCells, g.dims};
+    const double scale = double(corner.side()) / g.side();
+    r.originX *= scale, r.originY *= scale, r.worldPerPixel *= scale;
+    return samplePixel(corner, r, px, py,
+                       [&](int x, int y) { return float(colourOf(colours, x, y, slice)); });
+  }
+  return samplePixel(g, r, px, py, [&](int x, int y) {
+    return float(nodeQuantity<D, S>(quantity, u, f, g, colours, x, y, slice));
+  });
+}
+
 }  // namespace ws::poisson

@@ -313,7 +313,7 @@ std::vector<FieldView> PoissonModule::fieldViews() const {
        -error, error, "coolwarm"},
       {"residual", "f - Au (2x its rms)", -residual, residual, "coolwarm"},
       {"right-hand side", "f", -f, f, "coolwarm"},
-      {"colours", "colour class", 0, colours, "viridis"}};
+      {"colours", "colour class (the grid's 8-cell corner, magnified)", 0, colours, "viridis"}};
 }
 
 int PoissonModule::currentFieldView() const {
