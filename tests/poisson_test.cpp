@@ -370,32 +370,30 @@ TEST(PoissonEdit, DrawingTheRightHandSideIsUndoneAndEndsTheExactComparison) {
   EXPECT_FLOAT_EQ(m->engine().rightHandSide()[g.index(20, 30, 0)], 200.0f);
   EXPECT_FLOAT_EQ(m->engine().rightHandSide()[g.index(24, 30, 0)], 200.0f);  // the brush's edge
   EXPECT_FLOAT_EQ(m->engine().rightHandSide()[g.index(25, 30, 0)], f[g.index(25, 30, 0)]);
-  // With no exact solution the error view shows nothing rather than u minus the sine's.
-  const auto shown = [&](const char* view) {
+  // The view `view` over the whole world, `side` pixels square.
+  const auto rendered = [&](const char* view, int side) {
     m->setParam("view", std::string(view));
-    std::vector<float> pixels(16 * 16);
+    std::vector<float> pixels(std::size_t(side) * side);
     FieldRequest r;
-    r.width = r.height = 16;
-    r.worldPerPixel = g.side() / 16.0;
-    FieldImage image{pixels.data(), 16, 16, false};
+    r.width = r.height = side;
+    r.worldPerPixel = double(g.side()) / side;
+    FieldImage image{pixels.data(), side, side, false};
     m->renderField(r, image);
+    return pixels;
+  };
+  const auto shown = [](const std::vector<float>& pixels) {
     return std::count_if(pixels.begin(), pixels.end(), [](float v) { return !std::isnan(v); });
   };
-  EXPECT_EQ(shown("error"), 0);
-  EXPECT_EQ(shown("solution"), 16 * 16);
+  // With no exact solution the error view shows nothing rather than u minus the sine's.
+  EXPECT_EQ(shown(rendered("error", 16)), 0);
+  EXPECT_EQ(shown(rendered("solution", 16)), 16 * 16);
   // The colour classes are drawn on a corner of 8 cells a side, whatever the grid: 9 nodes across
   // the view, alternating.
-  m->setParam("view", std::string("colours"));
-  std::vector<float> row(90 * 90);
-  FieldRequest whole;
-  whole.width = whole.height = 90;
-  whole.worldPerPixel = g.side() / 90.0;
-  FieldImage rowImage{row.data(), 90, 90, false};
-  m->renderField(whole, rowImage);
+  const std::vector<float> colours = rendered("colours", 90);
   int changes = 0;
-  for (int px = 1; px < 90; ++px) changes += row[45 * 90 + px] != row[45 * 90 + px - 1];
+  for (int px = 1; px < 90; ++px) changes += colours[45 * 90 + px] != colours[45 * 90 + px - 1];
   EXPECT_EQ(changes, 8);
-  EXPECT_EQ(row[45 * 90 + 5], float(colourOf(2, 0, 4, 0)));
+  EXPECT_EQ(colours[45 * 90 + 5], float(colourOf(2, 0, 4, 0)));
   m->revert(*change, false);
   EXPECT_EQ(m->engine().rightHandSide(), f);
   EXPECT_TRUE(m->exactSolutionKnown());  // the sine problem again
