@@ -12,12 +12,6 @@
 namespace ws::poisson {
 namespace {
 
-double largestDifference(const std::vector<double>& a, const std::vector<double>& b) {
-  double worst = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::fabs(a[i] - b[i]));
-  return worst;
-}
-
 // Tolerance: the same operations in the same order on both sides (poisson_stencil.h), apart from
 // the multiply-adds nvcc fuses; each update is a contraction of values of order 1, so after a few
 // sweeps they differ by some 1e-6, while a wrong colour, a missed node or a wrong neighbour shows
@@ -57,7 +51,7 @@ TEST(PoissonCuda, EverySolverFollowsTheCpuOnFreshRandomStates) {
           for (int sweeps : {1, 4}) {
             cpu.step(sweeps);
             gpu.step(sweeps);
-            EXPECT_LT(largestDifference(cpu.engine().solution(), gpu.engine().solution()),
+            EXPECT_LT(test::largestDifference(cpu.engine().solution(), gpu.engine().solution()),
                       tolerance)
                 << "after " << cpu.stepCount() << " sweeps";
           }
@@ -76,7 +70,8 @@ TEST(PoissonCuda, TheUnorderedSweepStillConvergesToTheDiscreteSolution) {
   unordered.select(Backend::Cuda, "unordered");
   multigrid.step(15);
   unordered.step(4000);
-  EXPECT_LT(largestDifference(multigrid.engine().solution(), unordered.engine().solution()), 1e-3);
+  EXPECT_LT(test::largestDifference(multigrid.engine().solution(), unordered.engine().solution()),
+            1e-3);
 }
 
 TEST(PoissonCuda, TheViewsShowWhatTheCpuShows) {

@@ -1,5 +1,7 @@
 #pragma once
 // What the Poisson tests share.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -21,6 +23,13 @@ inline std::vector<double> randomInterior(const poisson::Grid& g, std::uint64_t 
         v[g.index(x, y, z)] = scale * (float(state >> 40) / float(1 << 24) * 2 - 1);
       }
   return v;
+}
+
+// The largest |a - b| over two fields of the same grid.
+inline double largestDifference(const std::vector<double>& a, const std::vector<double>& b) {
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::fabs(a[i] - b[i]));
+  return worst;
 }
 
 }  // namespace ws::test

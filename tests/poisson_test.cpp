@@ -186,11 +186,8 @@ TEST(PoissonSolvers, EverySolverReachesTheSameDiscreteSolution) {
         auto m = makeModule(size, v.name, stencil);
         m->engine().load(zero, f);
         m->step(v.name == "multigrid" ? 15 : 1500);
-        const std::vector<double> u = m->engine().solution();
-        double worst = 0;
-        for (std::size_t i = 0; i < u.size(); ++i)
-          worst = std::max(worst, std::fabs(u[i] - solved[i]));
-        EXPECT_LT(worst, 1e-4 * scale) << v.name << " " << size << " " << stencil;
+        EXPECT_LT(test::largestDifference(m->engine().solution(), solved), 1e-4 * scale)
+            << v.name << " " << size << " " << stencil;
       }
     }
 }
@@ -209,9 +206,7 @@ TEST(PoissonPrecision, DoubleLetsTheResidualFallWhereFloatsFloorStopsIt) {
   EXPECT_GT(single->norms().residual, 1e-5 * start);
   EXPECT_LT(twice->norms().residual, 1e-9 * start);
   const std::vector<double> a = single->engine().solution(), b = twice->engine().solution();
-  double worst = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::fabs(a[i] - b[i]));
-  EXPECT_LT(worst, 5e-5);
+  EXPECT_LT(test::largestDifference(a, b), 5e-5);
   EXPECT_NE(a, b);
   EXPECT_NEAR(twice->norms().error, 6.3e-6, 0.3e-6);  // pi^2 h^2 / 12 of u's rms, 1/2
   EXPECT_NE(twice->notes().find("double's floor"), std::string::npos) << twice->notes();

@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 
 #include "compute/cahn-hilliard/ch_cuda.h"
 #include "compute/core/errors.h"
+#include "compute/core/format.h"
 #include "compute/core/line.h"
 #include "compute/core/saved_state.h"
 
@@ -17,12 +17,6 @@ namespace ws::ch {
 namespace {
 
 constexpr int kMaxSide = 1 << 16, kMaxDepth = 2048;
-
-std::string number(double value, const char* format = "%.3g") {
-  char text[32];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
 
 // A uniform value in [-1, 1) for cell n of the noise with this seed (splitmix64), the same on
 // every machine and thread count.
@@ -243,10 +237,11 @@ std::vector<Metric> ChModule::metrics() {
 std::string ChModule::notes() const {
   const Shape& s = engine_->shape();
   std::string notes =
-      "t = " + number(time_, "%.4g") + " after " + std::to_string(stepCount()) +
-      " steps; stable up to dt = " + number(stableTimeStep(dimensionsOf(s), config_.k), "%.4g") +
+      "t = " + formatted(time_, "%.4g") + " after " + std::to_string(stepCount()) +
+      " steps; stable up to dt = " + formatted(stableTimeStep(dimensionsOf(s), config_.k), "%.4g") +
       "\n";
-  notes += "mass drift " + number((lastTotals_.mass - initialMass_) / double(s.cells()), "%.2e") +
+  notes += "mass drift " +
+           formatted((lastTotals_.mass - initialMass_) / double(s.cells()), "%.2e") +
            " per cell since the start or the last stroke\n";
   if (showsSurface()) {
     notes += "interfaces phi = 0: " + std::to_string(surfaceTriangles_) + " triangles\n";
@@ -255,7 +250,7 @@ std::string ChModule::notes() const {
                " (a slab of the box); a smaller grid or later times show it whole\n";
   }
   if (const auto exponent = coarseningExponent())
-    notes += "coarsening: domain size ~ t^" + number(*exponent, "%.3f") +
+    notes += "coarsening: domain size ~ t^" + formatted(*exponent, "%.3f") +
              " over the last decade (theory, Lifshitz-Slyozov: 1/3)\n";
   else
     notes +=
@@ -403,8 +398,8 @@ void ChModule::applyParams(const std::vector<std::string>& changed) {
   const int dimensions = dimensionsOf(next.shape);
   const double limit = stableTimeStep(dimensions, next.k);
   if (next.k.dt > limit)
-    throw InputError("time step " + number(next.k.dt, "%.4g") + " is past the stability limit " +
-                     number(limit, "%.4g") + " of this m, b and K in " +
+    throw InputError("time step " + formatted(next.k.dt, "%.4g") + " is past the stability limit " +
+                     formatted(limit, "%.4g") + " of this m, b and K in " +
                      std::to_string(dimensions) +
                      "-D: the finest ripples would grow without bound");
   const ChConfig previous = config_;

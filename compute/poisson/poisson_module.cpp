@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "compute/core/errors.h"
+#include "compute/core/format.h"
 #include "compute/core/line.h"
 #include "compute/core/saved_state.h"
 #include "compute/poisson/poisson_cuda.h"
@@ -15,12 +15,6 @@ namespace {
 
 constexpr int kMaxSide = 16384;
 constexpr std::size_t kLongestCurve = 4096;  // points of the residual's record kept
-
-std::string number(double value, const char* format = "%.3g") {
-  char text[32];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
 
 // The sources problem: a source and a sink, Gaussian bumps of peak `strength` and width 0.05.
 double sourcesAt(const Grid& g, int x, int y, int z, double strength) {
@@ -239,13 +233,13 @@ std::string PoissonModule::notes() const {
   if (config_.sweep.colours > 1) notes += ", " + std::to_string(config_.sweep.colours) + " colours";
   notes += "\n";
   if (factor_)
-    notes += "the residual falls by " + number(*factor_, "%.6f") + " a sweep";
+    notes += "the residual falls by " + formatted(*factor_, "%.6f") + " a sweep";
   else
     notes += "the residual's fall a sweep shows after the first step";
   if (exact_ && config_.sweep.stencil == Stencil::Compact)
-    notes += " (model problem: Jacobi cos(pi h) = " + number(std::cos(pi * h), "%.6f") +
-             ", Gauss-Seidel cos^2 = " + number(std::pow(std::cos(pi * h), 2), "%.6f") +
-             ", SOR at the best omega " + number(2 / (1 + std::sin(pi * h)), "%.4f") + ")";
+    notes += " (model problem: Jacobi cos(pi h) = " + formatted(std::cos(pi * h), "%.6f") +
+             ", Gauss-Seidel cos^2 = " + formatted(std::pow(std::cos(pi * h), 2), "%.6f") +
+             ", SOR at the best omega " + formatted(2 / (1 + std::sin(pi * h)), "%.4f") + ")";
   notes += "\n";
   if (!decades_.empty()) {
     const std::uint64_t sweeps = decades_.back();
@@ -253,15 +247,16 @@ std::string PoissonModule::notes() const {
              std::to_string(sweeps) + " sweeps";
     const TimingStats stats = stepTiming().stats();
     if (stats.samples > 0 && stats.ratePerSecond > 0)
-      notes += ": " +
-               number(double(sweeps) * double(g.unknowns()) / stats.ratePerSecond * 1e3, "%.4g") +
-               " ms at the measured sweep rate";
+      notes +=
+          ": " +
+          formatted(double(sweeps) * double(g.unknowns()) / stats.ratePerSecond * 1e3, "%.4g") +
+          " ms at the measured sweep rate";
     notes += "\n";
   }
   const bool single = config_.precision == Precision::Float;
   notes += std::string(single ? "float" : "double") + "'s floor: rounding u to " +
            (single ? "float" : "double") + " leaves a residual of order " +
-           number(roundingFloor(), "%.0e") + (single ? " (1e-7" : " (2e-16") +
+           formatted(roundingFloor(), "%.0e") + (single ? " (1e-7" : " (2e-16") +
            " |u| n^2); no solver gets far below it\n";
   notes +=
       "Reset (or restart from zero) races the solver from u = 0: the plots keep each solver's "
