@@ -131,7 +131,7 @@ class CpuEngine final : public PoissonEngine {
     timings_.view->record(watch.elapsedMs(), pixels, pixels * sizeof(float));
   }
 
-  std::string configuration() const override {
+  std::string configuration(const Sweep&) const override {
     return threadsText(threads_) + (kPrecision == Precision::Double ? ", double" : ", float");
   }
 

@@ -43,7 +43,8 @@ dim3 unknownBlocks(const Grid& g) {
 
 // The nodes of colour C of `kColours` (poisson_stencil.h's colourOf), a thread each: along x every
 // other node, the first 1 or 2 by the colour; with 4 and 8 colours also every other row (and
-// plane). False past the grid.
+// plane). False past the grid. (Two planes a thread, for more loads in flight, measured no
+// better: docs/performance.md.)
 template <int D, int kColours, int C>
 __device__ bool colouredNodeOf(const Grid& g, int& x, int& y, int& z) {
   const int tx = int(blockIdx.x * blockDim.x + threadIdx.x);
@@ -93,6 +94,59 @@ __global__ void colourKernel(T* u, const T* f, Grid g, T h2, T omega) {
   if (!colouredNodeOf<D, kColours, C>(g, x, y, z)) return;
   const std::size_t i = g.index(x, y, z);
   u[i] = updateAt<D, S>(u, f, g, i, h2, omega);
+}
+
+// The source's technique for a colour's pass: a block stages its tile of u, kTileX x kTileY
+// unknowns and a node of halo around them, in shared memory and updates the tile's nodes of colour
+// C from there, so that each value comes from global memory once a block instead of once a
+// neighbour. A thread owns two nodes of a row, one of them of C's parity along x. In 3-D the block
+// marches up `zBlock` planes keeping three in a ring (z-blocking, 2.5-D): a plane is loaded once
+// and read as the one above, the one updated and the one below. No node of colour C is a stencil
+// neighbour of another, so the staged values stay those the pass must read.
+constexpr int kTileX = 2 * 32, kTileY = 8;
+template <int D, Stencil S, typename T, int kColours, int C>
+__global__ void __launch_bounds__(256)
+    slicedColourKernel(T* u, const T* f, Grid g, T h2, T omega, int zBlock) {
+  constexpr int kWide = kTileX + 2, kHigh = kTileY + 2, kPlanes = D == 3 ? 3 : 1;
+  __shared__ T tile[kPlanes][kHigh][kWide];
+  // Tile column i, row j hold node (x0 + i, y0 + j): the unknowns x0 + 1 ... x0 + kTileX.
+  const int x0 = int(blockIdx.x) * kTileX, y0 = int(blockIdx.y) * kTileY;
+  const int z0 = D == 3 ? 1 + int(blockIdx.z) * zBlock : 0;
+  const int zEnd = D == 3 ? min(g.n, z0 + zBlock) : 1;  // past the block's last plane
+  const int thread = int(threadIdx.y * blockDim.x + threadIdx.x);
+  const auto stage = [&](int z) {
+    T(&slot)[kHigh][kWide] = tile[D == 3 ? z % 3 : 0];
+    for (int k = thread; k < kWide * kHigh; k += 256) {
+      const int i = k % kWide, j = k / kWide, x = x0 + i, y = y0 + j;
+      slot[j][i] = x <= g.n && y <= g.n ? u[g.index(x, y, z)] : T(0);
+    }
+  };
+  if constexpr (D == 3) stage(z0 - 1);
+  stage(z0);
+  const Weights<T> w = weightsOf<T>(S, D);
+  const int j = int(threadIdx.y) + 1, y = y0 + j;
+  for (int z = z0; z < zEnd; ++z) {
+    if constexpr (D == 3) stage(z + 1);
+    __syncthreads();
+    // The node of the pair with C's parity along x, where this row (and plane) has any of C.
+    const bool here = kColours == 2 ||
+                      (((y & 1) == ((C >> 1) & 1)) && (kColours == 4 || (z & 1) == ((C >> 2) & 1)));
+    const int parity = kColours == 2 ? (C + y + z) & 1 : C & 1;
+    const int i = 2 * int(threadIdx.x) + (parity ? 1 : 2), x = x0 + i;
+    if (here && x < g.n && y < g.n) {
+      const auto at = [&](int dx, int dy, int dz) {
+        return tile[D == 3 ? (z + dz) % 3 : 0][j + dy][i + dx];
+      };
+      const std::size_t node = g.index(x, y, z);
+      u[node] = relaxed(at(0, 0, 0), offCentre<D, S>(at, w), h2 * f[node], w, omega);
+    }
+    __syncthreads();  // before the next plane overwrites the one below this
+  }
+}
+template <int D>
+dim3 slicedBlocks(const Grid& g, int zBlock) {
+  return dim3(blocksFor(g.n - 1, kTileX), blocksFor(g.n - 1, kTileY),
+              D == 3 ? blocksFor(g.n - 1, zBlock) : 1);
 }
 
 // Every node in place at once: a race on purpose (the variant's lesson; racecheck reports it).
@@ -300,8 +354,14 @@ class CudaEngine final : public PoissonEngine {
   }
   void synchronize() override { WS_CUDA_CHECK(cudaDeviceSynchronize()); }
 
-  std::string configuration() const override {
-    return std::string("a thread a node, blocks of 32x8, the colour a template parameter, ") +
+  std::string configuration(const Sweep& s) const override {
+    const bool coloured = s.method == Method::Coloured || s.method == Method::Multigrid;
+    std::string how = "a thread a node, blocks of 32x8";
+    if (coloured && s.kernel == Kernel::SharedSlices)
+      how = "shared-memory slices of " + std::to_string(kTileX) + "x" + std::to_string(kTileY) +
+            " and a halo" +
+            (grid().dims == 3 ? ", " + std::to_string(s.zBlock) + " planes a block" : "");
+    return how + (coloured ? ", the colour a template parameter, " : ", ") +
            (kPrecision == Precision::Double ? "double" : "float");
   }
 
@@ -343,9 +403,9 @@ class CudaEngine final : public PoissonEngine {
       case Method::Coloured:
       case Method::Multigrid:
         if (s.colours == 2)
-          colourPasses<D, S, 2>(level, h2, omega);
+          colourPasses<D, S, 2>(level, s, h2, omega);
         else
-          colourPasses<D, S, D == 2 ? 4 : 8>(level, h2, omega);
+          colourPasses<D, S, D == 2 ? 4 : 8>(level, s, h2, omega);
         break;
       case Method::Lexicographic:
         throw InputError("sequential Gauss-Seidel runs on the CPU only");
@@ -355,9 +415,19 @@ class CudaEngine final : public PoissonEngine {
 
   // A pass a colour, each its own kernel.
   template <int D, Stencil S, int kColours>
-  void colourPasses(DeviceLevel<T>& level, T h2, T omega) {
+  void colourPasses(DeviceLevel<T>& level, const Sweep& s, T h2, T omega) {
     if constexpr (S == Stencil::Full && kColours == 2) {
       throw InputError("red-black is not a colouring of the full stencil");
+    } else if (s.kernel == Kernel::SharedSlices) {
+      using Kernel = void (*)(T*, const T*, Grid, T, T, int);
+      const auto kernels = []<int... C>(std::integer_sequence<int, C...>) {
+        return std::array<Kernel, kColours>{slicedColourKernel<D, S, T, kColours, C>...};
+      }
+      (std::make_integer_sequence<int, kColours>());
+      const int zBlock = std::max(s.zBlock, 1);
+      for (int c = 0; c < kColours; ++c)
+        recordedLaunch("slicedColourKernel", kernels[c], slicedBlocks<D>(level.grid, zBlock),
+                       kBlock)(level.u.data(), level.f.data(), level.grid, h2, omega, zBlock);
     } else {
       using Kernel = void (*)(T*, const T*, Grid, T, T);
       const auto kernels = []<int... C>(std::integer_sequence<int, C...>) {

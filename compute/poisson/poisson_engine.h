@@ -21,6 +21,13 @@ enum class Method {
   Multigrid,      // a V-cycle, Coloured as its smoother
 };
 
+// How the CUDA engine's coloured passes reach u (the source's techniques; the CPU has one way).
+enum class Kernel {
+  ThreadANode,   // a thread a node, every neighbour read from global memory through the caches
+  SharedSlices,  // a block stages its slice of u, with a halo, in shared memory; in 3-D it
+                 // marches up zBlock planes keeping three (z-blocking, 2.5-D)
+};
+
 // What one sweep does. A multigrid sweep is one V-cycle: `pre` and `post` smoothing sweeps on
 // each level around the coarser level's correction.
 struct Sweep {
@@ -29,6 +36,8 @@ struct Sweep {
   int colours = 2;   // Coloured and the multigrid smoother
   double omega = 1;  // the relaxation factor
   int pre = 2, post = 2;
+  Kernel kernel = Kernel::ThreadANode;
+  int zBlock = 32;  // SharedSlices in 3-D: the planes a block marches up
 };
 
 // The grids of a V-cycle, finest first: n halved while it stays even, down to 2 cells a side (one
@@ -112,7 +121,8 @@ class PoissonEngine {
   virtual void pollTimings() {}
   virtual void drainTimings() {}
   virtual void synchronize() {}
-  virtual std::string configuration() const = 0;
+  // How the engine runs this sweep: threads, blocks, precision.
+  virtual std::string configuration(const Sweep& sweep) const = 0;
 };
 
 // threads: 0 for OpenMP's choice, 1 for one thread.

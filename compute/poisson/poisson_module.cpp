@@ -57,6 +57,17 @@ PoissonModule::PoissonModule(Backend backend) : Module(backend) {
   p.declare(ParamSpec::integer("post_sweeps", "smoothing after", 2, 0, 8,
                                "multigrid: sweeps after the coarse correction, on every level"));
   p.declare(ParamSpec::choice(
+      "kernel", "CUDA kernel", "a thread a node", {"a thread a node", "shared-memory slices"},
+      "how a coloured pass reads u on the GPU: a thread a node, neighbours through the caches; or "
+      "the source's, a block's slice with a halo staged in shared memory (in 3-D marching up "
+      "z-blocking planes), which today's caches make slower: compare them in the overlay"));
+  ParamSpec zBlock = ParamSpec::integer(
+      "z_block", "z-blocking (planes)", 32, 1, kMaxSide,
+      "shared-memory slices in 3-D: the planes a block marches up, keeping three in shared "
+      "memory; 1 loads three planes for each it updates");
+  zBlock.logScale = true;
+  p.declare(zBlock);
+  p.declare(ParamSpec::choice(
       "view", "view", "solution", {"solution", "error", "residual", "right-hand side", "colours"},
       "what the field shows: u, u minus the exact solution (sine), f - Au, f, or each node's "
       "colour class"));
@@ -154,6 +165,7 @@ void PoissonModule::startRace() {
 void PoissonModule::newProblem() {
   races_.clear();
   racing_.clear();
+  if (stepCount() == 0) startRace();  // still at u = 0 (a setting changed before the first sweep)
 }
 
 void PoissonModule::startRecord() {
@@ -166,14 +178,18 @@ void PoissonModule::startRecord() {
 
 void PoissonModule::advance(int count) {
   engine_->sweep(count, config_.sweep);
+  record(stepCount() + count, count);
+}
+
+void PoissonModule::record(std::uint64_t sweepsNow, int sweeps) {
   const Norms previous = last_;
   last_ = norms();
   if (previous.residual > 0 && last_.residual > 0)
-    factor_ = std::pow(last_.residual / previous.residual, 1.0 / count);
+    factor_ = std::pow(last_.residual / previous.residual, 1.0 / sweeps);
   // (A residual of zero, as where f = 0 and u = 0, has no decades to fall.)
   while (last_.residual > 0 &&
          last_.residual <= start_.residual * std::pow(10.0, -double(decades_.size() + 1)))
-    decades_.push_back(stepCount() + count - recordFrom_);
+    decades_.push_back(sweepsNow - recordFrom_);
   const float logResidual = float(std::log10(std::max(last_.residual, 1e-30)));
   residualCurve_.push_back(logResidual);
   if (residualCurve_.size() > kLongestCurve) residualCurve_.pop_front();
@@ -181,7 +197,7 @@ void PoissonModule::advance(int count) {
     if (raceFresh_) races_[racing_] = {{{0.0, raceStart_}}, 0.0};
     raceFresh_ = false;
     Race& race = races_[racing_];
-    race.points.emplace_back(double(stepCount() + count), logResidual);
+    race.points.emplace_back(double(sweepsNow), logResidual);
     if (const double rate = stepTiming().stats().ratePerSecond; rate > 0) race.rate = rate;
     if (race.points.size() > kLongestCurve) {  // every other point of a long race
       std::vector<std::pair<double, float>> kept;
@@ -219,7 +235,27 @@ std::vector<Metric> PoissonModule::metrics() {
     m.push_back({"residual fallen (log10)", std::log10(start_.residual / last_.residual)});
   if (factor_) m.push_back({"factor a sweep", *factor_, false});
   m.push_back({"sweeps", double(stepCount() - recordFrom_), false});
+  if (const auto fall = fallByAMillion()) {
+    m.push_back({"sweeps to fall 10^6", fall->sweeps, false});
+    if (const double ms = sweepingMs(fall->sweeps); ms > 0)
+      m.push_back({"ms to fall 10^6", ms, false});
+  }
   return m;
+}
+
+std::optional<PoissonModule::Fall> PoissonModule::fallByAMillion() const {
+  if (decades_.size() >= 6) return Fall{double(decades_[5]), true};
+  if (!factor_ || *factor_ >= 1 || start_.residual <= 0 || last_.residual <= 0 ||
+      start_.residual * 1e-6 < roundingFloor())
+    return std::nullopt;
+  const double fallen = std::log10(start_.residual / last_.residual);
+  return Fall{double(stepCount() - recordFrom_) + (6 - fallen) / -std::log10(*factor_), false};
+}
+
+double PoissonModule::sweepingMs(double sweeps) const {
+  const TimingStats stats = stepTiming().stats();
+  if (stats.samples == 0 || stats.ratePerSecond <= 0) return 0;
+  return sweeps * double(grid().unknowns()) / stats.ratePerSecond * 1e3;
 }
 
 std::vector<Curve> PoissonModule::curves() const {
@@ -232,7 +268,10 @@ std::string PoissonModule::notes() const {
   std::string notes = std::to_string(g.unknowns()) + " unknowns, h = 1/" + std::to_string(g.n);
   if (config_.sweep.colours > 1) notes += ", " + std::to_string(config_.sweep.colours) + " colours";
   notes += "\n";
-  if (factor_)
+  if (factor_ && *factor_ >= 1)
+    notes += "the residual no longer falls (x " + formatted(*factor_, "%.6f") + " a sweep" +
+             (last_.residual < 10 * roundingFloor() ? ": it is at the precision's floor)" : ")");
+  else if (factor_)
     notes += "the residual falls by " + formatted(*factor_, "%.6f") + " a sweep";
   else
     notes += "the residual's fall a sweep shows after the first step";
@@ -245,13 +284,18 @@ std::string PoissonModule::notes() const {
     const std::uint64_t sweeps = decades_.back();
     notes += "residual down 10^" + std::to_string(decades_.size()) + " after " +
              std::to_string(sweeps) + " sweeps";
-    const TimingStats stats = stepTiming().stats();
-    if (stats.samples > 0 && stats.ratePerSecond > 0)
-      notes +=
-          ": " +
-          formatted(double(sweeps) * double(g.unknowns()) / stats.ratePerSecond * 1e3, "%.4g") +
-          " ms at the measured sweep rate";
+    if (const double ms = sweepingMs(double(sweeps)); ms > 0)
+      notes += ": " + formatted(ms, "%.4g") + " ms at the measured sweep rate";
     notes += "\n";
+  }
+  if (const auto fall = fallByAMillion(); fall && !fall->measured) {
+    notes += "down 10^6 after about " + formatted(fall->sweeps, "%.0f") + " sweeps";
+    if (const double ms = sweepingMs(fall->sweeps); ms > 0)
+      notes +=
+          ", " + (ms < 1e3 ? formatted(ms, "%.3g") + " ms" : formatted(ms / 1e3, "%.3g") + " s");
+    notes += ", predicted at the last factor a sweep\n";
+  } else if (!fall && start_.residual * 1e-6 < roundingFloor()) {
+    notes += "a fall of 10^6 is out of reach: it lies below the floor (see below)\n";
   }
   const bool single = config_.precision == Precision::Float;
   notes += std::string(single ? "float" : "double") + "'s floor: rounding u to " +
@@ -282,6 +326,13 @@ bool PoissonModule::applies(const std::string& key) const {
   if (key == "omega") return variant() == "sor";
   if (key == "pre_sweeps" || key == "post_sweeps") return variant() == "multigrid";
   if (key == "slice") return params().getText("dimensions") == "3-D";
+  const Method method = config_.sweep.method;
+  const bool coloured =
+      backend() == Backend::Cuda && (method == Method::Coloured || method == Method::Multigrid);
+  if (key == "kernel") return coloured;
+  if (key == "z_block")
+    return coloured && params().getText("kernel") == "shared-memory slices" &&
+           params().getText("dimensions") == "3-D";
   return !key.empty();
 }
 
@@ -476,6 +527,7 @@ void PoissonModule::applyParams(const std::vector<std::string>& changed) {
   next.sweep = sweepFor(next, variant());
   const PoissonConfig previous = config_;
   config_ = next;
+  if (anyOf(changed, {"kernel", "z_block"})) clearTimings();  // the overlay measures the new one
   if (anyOf(changed, {"precision"})) {
     // The engine of the other precision, holding the same state (rounded where it narrows).
     const StateBlob state = saveState();

@@ -26,7 +26,7 @@ class PoissonModule final : public Module, public FieldSource, public PlotSource
   // "256" or "256^2" (2-D), "64^3" or "64x64x64" (3-D): cells a side of the unit square (cube).
   void setSize(const std::string& text) override;
   std::vector<KernelVariant> variants(Backend backend) const override;
-  std::string configuration() const override { return engine_->configuration(); }
+  std::string configuration() const override { return engine_->configuration(config_.sweep); }
   std::string notes() const override;
   bool applies(const std::string& key) const override;
 
@@ -76,6 +76,15 @@ class PoissonModule final : public Module, public FieldSource, public PlotSource
   bool exactSolutionKnown() const { return exact_; }
   // The residual's fall per sweep over the last step() call (nullopt before two norms).
   std::optional<double> convergenceFactor() const { return factor_; }
+  // The sweeps that cut the residual by 10^6 from the record's start (the benchmark):
+  // counted where it has fallen that far (at the end of the step() that took it there: step one
+  // sweep at a time to count exactly), else predicted at the last factor a sweep; nullopt
+  // where it does not fall or the precision's floor lies above the target.
+  struct Fall {
+    double sweeps = 0;
+    bool measured = false;
+  };
+  std::optional<Fall> fallByAMillion() const;
 
  protected:
   void advance(int count) override;
@@ -88,9 +97,15 @@ class PoissonModule final : public Module, public FieldSource, public PlotSource
   Sweep sweepFor(const PoissonConfig& config, const std::string& variant) const;
   // The residual the rounding of u to its precision leaves, which no solver gets far below.
   double roundingFloor() const;
+  // Milliseconds of sweeping at the measured rate (0 before it is measured).
+  double sweepingMs(double sweeps) const;
   void startRecord();
-  void startRace();   // u = 0: the current solver's race starts again
-  void newProblem();  // f, the grid or the operator changed: every race ends
+  // The norms after `sweeps` more sweeps, `sweepsNow` in all: the factor, decades, curve and race.
+  void record(std::uint64_t sweepsNow, int sweeps);
+  void startRace();  // u = 0: the current solver's race starts again
+  // f, the grid, the operator or the precision changed: every race ends (and at u = 0 the
+  // current solver's starts).
+  void newProblem();
   int slice() const;  // the plane z shown and drawn on (0 in 2-D)  // the residual's record starts
                       // again (a new state or right-hand side)
   std::vector<NodeValue> setRightHandSide(const std::vector<NodeValue>& nodes);
