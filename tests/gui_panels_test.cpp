@@ -710,6 +710,21 @@ frames 3
 expect-match "module notes" "no exact solution to compare"
 key ctrl+z
 expect-status "undid negative"
+pick "coefficient k" inclusion
+expect-match "module notes" "k varying from cell to cell"
+expect-match "module notes" "stencils stored at every node: 5 values a node"
+pick view coefficient
+click coefficient
+view-drag left 0.1 0.1 0.2 0.2
+expect-value undo coefficient
+click "Step 5"
+frames 2
+key ctrl+z
+expect-status "undid coefficient"
+pick "coefficient k" "1 everywhere"
+pick stencils "stored at every node"
+expect-match "module notes" "stencils stored at every node: 5 values a node"
+pick stencils constant
 pick view "right-hand side"
 pick view colours
 pick stencil finite-element

@@ -132,6 +132,71 @@ double measuredFactor(PoissonModule& m, int settle, int over) {
   return std::pow(m.norms().residual / before, 1.0 / over);
 }
 
+TEST(PoissonStencil, StoredStencilsOfUnitCoefficientsAreTheConstantOnes) {
+  // Built from k = 1 on every cell, a node's stored stencil is the constant one, slot by slot.
+  const auto check = [&]<int D, Stencil S>() {
+    const Grid g{6, D};
+    const std::vector<double> k(g.cells(), 1.0);
+    std::vector<double> stencil(kSlots<D, S>);
+    buildStencil<D, S>(g, k.data(), 3, 2, D == 3 ? 4 : 0, stencil.data(), 1);
+    const Weights<double> w = weightsOf<double>(S, D);
+    for (int slot = 0; slot < kSlots<D, S>; ++slot) {
+      int dx, dy, dz;
+      slotOffset<D, S>(slot, dx, dy, dz);
+      EXPECT_EQ((slotOf<D, S>(dx, dy, dz)), slot);
+      const int away = std::abs(dx) + std::abs(dy) + std::abs(dz);
+      const double expected = away == 0   ? w.centre
+                              : away == 1 ? w.face
+                              : away == 2 ? w.edge
+                                          : w.corner;
+      EXPECT_NEAR(stencil[slot], expected, 1e-15)
+          << D << "-D stencil " << int(S) << " slot " << slot;
+    }
+    return 0;
+  };
+  for (int dims : {2, 3})
+    for (Stencil stencil : {Stencil::Compact, Stencil::Full}) withStencil(dims, stencil, check);
+}
+
+TEST(PoissonStencil, AVariableStencilIsSymmetricAndAnnihilatesConstants) {
+  // With k random on the cells (0.1 to 10): what node p weighs neighbour q by, q weighs p by (the
+  // operator is symmetric), and every stencil sums to zero (-div(k grad 1) = 0).
+  const std::uint64_t seed = test::freshSeed();
+  const auto check = [&]<int D, Stencil S>() {
+    const Grid g{7, D};
+    std::vector<double> k = test::randomInterior({g.n - 1, D}, seed + D, 1.0f);
+    k.resize(g.cells());
+    for (double& value : k) value = std::pow(10.0, value);
+    std::vector<double> stencils(kSlots<D, S> * g.nodes(), 0.0);
+    for (int z = (D == 3 ? 1 : 0); z < (D == 3 ? g.n : 1); ++z)
+      for (int y = 1; y < g.n; ++y)
+        for (int x = 1; x < g.n; ++x)
+          buildStencil<D, S>(g, k.data(), x, y, z, &stencils[g.index(x, y, z)], g.nodes());
+    const auto weight = [&](std::size_t node, int dx, int dy, int dz) {
+      return stencils[slotOf<D, S>(dx, dy, dz) * g.nodes() + node];
+    };
+    for (int z = (D == 3 ? 2 : 0); z < (D == 3 ? g.n - 1 : 1); ++z)
+      for (int y = 2; y < g.n - 1; ++y)
+        for (int x = 2; x < g.n - 1; ++x) {
+          double sum = 0;
+          for (int slot = 0; slot < kSlots<D, S>; ++slot) {
+            int dx, dy, dz;
+            slotOffset<D, S>(slot, dx, dy, dz);
+            const double w = weight(g.index(x, y, z), dx, dy, dz);
+            sum += w;
+            EXPECT_NEAR(w, weight(g.index(x + dx, y + dy, z + dz), -dx, -dy, -dz),
+                        1e-12 * std::fabs(w))
+                << D << "-D stencil " << int(S) << " at " << x << "," << y << "," << z;
+          }
+          EXPECT_NEAR(sum, 0.0, 1e-12 * weight(g.index(x, y, z), 0, 0, 0));
+          EXPECT_GT(weight(g.index(x, y, z), 0, 0, 0), 0);
+        }
+    return 0;
+  };
+  for (int dims : {2, 3})
+    for (Stencil stencil : {Stencil::Compact, Stencil::Full}) withStencil(dims, stencil, check);
+}
+
 TEST(PoissonConvergence, JacobiAndGaussSeidelFallAtTheModelProblemsRates) {
   // The sine problem from u = 0: the error is the lowest mode, for which Jacobi's factor is
   // cos(pi h) and red-black Gauss-Seidel's cos^2(pi h) (its asymptotic rate). Compared as rates
@@ -272,6 +337,94 @@ TEST(PoissonSolvers, EverySolverReachesTheSameDiscreteSolution) {
             << v.name << " " << size << " " << stencil;
       }
     }
+}
+
+TEST(PoissonSolvers, StoredStencilsSweepAsTheConstantOnes) {
+  // k = 1 everywhere: every solver with its stencils stored at every node gives the constant
+  // stencil's numbers (to double's round-off: the stored slots are summed one by one, the
+  // constant stencil's neighbours class by class).
+  for (const char* size : {"32", "16^3"})
+    for (const char* stencil : {"finite-difference", "finite-element"})
+      for (const KernelVariant& v : PoissonModule(Backend::Cpu).variants(Backend::Cpu)) {
+        if (v.name == "unordered") continue;  // a race on more than one thread
+        SCOPED_TRACE(v.name + " " + size + " " + stencil);
+        auto constant = makeModule(size, v.name, stencil),
+             stored = makeModule(size, v.name, stencil);
+        for (auto* m : {constant.get(), stored.get()})
+          m->setParam("precision", std::string("double"));
+        stored->setParam("stencils", std::string("stored at every node"));
+        EXPECT_TRUE(stored->config().sweep.stored);
+        EXPECT_FALSE(constant->config().sweep.stored);
+        EXPECT_NE(stored->configuration().find("stored"), std::string::npos);
+        constant->step(5);
+        stored->step(5);
+        EXPECT_LT(
+            test::largestDifference(constant->engine().solution(), stored->engine().solution()),
+            1e-12);
+        // (Multigrid's residual is at double's floor, 2e-16 |u| n^2, by now.)
+        const double n = constant->grid().n;
+        EXPECT_NEAR(stored->norms().residual, constant->norms().residual,
+                    1e-9 * constant->norms().residual + 1e-12 * n * n);
+      }
+}
+
+// The rms error against sin(pi x) sin(pi y) (sin(pi z)) of -div(k grad u) = f with k = 1 + x,
+// solved by multigrid in double on an n grid.
+double variableCoefficientError(const std::string& size, const char* stencil) {
+  auto m = makeModule(size, "multigrid", stencil);
+  m->setParam("precision", std::string("double"));
+  const Grid g = m->grid();
+  const double h = g.spacing(), pi = std::numbers::pi;
+  std::vector<double> k(g.cells()), f(g.nodes(), 0.0);
+  for (int z = 0; z < (g.dims == 3 ? g.n : 1); ++z)
+    for (int y = 0; y < g.n; ++y)
+      for (int x = 0; x < g.n; ++x) k[g.cell(x, y, z)] = 1 + (x + 0.5) * h;
+  for (int z = (g.dims == 3 ? 1 : 0); z < (g.dims == 3 ? g.n : 1); ++z)
+    for (int y = 1; y < g.n; ++y)
+      for (int x = 1; x < g.n; ++x) {
+        // -div((1 + x) grad u) = -(du/dx) + (1 + x) D pi^2 u.
+        const double u = sineSolution(g, x, y, z);
+        const double dudx = pi * std::cos(pi * x * h) * std::sin(pi * y * h) *
+                            (g.dims == 3 ? std::sin(pi * z * h) : 1.0);
+        f[g.index(x, y, z)] = -dudx + (1 + x * h) * g.dims * pi * pi * u;
+      }
+  m->loadCoefficient(k);
+  EXPECT_FALSE(m->coefficientUniform());
+  EXPECT_TRUE(m->config().sweep.stored);
+  m->engine().load(std::vector<double>(g.nodes(), 0.0), f);
+  m->step(12);
+  EXPECT_LT(m->norms().residual, 1e-8 * g.n * g.n) << size << " " << stencil;
+  return m->norms().error;
+}
+
+TEST(PoissonAccuracy, AVariableCoefficientSolvesAtSecondOrder) {
+  // A manufactured solution: k = 1 + x on the cells, f from the sine solution. The error falls
+  // by 4 (+- 0.4) per halving of h, as for k = 1: the stored operator is -div(k grad u)'s.
+  for (const auto& [coarse, fine] : {std::pair{"32", "64"}, std::pair{"16^3", "32^3"}})
+    for (const char* stencil : {"finite-difference", "finite-element"}) {
+      const double ratio =
+          variableCoefficientError(coarse, stencil) / variableCoefficientError(fine, stencil);
+      EXPECT_NEAR(ratio, 4.0, 0.4) << coarse << " " << stencil;
+    }
+}
+
+TEST(PoissonSolvers, EverySolverReachesTheSameSolutionWithAnInclusion) {
+  // k = 100 in a disc: multigrid, red-black, Jacobi and sequential Gauss-Seidel reach one discrete
+  // solution (double); the error view has no exact solution to compare against.
+  const auto solved = [&](const std::string& variant, int sweeps) {
+    auto m = makeModule("16", variant);
+    m->setParams({{"precision", std::string("double")},
+                  {"coefficient", std::string("inclusion")},
+                  {"problem", std::string("sources")}});
+    EXPECT_FALSE(m->coefficientUniform());
+    EXPECT_FALSE(m->exactSolutionKnown());
+    m->step(sweeps);
+    return m->engine().solution();
+  };
+  const std::vector<double> multigrid = solved("multigrid", 40);
+  for (const auto& [variant, sweeps] : {std::pair{"red-black", 6000}, std::pair{"jacobi", 12000},
+                                        std::pair{"lexicographic", 20000}})
+    EXPECT_LT(test::largestDifference(solved(variant, sweeps), multigrid), 1e-9) << variant;
 }
 
 TEST(PoissonPrecision, DoubleLetsTheResidualFallWhereFloatsFloorStopsIt) {
@@ -489,6 +642,55 @@ TEST(PoissonEdit, DrawingTheRightHandSideIsUndoneAndEndsTheExactComparison) {
   EXPECT_FALSE(m->edit(e));
 }
 
+TEST(PoissonEdit, DrawingTheCoefficientStoresTheStencilsAndIsUndone) {
+  auto m = makeModule("64", "red-black");
+  m->step(3);
+  ASSERT_TRUE(m->coefficientUniform());
+  EXPECT_FALSE(m->config().sweep.stored);
+  PointerEdit e;
+  e.tool = "coefficient";
+  e.fromX = e.x = 20.5;  // between nodes 20 and 21: cell 20
+  e.fromY = e.y = 30.5;
+  m->setParam("contrast", 10.0);
+  const auto change = m->edit(e);
+  ASSERT_TRUE(change);
+  EXPECT_FALSE(m->coefficientUniform());
+  EXPECT_TRUE(m->config().sweep.stored);  // k varies: the stencils are stored
+  EXPECT_FALSE(m->exactSolutionKnown());
+  const Grid& g = m->grid();
+  const std::vector<double> k = m->engine().coefficient();
+  ASSERT_EQ(k.size(), g.cells());
+  EXPECT_DOUBLE_EQ(k[g.cell(20, 30, 0)], 10.0);
+  EXPECT_DOUBLE_EQ(k[g.cell(24, 30, 0)], 10.0);  // the brush's edge, 4 cells away
+  EXPECT_DOUBLE_EQ(k[g.cell(25, 30, 0)], 1.0);
+  // The coefficient view shows log10 k: 1 on the cells drawn, 0 elsewhere.
+  m->setParam("view", std::string("coefficient"));
+  std::vector<float> pixels(65 * 65);
+  FieldRequest r;
+  r.width = r.height = 65;
+  r.worldPerPixel = 1;
+  FieldImage image{pixels.data(), 65, 65, false};
+  m->renderField(r, image);
+  EXPECT_FLOAT_EQ(pixels[30 * 65 + 20], 1.0f);
+  EXPECT_FLOAT_EQ(pixels[30 * 65 + 40], 0.0f);
+  // Sweeping solves the problem with k drawn: the residual still falls.
+  const double before = m->norms().residual;
+  m->step(50);
+  EXPECT_LT(m->norms().residual, before);
+  // Undone, k = 1 everywhere again and the constant stencils come back; redone, k is drawn.
+  m->revert(*change, false);
+  EXPECT_TRUE(m->coefficientUniform());
+  EXPECT_FALSE(m->config().sweep.stored);
+  EXPECT_TRUE(m->engine().coefficient().empty());
+  m->revert(*change, true);
+  EXPECT_FALSE(m->coefficientUniform());
+  EXPECT_DOUBLE_EQ(m->engine().coefficient()[g.cell(20, 30, 0)], 10.0);
+  // "coefficient 1" sets it back to 1 on the cells it covers.
+  e.tool = "coefficient 1";
+  ASSERT_TRUE(m->edit(e));
+  EXPECT_DOUBLE_EQ(m->engine().coefficient()[g.cell(20, 30, 0)], 1.0);
+}
+
 TEST(PoissonState, AStateComesBackWholeAndADamagedOneChangesNothing) {
   auto m = makeModule("32", "sor");
   m->step(7);
@@ -510,6 +712,34 @@ TEST(PoissonState, AStateComesBackWholeAndADamagedOneChangesNothing) {
   const float nan = NAN;
   std::memcpy(damaged.data.data() + 40 * sizeof(float), &nan, sizeof nan);
   EXPECT_THROW(other->restoreState(damaged), InputError);
+  EXPECT_EQ(other->engine().solution(), m->engine().solution());
+
+  // A coefficient comes back with the state; a coefficient of zero or less is refused, naming the
+  // cell, and changes nothing.
+  auto inclusion = makeModule("32", "multigrid");
+  inclusion->setParams(
+      {{"coefficient", std::string("inclusion")}, {"precision", std::string("double")}});
+  inclusion->step(2);
+  const StateBlob withK = inclusion->saveState();
+  other->restoreState(withK);
+  EXPECT_FALSE(other->coefficientUniform());
+  EXPECT_TRUE(other->config().sweep.stored);
+  EXPECT_EQ(other->engine().coefficient(), inclusion->engine().coefficient());  // 1 and 100
+  // (other holds float: the double state's u rounds.)
+  EXPECT_LT(test::largestDifference(other->engine().solution(), inclusion->engine().solution()),
+            1e-6);
+  damaged = withK;
+  const double negative = -2;
+  const std::size_t cell = 2 * inclusion->grid().nodes() + 100;
+  std::memcpy(damaged.data.data() + cell * sizeof(double), &negative, sizeof negative);
+  try {
+    other->restoreState(state);
+    other->restoreState(damaged);
+    FAIL() << "a negative coefficient was accepted";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("cell 100"), std::string::npos) << error.what();
+  }
+  EXPECT_TRUE(other->coefficientUniform());
   EXPECT_EQ(other->engine().solution(), m->engine().solution());
 }
 

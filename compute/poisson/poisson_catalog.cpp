@@ -103,6 +103,12 @@ PoissonConfig readPoissonConfig(const ParamSet& p) {
               : problem == "drawn" ? Problem::Drawn
                                    : Problem::Sine;
   c.strength = float(p.getFloat("strength"));
+  const std::string& coefficient = p.getText("coefficient");
+  c.coefficient = coefficient == "inclusion" ? Coefficient::Inclusion
+                  : coefficient == "layers"  ? Coefficient::Layers
+                                             : Coefficient::Uniform;
+  c.contrast = p.getFloat("contrast");
+  c.storeStencils = p.getText("stencils") == "stored at every node";
   c.slice =
       c.grid.dims == 3 ? std::clamp(int(p.getFloat("slice") * c.grid.n + 0.5), 0, c.grid.n) : 0;
   c.brush = int(p.getInt("brush"));
@@ -112,36 +118,37 @@ PoissonConfig readPoissonConfig(const ParamSet& p) {
 namespace {
 
 // The values a colour's pass moves an unknown. The colours alternate along x, so a pass touches
-// whole cache lines, but with 4 or 8 colours only on every other row (and plane): f is read and u
-// written on those rows alone (2 / colours of them), u read on every row the stencil reaches from
-// them (all, but for the 7-point stencil's 3 of 4 in 3-D).
+// whole cache lines, but with 4 or 8 colours only on every other row (and plane): f (and a stored
+// stencil) is read and u written on those rows alone (2 / colours of them), u read on every row
+// the stencil reaches from them (all, but for the 7-point stencil's 3 of 4 in 3-D).
 double passValues(const Sweep& s, int dims) {
-  if (s.colours <= 2) return 3;  // every line holds every colour: u and f read, u written
-  const double own = 2.0 / s.colours;
-  const double reached = s.stencil == Stencil::Compact && dims == 3 ? 0.75 : 1.0;
-  return reached + 2 * own;
+  const double own = s.colours <= 2 ? 1.0 : 2.0 / s.colours;
+  const double reached = s.colours <= 2 || s.stencil == Stencil::Full || dims == 2 ? 1.0 : 0.75;
+  const double stencil = s.stored ? storedValues(s.stencil, dims) : 0;
+  return reached + (2 + stencil) * own;
 }
 
 }  // namespace
 
 double bytesPerUpdate(const Sweep& s, int dims, Precision precision) {
   const double value = valueBytes(precision);
+  const double stencil = s.stored ? storedValues(s.stencil, dims) : 0;
   switch (s.method) {
     case Method::Jacobi:
     case Method::Unordered:
     case Method::Lexicographic:
-      return 3 * value;  // u and f read, u (or the new u) written
+      return (3 + stencil) * value;  // u and f (and the stencil) read, u written
     case Method::Coloured:
       return s.colours * passValues(s, dims) * value;
     case Method::Multigrid:
       break;
   }
-  // A level: its smoothing; the residual (u and f read) restricted into the coarser f (written, a
-  // 2^D-th); the coarser u cleared and read back (2^D-ths) and the correction added (u read and
-  // written). Each coarser level 2^D times smaller.
+  // A level: its smoothing; the residual (u, f and the stencil read) restricted into the coarser f
+  // (written, a 2^D-th); the coarser u cleared and read back (2^D-ths) and the correction added
+  // (u read and written). Each coarser level 2^D times smaller.
   const double coarse = 1.0 / (1 << dims);
   const double smoothing = (s.pre + s.post) * s.colours * passValues(s, dims);
-  const double level = (smoothing + 2 + coarse + 2 * coarse + 2) * value;
+  const double level = (smoothing + 2 + stencil + coarse + 2 * coarse + 2) * value;
   return level / (1 - coarse);
 }
 

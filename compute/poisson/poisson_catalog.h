@@ -28,13 +28,23 @@ struct Solver {
   Colouring colouring = Colouring::Fewest;
 };
 
+// The cells' coefficient k of -div(k grad u) after a reset (the brush changes it any time).
+enum class Coefficient {
+  Uniform,    // k = 1: the Poisson equation
+  Inclusion,  // k = contrast in a disc (ball) of radius 0.2 at the centre
+  Layers,     // k = contrast below y = 0.5
+};
+
 struct PoissonConfig {
   Grid grid;
   Sweep sweep;  // its method and colours from the variant (withSolver)
   Precision precision = Precision::Float;
   Problem problem = Problem::Sine;
   float strength = 0;  // what the brush paints f to (and the sources' peak)
-  int slice = 0;       // the 3-D view's z
+  Coefficient coefficient = Coefficient::Uniform;
+  double contrast = 1;         // k in the inclusion or layer, and what the coefficient brush paints
+  bool storeStencils = false;  // the "stencils" setting (stored anyway where k varies)
+  int slice = 0;               // the 3-D view's z
   int brush = 0;
 };
 PoissonConfig readPoissonConfig(const ParamSet& params);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <optional>
+#include <stdexcept>
 
 #include "compute/core/memory.h"
 #include "compute/core/parallel.h"
@@ -18,6 +20,7 @@ template <typename T>
 struct Level {
   Grid grid;
   std::vector<T> u, f;
+  std::vector<T> k, stencils;  // with stored stencils: the cells' coefficients, a stencil a node
 };
 
 // The rows of nodes inside a grid: (n - 1) in 2-D, (n - 1)^2 in 3-D; row r lies at y = 1 + r %
@@ -34,13 +37,16 @@ class CpuEngine final : public PoissonEngine {
 
   void reshape(const Grid& grid) override {
     // With the two arrays the module loads from.
-    requireHostMemory(engineBytes(grid, kPrecision) + 2.0 * double(grid.nodes()) * sizeof(double),
-                      "a grid of " + std::to_string(grid.n) + " cells a side");
+    requireHostMemory(
+        engineBytes(grid, kPrecision, {}) + 2.0 * double(grid.nodes()) * sizeof(double),
+        "a grid of " + std::to_string(grid.n) + " cells a side");
     std::vector<Level<T>> levels;
     for (const Grid& g : hierarchy(grid))
       levels.push_back({g, std::vector<T>(g.nodes(), T(0)), std::vector<T>(g.nodes(), T(0))});
     levels_ = std::move(levels);
     next_.assign(grid.nodes(), T(0));
+    variable_ = false;
+    built_.reset();
   }
   const Grid& grid() const override { return levels_[0].grid; }
 
@@ -64,7 +70,63 @@ class CpuEngine final : public PoissonEngine {
     return before;
   }
 
+  void loadCoefficient(std::span<const double> k, const Sweep& s) override {
+    const bool variable = !k.empty();
+    if (variable && k.size() != grid().cells())
+      throw std::invalid_argument("a coefficient for every cell of the grid");
+    if (variable || s.stored) allocateStencils(s);
+    variable_ = variable;
+    if (!levels_[0].k.empty()) {
+      if (variable)
+        levels_[0].k.assign(k.begin(), k.end());
+      else
+        std::fill(levels_[0].k.begin(), levels_[0].k.end(), T(1));
+    }
+    built_.reset();
+    prepare(s);
+  }
+  std::vector<double> coefficient() override {
+    if (!variable_) return {};
+    return {levels_[0].k.begin(), levels_[0].k.end()};
+  }
+  std::vector<NodeValue> setCoefficient(std::span<const NodeValue> cells, const Sweep& s) override {
+    if (!variable_) loadCoefficient(std::vector<double>(grid().cells(), 1.0), s);
+    std::vector<NodeValue> before;
+    before.reserve(cells.size());
+    for (const NodeValue& v : cells) {
+      before.push_back({v.node, levels_[0].k[v.node]});
+      levels_[0].k[v.node] = T(v.value);
+    }
+    built_.reset();
+    prepare(s);
+    return before;
+  }
+  void prepare(const Sweep& s) override {
+    if (!s.stored || built_ == s.stencil) return;
+    allocateStencils(s);
+    withStencil(grid().dims, s.stencil, [&]<int D, Stencil S>() {
+      for (std::size_t l = 0; l < levels_.size(); ++l) {
+        Level<T>& level = levels_[l];
+        const Grid& g = level.grid;
+        if (l > 0)  // the coarser cells' coefficients: the means of the finer ones'
+          for (int cz = 0; cz < (D == 3 ? g.n : 1); ++cz)
+            for (int cy = 0; cy < g.n; ++cy)
+              for (int cx = 0; cx < g.n; ++cx)
+                level.k[g.cell(cx, cy, cz)] =
+                    coarseCoefficient(levels_[l - 1].k.data(), levels_[l - 1].grid, cx, cy, cz);
+        forEachRow(g, [&](int y, int z, long long) {
+          for (int x = 1; x < g.n; ++x)
+            buildStencil<D, S>(g, level.k.data(), x, y, z, &level.stencils[g.index(x, y, z)],
+                               g.nodes());
+        });
+      }
+      return 0;
+    });
+    built_ = s.stencil;
+  }
+
   void sweep(int count, const Sweep& s) override {
+    prepare(s);
     const CpuStopwatch watch;
     withStencil(grid().dims, s.stencil, [&]<int D, Stencil S>() {
       for (int k = 0; k < count; ++k) {
@@ -80,19 +142,21 @@ class CpuEngine final : public PoissonEngine {
                            updates * bytesPerUpdate(s, grid().dims, kPrecision));
   }
 
-  Norms norms(Stencil stencil) override {
+  Norms norms(const Sweep& s) override {
+    prepare(s);
     const Level<T>& top = levels_[0];
     const Grid& g = top.grid;
+    const Operator<T> op = operatorOf(top, s);
     // Row by row into fixed places, then added in order: the same sums on any thread count.
     std::vector<double> residuals(std::size_t(rowsOf(g))), errors(residuals.size()),
         largest(residuals.size());
-    withStencil(g.dims, stencil, [&]<int D, Stencil S>() {
+    withStencil(g.dims, s.stencil, [&]<int D, Stencil S>() {
       forEachRow(g, [&](int y, int z, long long row) {
         double r2 = 0, e2 = 0, most = 0;
         for (int x = 1; x < g.n; ++x) {
           const T u = top.u[g.index(x, y, z)];
-          const T r =
-              nodeQuantity<D, S>(Quantity::Residual, top.u.data(), top.f.data(), g, 2, x, y, z);
+          const T r = nodeQuantity<D, S>(Quantity::Residual, top.u.data(), top.f.data(), nullptr,
+                                         op, g, 2, x, y, z);
           const double e = u - sineSolution(g, x, y, z);
           r2 += double(r) * r;
           e2 += e * e;
@@ -116,15 +180,18 @@ class CpuEngine final : public PoissonEngine {
 
   void render(Quantity quantity, const Sweep& s, int slice, const FieldRequest& request,
               FieldImage& image) override {
+    prepare(s);
     const CpuStopwatch watch;
     const Level<T>& top = levels_[0];
     const Grid& g = top.grid;
+    const Operator<T> op = operatorOf(top, s);
+    const T* k = variable_ ? top.k.data() : nullptr;
     withStencil(g.dims, s.stencil, [&]<int D, Stencil S>() {
 #pragma omp parallel for schedule(static) num_threads(threadCount())
       for (int py = 0; py < image.height; ++py)
         for (int px = 0; px < image.width; ++px)
           image.pixels[std::size_t(py) * image.width + px] = pixelValue<D, S>(
-              quantity, top.u.data(), top.f.data(), g, s.colours, slice, request, px, py);
+              quantity, top.u.data(), top.f.data(), k, op, g, s.colours, slice, request, px, py);
       return 0;
     });
     const double pixels = double(image.width) * image.height;
@@ -143,6 +210,29 @@ class CpuEngine final : public PoissonEngine {
     return teamSize(threads_);
   }
 
+  // The operator a level's sweeps apply: its stored stencils where the sweep stores them.
+  static Operator<T> operatorOf(const Level<T>& level, const Sweep& s) {
+    if (!s.stored) return {};
+    return {level.stencils.data(), level.grid.nodes()};
+  }
+
+  // Each level's coefficients (1 where none were loaded) and room for its stencils.
+  void allocateStencils(const Sweep& s) {
+    if (!levels_[0].k.empty() &&
+        levels_[0].stencils.size() ==
+            std::size_t(storedValues(s.stencil, grid().dims)) * grid().nodes())
+      return;
+    Sweep stored = s;
+    stored.stored = true;
+    requireHostMemory(engineBytes(grid(), kPrecision, stored) - engineBytes(grid(), kPrecision, {}),
+                      "the stencils of a grid of " + std::to_string(grid().n) + " cells a side");
+    for (Level<T>& level : levels_) {
+      if (level.k.empty()) level.k.assign(level.grid.cells(), T(1));
+      level.stencils.assign(storedValues(s.stencil, level.grid.dims) * level.grid.nodes(), T(0));
+    }
+    built_.reset();
+  }
+
   // f(y, z, row) for every row of unknowns, the rows shared among the threads.
   template <typename F>
   void forEachRow(const Grid& g, const F& f) const {
@@ -155,8 +245,15 @@ class CpuEngine final : public PoissonEngine {
   // One sweep of a non-multigrid method over a level.
   template <int D, Stencil S>
   void sweepLevel(Level<T>& level, const Sweep& s) {
+    if (s.stored)
+      sweepLevel<D, S, true>(level, s);
+    else
+      sweepLevel<D, S, false>(level, s);
+  }
+  template <int D, Stencil S, bool kStored>
+  void sweepLevel(Level<T>& level, const Sweep& s) {
     const Grid& g = level.grid;
-    const Weights<T> w = weightsOf<T>(S, D);
+    const Operator<T> op = operatorOf(level, s);
     const T h2 = T(g.spacing() * g.spacing()), omega = T(s.omega);
     const std::ptrdiff_t side = g.side();
     T* u = level.u.data();
@@ -166,7 +263,9 @@ class CpuEngine final : public PoissonEngine {
       const auto at = [&](int dx, int dy, int dz) {
         return from[std::ptrdiff_t(i) + dx + side * (dy + side * dz)];
       };
-      return relaxed(from[i], offCentre<D, S>(at, w), h2 * f[i], w, omega);
+      T centre;
+      const T neighbours = neighbourSum<D, S, kStored>(at, op, i, centre);
+      return relaxed(from[i], neighbours, h2 * f[i], centre, omega);
     };
     switch (s.method) {
       case Method::Jacobi:
@@ -195,7 +294,9 @@ class CpuEngine final : public PoissonEngine {
               return std::atomic_ref<T>(u[std::ptrdiff_t(i) + dx + side * (dy + side * dz)])
                   .load(std::memory_order_relaxed);
             };
-            const T value = relaxed(at(0, 0, 0), offCentre<D, S>(at, w), h2 * f[i], w, omega);
+            T centre;
+            const T neighbours = neighbourSum<D, S, kStored>(at, op, i, centre);
+            const T value = relaxed(at(0, 0, 0), neighbours, h2 * f[i], centre, omega);
             std::atomic_ref<T>(u[i]).store(value, std::memory_order_relaxed);
           }
         });
@@ -219,7 +320,7 @@ class CpuEngine final : public PoissonEngine {
     }
     for (int k = 0; k < s.pre; ++k) sweepLevel<D, S>(fine, s);
     Level<T>& coarse = levels_[l + 1];
-    restrictResidual<D, S>(fine, coarse);
+    restrictResidual<D, S>(fine, coarse, s);
     std::fill(coarse.u.begin(), coarse.u.end(), T(0));
     vcycle<D, S>(l + 1, s);
     prolongAndCorrect<D>(coarse, fine);
@@ -228,8 +329,9 @@ class CpuEngine final : public PoissonEngine {
 
   // coarse.f = the full-weighted residual of the fine level at each coarse unknown.
   template <int D, Stencil S>
-  void restrictResidual(const Level<T>& fine, Level<T>& coarse) {
+  void restrictResidual(const Level<T>& fine, Level<T>& coarse, const Sweep& s) {
     const Grid& fg = fine.grid;
+    const Operator<T> op = operatorOf(fine, s);
     forEachRow(coarse.grid, [&](int y, int z, long long) {
       for (int x = 1; x < coarse.grid.n; ++x) {
         T sum = 0;
@@ -237,8 +339,8 @@ class CpuEngine final : public PoissonEngine {
           for (int dy = -1; dy <= 1; ++dy)
             for (int dx = -1; dx <= 1; ++dx)
               sum += restrictionWeight<T>(D, dx, dy, dz) *
-                     nodeQuantity<D, S>(Quantity::Residual, fine.u.data(), fine.f.data(), fg, 2,
-                                        2 * x + dx, 2 * y + dy, 2 * z + dz);
+                     nodeQuantity<D, S>(Quantity::Residual, fine.u.data(), fine.f.data(), nullptr,
+                                        op, fg, 2, 2 * x + dx, 2 * y + dy, 2 * z + dz);
         coarse.f[coarse.grid.index(x, y, z)] = sum;
       }
     });
@@ -257,7 +359,9 @@ class CpuEngine final : public PoissonEngine {
   const int threads_;
   const PoissonTimings timings_;
   std::vector<Level<T>> levels_;
-  std::vector<T> next_;  // Jacobi's new values
+  std::vector<T> next_;           // Jacobi's new values
+  bool variable_ = false;         // k was loaded (else 1 everywhere)
+  std::optional<Stencil> built_;  // the stencil the stored ones were built for, while current
 };
 
 }  // namespace

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,31 +71,34 @@ dim3 colouredBlocks(const Grid& g, int colours) {
 }
 
 // Node i's relaxed update from the values in `from`.
-template <int D, Stencil S, typename T>
-__device__ T updateAt(const T* from, const T* f, const Grid& g, std::size_t i, T h2, T omega) {
+template <int D, Stencil S, bool kStored, typename T>
+__device__ T updateAt(const T* from, const T* f, const Operator<T>& op, const Grid& g,
+                      std::size_t i, T h2, T omega) {
   const std::ptrdiff_t side = g.side();
   const auto at = [&](int dx, int dy, int dz) {
     return from[std::ptrdiff_t(i) + dx + side * (dy + side * dz)];
   };
-  const Weights<T> w = weightsOf<T>(S, D);
-  return relaxed(from[i], offCentre<D, S>(at, w), h2 * f[i], w, omega);
+  T centre;
+  const T neighbours = neighbourSum<D, S, kStored>(at, op, i, centre);
+  return relaxed(from[i], neighbours, h2 * f[i], centre, omega);
 }
 
-template <int D, Stencil S, typename T>
-__global__ void jacobiKernel(const T* u, const T* f, T* next, Grid g, T h2, T omega) {
+template <int D, Stencil S, typename T, bool kStored>
+__global__ void jacobiKernel(const T* u, const T* f, Operator<T> op, T* next, Grid g, T h2,
+                             T omega) {
   int x, y, z;
   if (!unknownOf<D>(g, x, y, z)) return;
   const std::size_t i = g.index(x, y, z);
-  next[i] = updateAt<D, S>(u, f, g, i, h2, omega);
+  next[i] = updateAt<D, S, kStored>(u, f, op, g, i, h2, omega);
 }
 
 // One colour's pass, in place: no node it updates reads another it updates.
-template <int D, Stencil S, typename T, int kColours, int C>
-__global__ void colourKernel(T* u, const T* f, Grid g, T h2, T omega) {
+template <int D, Stencil S, typename T, bool kStored, int kColours, int C>
+__global__ void colourKernel(T* u, const T* f, Operator<T> op, Grid g, T h2, T omega) {
   int x, y, z;
   if (!colouredNodeOf<D, kColours, C>(g, x, y, z)) return;
   const std::size_t i = g.index(x, y, z);
-  u[i] = updateAt<D, S>(u, f, g, i, h2, omega);
+  u[i] = updateAt<D, S, kStored>(u, f, op, g, i, h2, omega);
 }
 
 // The source's technique for a colour's pass: a block stages its tile of u, kTileX x kTileY
@@ -104,9 +109,9 @@ __global__ void colourKernel(T* u, const T* f, Grid g, T h2, T omega) {
 // and read as the one above, the one updated and the one below. No node of colour C is a stencil
 // neighbour of another, so the staged values stay those the pass must read.
 constexpr int kTileX = 2 * 32, kTileY = 8;
-template <int D, Stencil S, typename T, int kColours, int C>
+template <int D, Stencil S, typename T, bool kStored, int kColours, int C>
 __global__ void __launch_bounds__(256)
-    slicedColourKernel(T* u, const T* f, Grid g, T h2, T omega, int zBlock) {
+    slicedColourKernel(T* u, const T* f, Operator<T> op, Grid g, T h2, T omega, int zBlock) {
   constexpr int kWide = kTileX + 2, kHigh = kTileY + 2, kPlanes = D == 3 ? 3 : 1;
   __shared__ T tile[kPlanes][kHigh][kWide];
   // Tile column i, row j hold node (x0 + i, y0 + j): the unknowns x0 + 1 ... x0 + kTileX.
@@ -123,7 +128,6 @@ __global__ void __launch_bounds__(256)
   };
   if constexpr (D == 3) stage(z0 - 1);
   stage(z0);
-  const Weights<T> w = weightsOf<T>(S, D);
   const int j = int(threadIdx.y) + 1, y = y0 + j;
   for (int z = z0; z < zEnd; ++z) {
     if constexpr (D == 3) stage(z + 1);
@@ -138,7 +142,9 @@ __global__ void __launch_bounds__(256)
         return tile[D == 3 ? (z + dz) % 3 : 0][j + dy][i + dx];
       };
       const std::size_t node = g.index(x, y, z);
-      u[node] = relaxed(at(0, 0, 0), offCentre<D, S>(at, w), h2 * f[node], w, omega);
+      T centre;
+      const T neighbours = neighbourSum<D, S, kStored>(at, op, node, centre);
+      u[node] = relaxed(at(0, 0, 0), neighbours, h2 * f[node], centre, omega);
     }
     __syncthreads();  // before the next plane overwrites the one below this
   }
@@ -150,26 +156,27 @@ dim3 slicedBlocks(const Grid& g, int zBlock) {
 }
 
 // Every node in place at once: a race on purpose (the variant's lesson; racecheck reports it).
-template <int D, Stencil S, typename T>
-__global__ void unorderedKernel(T* u, const T* f, Grid g, T h2, T omega) {
+template <int D, Stencil S, typename T, bool kStored>
+__global__ void unorderedKernel(T* u, const T* f, Operator<T> op, Grid g, T h2, T omega) {
   int x, y, z;
   if (!unknownOf<D>(g, x, y, z)) return;
   const std::size_t i = g.index(x, y, z);
-  u[i] = updateAt<D, S>(u, f, g, i, h2, omega);
+  u[i] = updateAt<D, S, kStored>(u, f, op, g, i, h2, omega);
 }
 
 // The coarse level's f: the fine residual, full-weighted onto each coarse unknown.
 template <int D, Stencil S, typename T>
-__global__ void restrictKernel(const T* u, const T* f, Grid fine, T* coarseF, Grid coarse) {
+__global__ void restrictKernel(const T* u, const T* f, Operator<T> op, Grid fine, T* coarseF,
+                               Grid coarse) {
   int x, y, z;
   if (!unknownOf<D>(coarse, x, y, z)) return;
   T sum = 0;
   for (int dz = (D == 3 ? -1 : 0); dz <= (D == 3 ? 1 : 0); ++dz)
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx)
-        sum += restrictionWeight<T>(D, dx, dy, dz) * nodeQuantity<D, S>(Quantity::Residual, u, f,
-                                                                        fine, 2, 2 * x + dx,
-                                                                        2 * y + dy, 2 * z + dz);
+        sum += restrictionWeight<T>(D, dx, dy, dz) *
+               nodeQuantity<D, S>(Quantity::Residual, u, f, nullptr, op, fine, 2, 2 * x + dx,
+                                  2 * y + dy, 2 * z + dz);
   coarseF[coarse.index(x, y, z)] = sum;
 }
 
@@ -188,14 +195,14 @@ struct Larger {
 // A block's sums of r^2 and e^2 and its largest |u| over a grid-stride share of the unknowns.
 template <int D, Stencil S, typename T>
 __global__ void __launch_bounds__(kNormBlock)
-    normsKernel(const T* u, const T* f, Grid g, double* partials) {
+    normsKernel(const T* u, const T* f, Operator<T> op, Grid g, double* partials) {
   const std::size_t m = std::size_t(g.n - 1), unknowns = g.unknowns();
   double r2 = 0, e2 = 0, most = 0;
   for (std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; k < unknowns;
        k += std::size_t(gridDim.x) * blockDim.x) {
     const int x = 1 + int(k % m), y = 1 + int(k / m % m), z = D == 3 ? 1 + int(k / (m * m)) : 0;
     const T value = u[g.index(x, y, z)];
-    const T r = nodeQuantity<D, S>(Quantity::Residual, u, f, g, 2, x, y, z);
+    const T r = nodeQuantity<D, S>(Quantity::Residual, u, f, nullptr, op, g, 2, x, y, z);
     const double e = value - sineSolution(g, x, y, z);
     r2 += double(r) * r;
     e2 += e * e;
@@ -216,12 +223,30 @@ __global__ void __launch_bounds__(kNormBlock)
 }
 
 template <int D, Stencil S, typename T>
-__global__ void renderKernel(Quantity quantity, const T* u, const T* f, Grid g, int colours,
-                             int slice, FieldRequest r, float* pixels) {
+__global__ void renderKernel(Quantity quantity, const T* u, const T* f, const T* k, Operator<T> op,
+                             Grid g, int colours, int slice, FieldRequest r, float* pixels) {
   const int px = blockIdx.x * blockDim.x + threadIdx.x, py = blockIdx.y * blockDim.y + threadIdx.y;
   if (px >= r.width || py >= r.height) return;
   pixels[std::size_t(py) * r.width + px] =
-      pixelValue<D, S>(quantity, u, f, g, colours, slice, r, px, py);
+      pixelValue<D, S>(quantity, u, f, k, op, g, colours, slice, r, px, py);
+}
+
+// A level's stencil at each unknown from its cells' coefficients.
+template <int D, Stencil S, typename T>
+__global__ void buildStencilsKernel(const T* k, T* stencils, Grid g) {
+  int x, y, z;
+  if (!unknownOf<D>(g, x, y, z)) return;
+  const std::size_t i = g.index(x, y, z);
+  buildStencil<D, S>(g, k, x, y, z, stencils + i, g.nodes());
+}
+
+// A coarser level's coefficients, each the mean of the finer cells it covers.
+template <typename T>
+__global__ void coarseCoefficientKernel(const T* fine, Grid fineGrid, T* coarse, Grid g) {
+  const int cx = int(blockIdx.x * blockDim.x + threadIdx.x);
+  const int cy = int(blockIdx.y * blockDim.y + threadIdx.y), cz = int(blockIdx.z);
+  if (cx >= g.n || cy >= g.n) return;
+  coarse[g.cell(cx, cy, cz)] = coarseCoefficient(fine, fineGrid, cx, cy, cz);
 }
 
 // Sets f at each node and leaves what it held in the edit.
@@ -239,6 +264,7 @@ template <typename T>
 struct DeviceLevel {
   Grid grid;
   DeviceBuffer<T> u, f;
+  DeviceBuffer<T> k, stencils;  // with stored stencils: the cells' coefficients, a stencil a node
 };
 
 // T: float or double, what u and f are held in.
@@ -248,7 +274,7 @@ class CudaEngine final : public PoissonEngine {
   explicit CudaEngine(PoissonTimings timings) : timings_(timings) {}
 
   void reshape(const Grid& grid) override {
-    requireDeviceMemory(engineBytes(grid, kPrecision), heldBytes(),
+    requireDeviceMemory(engineBytes(grid, kPrecision, {}), heldBytes(),
                         "a grid of " + std::to_string(grid.n) + " cells a side");
     levels_.clear();
     next_.release();
@@ -262,6 +288,8 @@ class CudaEngine final : public PoissonEngine {
     }
     next_.allocate(grid.nodes());
     next_.zero();
+    variable_ = false;
+    built_.reset();
   }
   const Grid& grid() const override { return levels_[0].grid; }
 
@@ -275,21 +303,60 @@ class CudaEngine final : public PoissonEngine {
   std::vector<double> solution() override { return widened(copyOut(levels_[0].u)); }
   std::vector<double> rightHandSide() override { return widened(copyOut(levels_[0].f)); }
   std::vector<NodeValue> setRightHandSide(std::span<const NodeValue> nodes) override {
-    if (nodes.empty()) return {};
-    if (edits_.size() < nodes.size()) edits_.allocate(nodes.size());
-    WS_CUDA_CHECK(
-        cudaMemcpy(edits_.data(), nodes.data(), nodes.size_bytes(), cudaMemcpyHostToDevice));
-    setNodesKernel<T><<<blocksFor(nodes.size(), 256), 256>>>(levels_[0].f.data(), edits_.data(),
-                                                             int(nodes.size()));
-    WS_CUDA_CHECK_LAUNCH();
-    std::vector<NodeValue> before(nodes.size());
-    WS_CUDA_CHECK(
-        cudaMemcpy(before.data(), edits_.data(), nodes.size_bytes(), cudaMemcpyDeviceToHost));
+    return setValues(levels_[0].f, nodes);
+  }
+
+  void loadCoefficient(std::span<const double> k, const Sweep& s) override {
+    const bool variable = !k.empty();
+    if (variable && k.size() != grid().cells())
+      throw std::invalid_argument("a coefficient for every cell of the grid");
+    if (variable || s.stored) allocateStencils(s);
+    variable_ = variable;
+    DeviceLevel<T>& top = levels_[0];
+    if (top.k) {
+      const std::vector<T> host =
+          variable ? std::vector<T>(k.begin(), k.end()) : std::vector<T>(top.k.size(), T(1));
+      WS_CUDA_CHECK(cudaMemcpy(top.k.data(), host.data(), top.k.bytes(), cudaMemcpyHostToDevice));
+    }
+    built_.reset();
+    prepare(s);
+  }
+  std::vector<double> coefficient() override {
+    if (!variable_) return {};
+    return widened(copyOut(levels_[0].k));
+  }
+  std::vector<NodeValue> setCoefficient(std::span<const NodeValue> cells, const Sweep& s) override {
+    if (!variable_) loadCoefficient(std::vector<double>(grid().cells(), 1.0), s);
+    std::vector<NodeValue> before = setValues(levels_[0].k, cells);
+    built_.reset();
+    prepare(s);
     return before;
+  }
+  void prepare(const Sweep& s) override {
+    if (!s.stored || built_ == s.stencil) return;
+    allocateStencils(s);
+    withStencil(grid().dims, s.stencil, [&]<int D, Stencil S>() {
+      for (std::size_t l = 0; l < levels_.size(); ++l) {
+        DeviceLevel<T>& level = levels_[l];
+        const Grid& g = level.grid;
+        if (l > 0) {
+          const dim3 blocks(blocksFor(g.n, kBlock.x), blocksFor(g.n, kBlock.y), D == 3 ? g.n : 1);
+          coarseCoefficientKernel<T>
+              <<<blocks, kBlock>>>(levels_[l - 1].k.data(), levels_[l - 1].grid, level.k.data(), g);
+          WS_CUDA_CHECK_LAUNCH();
+        }
+        buildStencilsKernel<D, S, T>
+            <<<unknownBlocks<D>(g), kBlock>>>(level.k.data(), level.stencils.data(), g);
+        WS_CUDA_CHECK_LAUNCH();
+      }
+      return 0;
+    });
+    built_ = s.stencil;
   }
 
   void sweep(int count, const Sweep& s) override {
     if (count <= 0) return;
+    prepare(s);
     injectGpuFaultIfRequested();
     ring_.start();
     withStencil(grid().dims, s.stencil, [&]<int D, Stencil S>() {
@@ -305,12 +372,13 @@ class CudaEngine final : public PoissonEngine {
     ring_.stop(updates, updates * bytesPerUpdate(s, grid().dims, kPrecision));
   }
 
-  Norms norms(Stencil stencil) override {
+  Norms norms(const Sweep& s) override {
+    prepare(s);
     if (!partials_) partials_.allocate(3 * kNormBlocks);
     const DeviceLevel<T>& top = levels_[0];
-    withStencil(top.grid.dims, stencil, [&]<int D, Stencil S>() {
-      normsKernel<D, S, T>
-          <<<kNormBlocks, kNormBlock>>>(top.u.data(), top.f.data(), top.grid, partials_.data());
+    withStencil(top.grid.dims, s.stencil, [&]<int D, Stencil S>() {
+      normsKernel<D, S, T><<<kNormBlocks, kNormBlock>>>(
+          top.u.data(), top.f.data(), operatorOf(top, s), top.grid, partials_.data());
       return 0;
     });
     WS_CUDA_CHECK_LAUNCH();
@@ -329,14 +397,16 @@ class CudaEngine final : public PoissonEngine {
 
   void render(Quantity quantity, const Sweep& s, int slice, const FieldRequest& r,
               FieldImage& image) override {
+    prepare(s);
     const std::size_t pixels = std::size_t(r.width) * r.height;
     viewRing_.start();
     float* target = output_.prepare(image.pixels, pixels, image.onDevice);
     const DeviceLevel<T>& top = levels_[0];
     const dim3 blocks(blocksFor(r.width, kBlock.x), blocksFor(r.height, kBlock.y));
     withStencil(top.grid.dims, s.stencil, [&]<int D, Stencil S>() {
-      renderKernel<D, S, T><<<blocks, kBlock>>>(quantity, top.u.data(), top.f.data(), top.grid,
-                                                s.colours, slice, r, target);
+      renderKernel<D, S, T><<<blocks, kBlock>>>(
+          quantity, top.u.data(), top.f.data(), variable_ ? top.k.data() : nullptr,
+          operatorOf(top, s), top.grid, s.colours, slice, r, target);
       return 0;
     });
     WS_CUDA_CHECK_LAUNCH();
@@ -375,8 +445,56 @@ class CudaEngine final : public PoissonEngine {
 
   double heldBytes() const {
     double bytes = double(next_.bytes());
-    for (const DeviceLevel<T>& level : levels_) bytes += double(level.u.bytes() + level.f.bytes());
+    for (const DeviceLevel<T>& level : levels_)
+      bytes += double(level.u.bytes() + level.f.bytes() + level.k.bytes() + level.stencils.bytes());
     return bytes;
+  }
+
+  // Sets values[node] for each edit and returns what they held.
+  std::vector<NodeValue> setValues(DeviceBuffer<T>& values, std::span<const NodeValue> nodes) {
+    if (nodes.empty()) return {};
+    if (edits_.size() < nodes.size()) edits_.allocate(nodes.size());
+    WS_CUDA_CHECK(
+        cudaMemcpy(edits_.data(), nodes.data(), nodes.size_bytes(), cudaMemcpyHostToDevice));
+    setNodesKernel<T>
+        <<<blocksFor(nodes.size(), 256), 256>>>(values.data(), edits_.data(), int(nodes.size()));
+    WS_CUDA_CHECK_LAUNCH();
+    std::vector<NodeValue> before(nodes.size());
+    WS_CUDA_CHECK(
+        cudaMemcpy(before.data(), edits_.data(), nodes.size_bytes(), cudaMemcpyDeviceToHost));
+    return before;
+  }
+
+  // The operator a level's sweeps apply: its stored stencils where the sweep stores them.
+  static Operator<T> operatorOf(const DeviceLevel<T>& level, const Sweep& s) {
+    if (!s.stored) return {};
+    return {level.stencils.data(), level.grid.nodes()};
+  }
+
+  // Each level's coefficients (1 where none were loaded) and room for its stencils.
+  void allocateStencils(const Sweep& s) {
+    const std::size_t slots = std::size_t(storedValues(s.stencil, grid().dims));
+    if (levels_[0].k && levels_[0].stencils.size() == slots * grid().nodes()) return;
+    Sweep stored = s;
+    stored.stored = true;
+    double held = 0;
+    for (const DeviceLevel<T>& level : levels_) held += double(level.stencils.bytes());
+    requireDeviceMemory(
+        engineBytes(grid(), kPrecision, stored) - engineBytes(grid(), kPrecision, {}),
+        heldBytes() - held,
+        "the stencils of a grid of " + std::to_string(grid().n) + " cells a side");
+    for (DeviceLevel<T>& level : levels_) {
+      if (!level.k) {
+        level.k.allocate(level.grid.cells());
+        const std::vector<T> ones(level.grid.cells(), T(1));
+        WS_CUDA_CHECK(
+            cudaMemcpy(level.k.data(), ones.data(), level.k.bytes(), cudaMemcpyHostToDevice));
+      }
+      level.stencils.release();
+      level.stencils.allocate(slots * level.grid.nodes());
+      level.stencils.zero();
+    }
+    built_.reset();
   }
 
   template <typename V>
@@ -388,24 +506,33 @@ class CudaEngine final : public PoissonEngine {
 
   template <int D, Stencil S>
   void sweepLevel(DeviceLevel<T>& level, const Sweep& s) {
+    if (s.stored)
+      sweepLevel<D, S, true>(level, s);
+    else
+      sweepLevel<D, S, false>(level, s);
+  }
+  // kStored: the stencils read from memory (a template parameter: see neighbourSum).
+  template <int D, Stencil S, bool kStored>
+  void sweepLevel(DeviceLevel<T>& level, const Sweep& s) {
     const Grid& g = level.grid;
     const T h2 = T(g.spacing() * g.spacing()), omega = T(s.omega);
+    const Operator<T> op = operatorOf(level, s);
     switch (s.method) {
       case Method::Jacobi:
-        recordedLaunch("jacobiKernel", jacobiKernel<D, S, T>, unknownBlocks<D>(g), kBlock)(
-            level.u.data(), level.f.data(), next_.data(), g, h2, omega);
+        recordedLaunch("jacobiKernel", jacobiKernel<D, S, T, kStored>, unknownBlocks<D>(g), kBlock)(
+            level.u.data(), level.f.data(), op, next_.data(), g, h2, omega);
         std::swap(level.u, next_);
         break;
       case Method::Unordered:
-        recordedLaunch("unorderedKernel", unorderedKernel<D, S, T>, unknownBlocks<D>(g), kBlock)(
-            level.u.data(), level.f.data(), g, h2, omega);
+        recordedLaunch("unorderedKernel", unorderedKernel<D, S, T, kStored>, unknownBlocks<D>(g),
+                       kBlock)(level.u.data(), level.f.data(), op, g, h2, omega);
         break;
       case Method::Coloured:
       case Method::Multigrid:
         if (s.colours == 2)
-          colourPasses<D, S, 2>(level, s, h2, omega);
+          colourPasses<D, S, kStored, 2>(level, s, op, h2, omega);
         else
-          colourPasses<D, S, D == 2 ? 4 : 8>(level, s, h2, omega);
+          colourPasses<D, S, kStored, D == 2 ? 4 : 8>(level, s, op, h2, omega);
         break;
       case Method::Lexicographic:
         throw InputError("sequential Gauss-Seidel runs on the CPU only");
@@ -414,30 +541,30 @@ class CudaEngine final : public PoissonEngine {
   }
 
   // A pass a colour, each its own kernel.
-  template <int D, Stencil S, int kColours>
-  void colourPasses(DeviceLevel<T>& level, const Sweep& s, T h2, T omega) {
+  template <int D, Stencil S, bool kStored, int kColours>
+  void colourPasses(DeviceLevel<T>& level, const Sweep& s, const Operator<T>& op, T h2, T omega) {
     if constexpr (S == Stencil::Full && kColours == 2) {
       throw InputError("red-black is not a colouring of the full stencil");
     } else if (s.kernel == Kernel::SharedSlices) {
-      using Kernel = void (*)(T*, const T*, Grid, T, T, int);
+      using Kernel = void (*)(T*, const T*, Operator<T>, Grid, T, T, int);
       const auto kernels = []<int... C>(std::integer_sequence<int, C...>) {
-        return std::array<Kernel, kColours>{slicedColourKernel<D, S, T, kColours, C>...};
+        return std::array<Kernel, kColours>{slicedColourKernel<D, S, T, kStored, kColours, C>...};
       }
       (std::make_integer_sequence<int, kColours>());
       const int zBlock = std::max(s.zBlock, 1);
       for (int c = 0; c < kColours; ++c)
         recordedLaunch("slicedColourKernel", kernels[c], slicedBlocks<D>(level.grid, zBlock),
-                       kBlock)(level.u.data(), level.f.data(), level.grid, h2, omega, zBlock);
+                       kBlock)(level.u.data(), level.f.data(), op, level.grid, h2, omega, zBlock);
     } else {
-      using Kernel = void (*)(T*, const T*, Grid, T, T);
+      using Kernel = void (*)(T*, const T*, Operator<T>, Grid, T, T);
       const auto kernels = []<int... C>(std::integer_sequence<int, C...>) {
-        return std::array<Kernel, kColours>{colourKernel<D, S, T, kColours, C>...};
+        return std::array<Kernel, kColours>{colourKernel<D, S, T, kStored, kColours, C>...};
       }
       (std::make_integer_sequence<int, kColours>());
       const dim3 blocks = colouredBlocks<D>(level.grid, kColours);
       for (int c = 0; c < kColours; ++c)
         recordedLaunch("colourKernel", kernels[c], blocks, kBlock)(level.u.data(), level.f.data(),
-                                                                   level.grid, h2, omega);
+                                                                   op, level.grid, h2, omega);
     }
   }
 
@@ -451,7 +578,8 @@ class CudaEngine final : public PoissonEngine {
     for (int k = 0; k < s.pre; ++k) sweepLevel<D, S>(fine, s);
     DeviceLevel<T>& coarse = levels_[l + 1];
     recordedLaunch("restrictKernel", restrictKernel<D, S, T>, unknownBlocks<D>(coarse.grid),
-                   kBlock)(fine.u.data(), fine.f.data(), fine.grid, coarse.f.data(), coarse.grid);
+                   kBlock)(fine.u.data(), fine.f.data(), operatorOf(fine, s), fine.grid,
+                           coarse.f.data(), coarse.grid);
     WS_CUDA_CHECK(cudaMemsetAsync(coarse.u.data(), 0, coarse.u.bytes()));
     vcycle<D, S>(l + 1, s);
     recordedLaunch("prolongKernel", prolongKernel<D, T>, unknownBlocks<D>(fine.grid), kBlock)(
@@ -467,6 +595,8 @@ class CudaEngine final : public PoissonEngine {
   DeviceBuffer<NodeValue> edits_;
   DeviceBuffer<double> partials_;
   DeviceOutput<float> output_;
+  bool variable_ = false;         // k was loaded (else 1 everywhere)
+  std::optional<Stencil> built_;  // the stencil the stored ones were built for, while current
 };
 
 }  // namespace

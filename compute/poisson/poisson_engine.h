@@ -5,6 +5,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "compute/core/timing.h"
@@ -38,6 +39,9 @@ struct Sweep {
   int pre = 2, post = 2;
   Kernel kernel = Kernel::ThreadANode;
   int zBlock = 32;  // SharedSlices in 3-D: the planes a block marches up
+  // The stencils stored at every node and read from memory (the source's variable stencils),
+  // built from the cells' coefficients k; false: the constant stencil (k = 1 everywhere).
+  bool stored = false;
 };
 
 // The grids of a V-cycle, finest first: n halved while it stays even, down to 2 cells a side (one
@@ -60,10 +64,20 @@ inline double valueBytes(Precision precision) {
   return precision == Precision::Double ? 8 : 4;
 }
 
-// The bytes an engine holds for a grid: u and f on every level, and Jacobi's second u.
-inline double engineBytes(const Grid& grid, Precision precision) {
+// The values a stored stencil takes at a node: 5 or 7 compact, 9 or 27 full.
+inline int storedValues(Stencil stencil, int dims) {
+  return stencil == Stencil::Compact ? 1 + 2 * dims : (dims == 2 ? 9 : 27);
+}
+
+// The bytes an engine holds for a grid: u and f on every level, and Jacobi's second u; with
+// stored stencils also each level's coefficients and a stencil a node.
+inline double engineBytes(const Grid& grid, Precision precision, const Sweep& sweep) {
   double values = double(grid.nodes());
-  for (const Grid& g : hierarchy(grid)) values += 2.0 * double(g.nodes());
+  for (const Grid& g : hierarchy(grid)) {
+    values += 2.0 * double(g.nodes());
+    if (sweep.stored)
+      values += double(g.cells()) + storedValues(sweep.stencil, g.dims) * double(g.nodes());
+  }
   return values * valueBytes(precision);
 }
 
@@ -73,8 +87,9 @@ enum class Quantity {
   Error,     // u minus the exact solution of the sine problem
   Residual,  // f - (S u) / h^2
   RightHandSide,
-  Colour,  // the node's colour class
-  None,    // nothing (NaN): an error view with no exact solution to compare
+  Colour,       // the node's colour class
+  None,         // nothing (NaN): an error view with no exact solution to compare
+  Coefficient,  // log10 of k on the cell nearest the node's lower corner (1 where uniform: 0)
 };
 
 // Root-mean-square norms over the unknowns.
@@ -112,8 +127,21 @@ class PoissonEngine {
   // Sets f at each node (named at most once) and returns what it held, in the same order.
   virtual std::vector<NodeValue> setRightHandSide(std::span<const NodeValue> nodes) = 0;
 
+  // The cells' coefficients k (grid().cells() values, each positive), or empty for k = 1
+  // everywhere; every level's stencils are built from them when a sweep stores its stencils.
+  // Throws OutOfMemoryError, changing nothing, where the stencils won't fit.
+  virtual void loadCoefficient(std::span<const double> k, const Sweep& sweep) = 0;
+  virtual std::vector<double> coefficient() = 0;  // empty while k = 1 everywhere
+  // Sets k at each cell (named at most once; `node` is the cell's index) and returns what it
+  // held; the stencils are built again.
+  virtual std::vector<NodeValue> setCoefficient(std::span<const NodeValue> cells,
+                                                const Sweep& sweep) = 0;
+  // Makes ready what `sweep` needs (the stored stencils): the module calls it when a setting
+  // changes, so that a grid too large is refused there (OutOfMemoryError, nothing changed).
+  virtual void prepare(const Sweep& sweep) = 0;
+
   virtual void sweep(int count, const Sweep& sweep) = 0;
-  virtual Norms norms(Stencil stencil) = 0;
+  virtual Norms norms(const Sweep& sweep) = 0;
   // The field at slice z = `slice` (0 in 2-D).
   virtual void render(Quantity quantity, const Sweep& sweep, int slice, const FieldRequest& request,
                       FieldImage& image) = 0;
@@ -133,6 +161,8 @@ std::unique_ptr<PoissonEngine> makeCpuEngine(int threads, Precision precision,
 // streaming u and f and writing u (12 bytes): Jacobi and the unordered sweep one pass, a colouring
 // one pass a colour (the colours interleave within every cache line), a V-cycle its smoothing on
 // every level (a quarter, an eighth of the last) and its residual, restriction and correction.
+// A stored stencil adds its values on the rows a pass touches (all for red-black, 2 / colours of
+// them for 4 and 8 colours): twice the stencil a coloured sweep, once a Jacobi one.
 double bytesPerUpdate(const Sweep& sweep, int dims, Precision precision);
 
 // The field's value at a pixel (NaN outside the grid) from `at(x, y)` on the slice: shared by the
@@ -155,10 +185,11 @@ decltype(auto) withStencil(int dims, Stencil stencil, const F& f) {
                                      : f.template operator()<2, Stencil::Full>();
 }
 
-// What `quantity` is at node (x, y, z) of a grid holding u and f: shared by the engines.
+// What `quantity` is at node (x, y, z) of a grid holding u and f (and k, null where uniform)
+// under the operator `op`: shared by the engines.
 template <int D, Stencil S, typename T>
-WS_HD T nodeQuantity(Quantity quantity, const T* u, const T* f, const Grid& g, int colours, int x,
-                     int y, int z) {
+WS_HD T nodeQuantity(Quantity quantity, const T* u, const T* f, const std::type_identity_t<T>* k,
+                     const Operator<T>& op, const Grid& g, int colours, int x, int y, int z) {
   const std::size_t i = g.index(x, y, z);
   switch (quantity) {
     case Quantity::Solution:
@@ -171,6 +202,11 @@ WS_HD T nodeQuantity(Quantity quantity, const T* u, const T* f, const Grid& g, i
       return T(colourOf(colours, x, y, z));
     case Quantity::None:
       return T(NAN);
+    case Quantity::Coefficient: {
+      if (!k) return 0;
+      const auto clamped = [&](int c) { return c < 0 ? 0 : c >= g.n ? g.n - 1 : c; };
+      return T(log10(double(k[g.cell(clamped(x), clamped(y), D == 3 ? clamped(z) : 0)])));
+    }
     case Quantity::Residual:
       break;
   }
@@ -180,8 +216,9 @@ WS_HD T nodeQuantity(Quantity quantity, const T* u, const T* f, const Grid& g, i
   const auto at = [&](int dx, int dy, int dz) {
     return u[std::ptrdiff_t(i) + dx + s * (dy + s * dz)];
   };
-  const Weights<T> w = weightsOf<T>(S, D);
-  return residual(u[i], offCentre<D, S>(at, w), f[i], w, T(n) * T(n));
+  T centre;
+  const T neighbours = neighbourSum<D, S>(at, op, i, centre);
+  return residual(u[i], neighbours, f[i], centre, T(n) * T(n));
 }
 
 // The colour view draws the classes of a corner of the grid, kDiagramCells cells a side, over the
@@ -190,8 +227,8 @@ inline constexpr int kDiagramCells = 8;
 
 // What the field view shows at a pixel: shared by the engines.
 template <int D, Stencil S, typename T>
-WS_HD float pixelValue(Quantity quantity, const T* u, const T* f, const Grid& g, int colours,
-                       int slice, FieldRequest r, int px, int py) {
+WS_HD float pixelValue(Quantity quantity, const T* u, const T* f, const T* k, const Operator<T>& op,
+                       const Grid& g, int colours, int slice, FieldRequest r, int px, int py) {
   if (quantity == Quantity::Colour) {
     const Grid corner{kDiagramCells, g.dims};
     const double scale = double(corner.side()) / g.side();
@@ -200,7 +237,7 @@ WS_HD float pixelValue(Quantity quantity, const T* u, const T* f, const Grid& g,
                        [&](int x, int y) { return float(colourOf(colours, x, y, slice)); });
   }
   return samplePixel(g, r, px, py, [&](int x, int y) {
-    return float(nodeQuantity<D, S>(quantity, u, f, g, colours, x, y, slice));
+    return float(nodeQuantity<D, S>(quantity, u, f, k, op, g, colours, x, y, slice));
   });
 }
 

@@ -14,6 +14,8 @@ namespace ws::poisson {
 namespace {
 
 constexpr int kMaxSide = 16384;
+// The coefficients a state may hold (the contrast setting's range, and room to draw past it).
+constexpr double kLeastCoefficient = 1e-6, kMostCoefficient = 1e6;
 constexpr std::size_t kLongestCurve = 4096;  // points of the residual's record kept
 
 // The sources problem: a source and a sink, Gaussian bumps of peak `strength` and width 0.05.
@@ -48,6 +50,21 @@ PoissonModule::PoissonModule(Backend backend) : Module(backend) {
   p.declare(ParamSpec::choice("problem", "problem", "sine", {"sine", "sources", "drawn"},
                               "sine: the source's test, whose exact solution is known; sources: "
                               "a source and a sink; drawn: f = 0 until you draw it (reset)"));
+  p.declare(ParamSpec::choice(
+      "coefficient", "coefficient k", "1 everywhere", {"1 everywhere", "inclusion", "layers"},
+      "-div(k grad u) = f with k constant on each cell: 1 everywhere (the Poisson equation), an "
+      "inclusion (a disc or ball of radius 0.2 at the centre) or layers (below y = 0.5) of k = "
+      "contrast; the coefficient brush draws k any time"));
+  ParamSpec contrast = ParamSpec::real("contrast", "contrast (k)", 100, 1e-3, 1e3,
+                                       "k in the inclusion or the layer, and what the "
+                                       "coefficient brush paints");
+  contrast.logScale = true;
+  p.declare(contrast);
+  p.declare(ParamSpec::choice(
+      "stencils", "stencils", "constant", {"constant", "stored at every node"},
+      "constant: the stencil's few weights, the same at every node; stored: a stencil a node read "
+      "from memory each sweep (the source's variable stencils: 27 values a node for the 27-point "
+      "one), needed where k varies, so taken then whatever this says"));
   p.declare(ParamSpec::real("omega", "omega (SOR)", 1.9, 0.05, 1.99,
                             "SOR's relaxation factor; the best for the sine problem is "
                             "2 / (1 + sin(pi / n))"));
@@ -68,9 +85,10 @@ PoissonModule::PoissonModule(Backend backend) : Module(backend) {
   zBlock.logScale = true;
   p.declare(zBlock);
   p.declare(ParamSpec::choice(
-      "view", "view", "solution", {"solution", "error", "residual", "right-hand side", "colours"},
-      "what the field shows: u, u minus the exact solution (sine), f - Au, f, or each node's "
-      "colour class"));
+      "view", "view", "solution",
+      {"solution", "error", "residual", "right-hand side", "colours", "coefficient"},
+      "what the field shows: u, u minus the exact solution (sine), f - Au, f, each node's "
+      "colour class, or log10 k"));
   p.declare(ParamSpec::real("slice", "slice position (z)", 0.5, 0, 1,
                             "3-D: the plane z shown and drawn on (0 to 1)"));
   p.declare(ParamSpec::integer("brush", "brush radius", 4, 0, 256,
@@ -119,6 +137,7 @@ Sweep PoissonModule::sweepFor(const PoissonConfig& config, const std::string& va
   s.method = solver.method;
   s.colours = coloursOf(solver.colouring, s.stencil, config.grid.dims);
   s.omega = variant == "sor" ? params().getFloat("omega") : 1.0;
+  s.stored = config.storeStencils || !uniformK_;
   if (s.method == Method::Multigrid && !multigridFits(config.grid.n))
     throw InputError(
         "multigrid halves the grid down to 2 cells a side: " + std::to_string(config.grid.n) +
@@ -148,7 +167,24 @@ void PoissonModule::reset() {
                                     ? sineRightHandSide(g, x, y, z)
                                     : sourcesAt(g, x, y, z, config_.strength);
   engine_->load(u, f);
-  exact_ = config_.problem == Problem::Sine;
+  std::vector<double> k;
+  if (config_.coefficient != Coefficient::Uniform) {
+    k.assign(g.cells(), 1.0);
+    const double h = g.spacing();
+    for (int z = 0; z < (g.dims == 3 ? g.n : 1); ++z)
+      for (int y = 0; y < g.n; ++y)
+        for (int x = 0; x < g.n; ++x) {
+          // The cell's centre, in the unit square (cube).
+          const double cx = (x + 0.5) * h - 0.5, cy = (y + 0.5) * h - 0.5,
+                       cz = g.dims == 3 ? (z + 0.5) * h - 0.5 : 0;
+          const bool inside = config_.coefficient == Coefficient::Inclusion
+                                  ? cx * cx + cy * cy + cz * cz < 0.2 * 0.2
+                                  : cy < 0;
+          if (inside) k[g.cell(x, y, z)] = config_.contrast;
+        }
+  }
+  loadCoefficient(std::move(k));
+  exact_ = config_.problem == Problem::Sine && uniformK_;
   restart();
   startRecord();
   startRace();
@@ -262,12 +298,32 @@ std::vector<Curve> PoissonModule::curves() const {
   return {{"log10 residual", "step (steps per frame sweeps each)", residualCurve_}};
 }
 
+std::string PoissonModule::configuration() const {
+  return engine_->configuration(config_.sweep) +
+         (config_.sweep.stored ? ", stencils stored at every node" : "");
+}
+
 std::string PoissonModule::notes() const {
   const Grid& g = grid();
   const double h = g.spacing(), pi = 3.14159265358979323846;
   std::string notes = std::to_string(g.unknowns()) + " unknowns, h = 1/" + std::to_string(g.n);
   if (config_.sweep.colours > 1) notes += ", " + std::to_string(config_.sweep.colours) + " colours";
   notes += "\n";
+  if (!uniformK_)
+    notes += "-div(k grad u) = f with k varying from cell to cell (set up or drawn)\n";
+  if (config_.sweep.stored) {
+    Sweep constant = config_.sweep;
+    constant.stored = false;
+    const int dims = grid().dims;
+    notes += "stencils stored at every node: " +
+             std::to_string(storedValues(config_.sweep.stencil, dims)) +
+             " values a node read each sweep, " +
+             formatted(bytesPerUpdate(config_.sweep, dims, config_.precision), "%.0f") +
+             " bytes an update against " +
+             formatted(bytesPerUpdate(constant, dims, config_.precision), "%.0f") +
+             " with the constant stencil" +
+             (uniformK_ ? "" : " (which k = 1 everywhere would allow)") + "\n";
+  }
   if (factor_ && *factor_ >= 1)
     notes += "the residual no longer falls (x " + formatted(*factor_, "%.6f") + " a sweep" +
              (last_.residual < 10 * roundingFloor() ? ": it is at the precision's floor)" : ")");
@@ -359,7 +415,8 @@ std::vector<FieldView> PoissonModule::fieldViews() const {
        -error, error, "coolwarm"},
       {"residual", "f - Au (2x its rms)", -residual, residual, "coolwarm"},
       {"right-hand side", "f", -f, f, "coolwarm"},
-      {"colours", "colour class (the grid's 8-cell corner, magnified)", 0, colours, "viridis"}};
+      {"colours", "colour class (the grid's 8-cell corner, magnified)", 0, colours, "viridis"},
+      {"coefficient", "log10 k", -3, 3, "coolwarm"}};
 }
 
 int PoissonModule::currentFieldView() const {
@@ -368,6 +425,7 @@ int PoissonModule::currentFieldView() const {
          : view == "residual"        ? 2
          : view == "right-hand side" ? 3
          : view == "colours"         ? 4
+         : view == "coefficient"     ? 5
                                      : 0;
 }
 
@@ -378,7 +436,10 @@ int PoissonModule::slice() const {
 }
 
 void PoissonModule::renderField(const FieldRequest& request, FieldImage& image) {
-  const Quantity quantity = Quantity(currentFieldView());
+  static constexpr Quantity kShown[] = {Quantity::Solution, Quantity::Error,
+                                        Quantity::Residual, Quantity::RightHandSide,
+                                        Quantity::Colour,   Quantity::Coefficient};
+  const Quantity quantity = kShown[currentFieldView()];
   engine_->render(quantity == Quantity::Error && !exact_ ? Quantity::None : quantity, config_.sweep,
                   slice(), request, image);
 }
@@ -388,7 +449,9 @@ namespace {
 // What a stroke changed: the values of f it set, as they were and as it left them.
 struct PoissonChange final : EditChange {
   Grid grid;
-  bool exactBefore = false;  // whether f was the sine problem's before the stroke
+  bool coefficient = false;    // the stroke set k on cells (else f on nodes)
+  bool exactBefore = false;    // whether f was the sine problem's before the stroke
+  bool uniformBefore = false;  // whether k was 1 everywhere before it
   std::vector<NodeValue> before, after;
   std::size_t bytes() const override { return (before.size() + after.size()) * sizeof(NodeValue); }
 };
@@ -396,32 +459,44 @@ struct PoissonChange final : EditChange {
 }  // namespace
 
 std::unique_ptr<EditChange> PoissonModule::edit(const PointerEdit& e) {
-  if (e.tool != "positive" && e.tool != "negative" && e.tool != "erase")
+  const std::vector<std::string> tools = this->tools();
+  if (std::find(tools.begin(), tools.end(), e.tool) == tools.end())
     throw InputError("unknown tool '" + e.tool + "'");
   if (e.hasRay) return nullptr;
   const Grid& g = grid();
-  const int r = config_.brush, side = g.side();
-  const double value = e.tool == "positive"   ? config_.strength
-                       : e.tool == "negative" ? -config_.strength
-                                              : 0.0;
-  std::vector<std::size_t> nodes;
-  for (auto [x0, y0] : lineCells(e.fromX, e.fromY, e.x, e.y, side, side))
+  const bool coefficient = e.tool.starts_with("coefficient");
+  const double value = e.tool == "positive"      ? config_.strength
+                       : e.tool == "negative"    ? -config_.strength
+                       : e.tool == "coefficient" ? config_.contrast
+                       : coefficient             ? 1.0
+                                                 : 0.0;
+  // f on the unknowns under the disc; k on the cells (cell x spans nodes x and x + 1, so half a
+  // node from the pointer) of the slice's layer.
+  const int r = config_.brush, side = coefficient ? g.n : g.side();
+  const double shift = coefficient ? 0.5 : 0.0;
+  const int first = coefficient ? 0 : 1, last = g.n - 1;
+  const int layer = coefficient ? std::min(slice(), g.n - 1) : slice();
+  std::vector<std::size_t> places;
+  for (auto [x0, y0] :
+       lineCells(e.fromX - shift, e.fromY - shift, e.x - shift, e.y - shift, side, side))
     for (int dy = -r; dy <= r; ++dy)
       for (int dx = -r; dx <= r; ++dx) {
         const int x = x0 + dx, y = y0 + dy;
-        if (dx * dx + dy * dy > r * r || x < 1 || y < 1 || x >= g.n || y >= g.n) continue;
-        nodes.push_back(g.index(x, y, slice()));
+        if (dx * dx + dy * dy > r * r || x < first || y < first || x > last || y > last) continue;
+        places.push_back(coefficient ? g.cell(x, y, layer) : g.index(x, y, layer));
       }
-  if (g.dims == 3 && (slice() < 1 || slice() >= g.n)) nodes.clear();  // the boundary
-  std::sort(nodes.begin(), nodes.end());
-  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  if (!coefficient && g.dims == 3 && (slice() < 1 || slice() >= g.n)) places.clear();  // boundary
+  std::sort(places.begin(), places.end());
+  places.erase(std::unique(places.begin(), places.end()), places.end());
   std::vector<NodeValue> set;
-  set.reserve(nodes.size());
-  for (std::size_t n : nodes) set.push_back({n, value});
+  set.reserve(places.size());
+  for (std::size_t place : places) set.push_back({place, value});
   auto change = std::make_unique<PoissonChange>();
   change->grid = g;
+  change->coefficient = coefficient;
   change->exactBefore = exact_;
-  change->before = setRightHandSide(set);
+  change->uniformBefore = uniformK_;
+  change->before = coefficient ? setCoefficient(set) : setRightHandSide(set);
   if (change->before.empty()) return nullptr;
   for (const NodeValue& v : change->before) change->after.push_back({v.node, value});
   return change;
@@ -440,11 +515,46 @@ std::vector<NodeValue> PoissonModule::setRightHandSide(const std::vector<NodeVal
   return changed;
 }
 
+std::vector<NodeValue> PoissonModule::setCoefficient(const std::vector<NodeValue>& cells) {
+  const bool wasUniform = uniformK_;
+  uniformK_ = false;
+  chooseStorage();
+  std::vector<NodeValue> before;
+  try {
+    before = engine_->setCoefficient(cells, config_.sweep);
+  } catch (...) {
+    uniformK_ = wasUniform;
+    chooseStorage();
+    throw;
+  }
+  std::vector<NodeValue> changed;
+  for (std::size_t i = 0; i < before.size(); ++i)
+    if (before[i].value != cells[i].value) changed.push_back(before[i]);
+  exact_ = false;
+  startRecord();
+  newProblem();
+  return changed;
+}
+
+void PoissonModule::loadCoefficient(std::vector<double> k) {
+  uniformK_ = k.empty();
+  chooseStorage();
+  engine_->loadCoefficient(k, config_.sweep);
+}
+
 void PoissonModule::revert(const EditChange& edit, bool redo) {
   const auto& change = dynamic_cast<const PoissonChange&>(edit);
   const Grid& g = grid();
   if (change.grid.n != g.n || change.grid.dims != g.dims) return;
-  engine_->setRightHandSide(redo ? change.after : change.before);
+  if (!change.coefficient) {
+    engine_->setRightHandSide(redo ? change.after : change.before);
+  } else if (!redo && change.uniformBefore) {
+    loadCoefficient({});  // k = 1 everywhere again: the constant stencils where so set
+  } else {
+    uniformK_ = false;
+    chooseStorage();
+    engine_->setCoefficient(redo ? change.after : change.before, config_.sweep);
+  }
   exact_ = !redo && change.exactBefore;
   startRecord();
   newProblem();
@@ -464,15 +574,18 @@ StateBlob PoissonModule::saveState() {
   const Grid& g = grid();
   StateBlob state;
   const bool single = config_.precision == Precision::Float;
-  state.meta = {{"size", g.n},
-                {"dimensions", g.dims},
-                {"steps", stepCount()},
-                {"exact", exact_},
-                {"precision", single ? "float" : "double"}};
-  // u then f, in the engine's precision (a double state compares byte by byte).
+  state.meta = {
+      {"size", g.n},     {"dimensions", g.dims},      {"steps", stepCount()},
+      {"exact", exact_}, {"coefficient", !uniformK_}, {"precision", single ? "float" : "double"}};
+  // u, f and (where it varies) k, in the engine's precision (a double state compares byte by
+  // byte).
   std::vector<double> values = engine_->solution();
   const std::vector<double> f = engine_->rightHandSide();
   values.insert(values.end(), f.begin(), f.end());
+  if (!uniformK_) {
+    const std::vector<double> k = engine_->coefficient();
+    values.insert(values.end(), k.begin(), k.end());
+  }
   const auto append = [&](const auto& numbers) {
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(numbers.data());
     state.data.assign(bytes, bytes + numbers.size() * sizeof(numbers[0]));
@@ -501,21 +614,30 @@ void PoissonModule::restoreState(const StateBlob& state) {
   if (precision == saved.meta().end() || (*precision != "float" && *precision != "double"))
     saved.refuse("'precision' is missing or neither \"float\" nor \"double\"");
   const bool single = *precision == "float";
+  const auto coefficient = saved.meta().find("coefficient");
+  const bool varies =
+      coefficient != saved.meta().end() && coefficient->is_boolean() && coefficient->get<bool>();
+  if (coefficient != saved.meta().end() && !coefficient->is_boolean())
+    saved.refuse("'coefficient' is not true or false");
   const std::size_t bytes = single ? sizeof(float) : sizeof(double);
-  saved.requireBytes(2 * g.nodes() * bytes,
-                     "u and f on a grid of " + std::to_string(g.n) + " cells a side");
-  std::vector<double> u, f;
-  if (single) {
-    const std::vector<float> us = saved.floats(0, g.nodes(), 1e30f);
-    const std::vector<float> fs = saved.floats(g.nodes() * bytes, g.nodes(), 1e30f);
-    u.assign(us.begin(), us.end());
-    f.assign(fs.begin(), fs.end());
-  } else {
-    u = saved.doubles(0, g.nodes(), 1e30);
-    f = saved.doubles(g.nodes() * bytes, g.nodes(), 1e30);
-  }
+  const std::size_t cells = varies ? g.cells() : 0;
+  saved.requireBytes((2 * g.nodes() + cells) * bytes,
+                     "u and f" + std::string(varies ? " and k" : "") + " on a grid of " +
+                         std::to_string(g.n) + " cells a side");
+  const auto read = [&](std::size_t from, std::size_t count, double bound) {
+    if (!single) return saved.doubles(from * bytes, count, bound);
+    const std::vector<float> values = saved.floats(from * bytes, count, float(bound));
+    return std::vector<double>(values.begin(), values.end());
+  };
+  const std::vector<double> u = read(0, g.nodes(), 1e30), f = read(g.nodes(), g.nodes(), 1e30);
+  const std::vector<double> k = read(2 * g.nodes(), cells, kMostCoefficient);
+  for (std::size_t c = 0; c < k.size(); ++c)
+    if (!(k[c] >= kLeastCoefficient))
+      saved.refuse("the coefficient of cell " + std::to_string(c) + " is below " +
+                   formatted(kLeastCoefficient, "%g"));
   if (g.n != grid().n || g.dims != grid().dims) engine_->reshape(g);
   engine_->load(u, f);
+  loadCoefficient(k);
   setStepCount(steps);
   exact_ = exact->get<bool>();
   startRecord();
@@ -527,6 +649,16 @@ void PoissonModule::applyParams(const std::vector<std::string>& changed) {
   next.sweep = sweepFor(next, variant());
   const PoissonConfig previous = config_;
   config_ = next;
+  chooseStorage();
+  if (anyOf(changed, {"stencils", "stencil"})) {
+    try {
+      engine_->prepare(config_.sweep);  // the stored stencils, refused where they won't fit
+    } catch (...) {
+      config_ = previous;
+      throw;
+    }
+  }
+  if (anyOf(changed, {"stencils"})) clearTimings();
   if (anyOf(changed, {"kernel", "z_block"})) clearTimings();  // the overlay measures the new one
   if (anyOf(changed, {"precision"})) {
     // The engine of the other precision, holding the same state (rounded where it narrows).
@@ -541,8 +673,9 @@ void PoissonModule::applyParams(const std::vector<std::string>& changed) {
     clearTimings();
     newProblem();
   }
-  if (!anyOf(changed, {"dimensions", "size", "problem"}) &&
-      !(anyOf(changed, {"strength"}) && config_.problem == Problem::Sources)) {
+  if (!anyOf(changed, {"dimensions", "size", "problem", "coefficient"}) &&
+      !(anyOf(changed, {"strength"}) && config_.problem == Problem::Sources) &&
+      !(anyOf(changed, {"contrast"}) && config_.coefficient != Coefficient::Uniform)) {
     if (anyOf(changed, {"stencil"})) {
       startRecord();  // another discrete problem: its residual is another
       clearTimings();

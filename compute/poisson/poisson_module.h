@@ -26,7 +26,7 @@ class PoissonModule final : public Module, public FieldSource, public PlotSource
   // "256" or "256^2" (2-D), "64^3" or "64x64x64" (3-D): cells a side of the unit square (cube).
   void setSize(const std::string& text) override;
   std::vector<KernelVariant> variants(Backend backend) const override;
-  std::string configuration() const override { return engine_->configuration(config_.sweep); }
+  std::string configuration() const override;
   std::string notes() const override;
   bool applies(const std::string& key) const override;
 
@@ -46,7 +46,10 @@ class PoissonModule final : public Module, public FieldSource, public PlotSource
 
   // positive and negative set f to +-strength in a disc of `brush` nodes (in 3-D on the slice
   // shown), erase to 0.
-  std::vector<std::string> tools() const override { return {"positive", "negative", "erase"}; }
+  // "coefficient" sets k to the contrast on the cells under the disc, "coefficient 1" to 1.
+  std::vector<std::string> tools() const override {
+    return {"positive", "negative", "erase", "coefficient", "coefficient 1"};
+  }
   std::vector<std::string> toolItems(const std::string&) const override { return {}; }
   std::unique_ptr<EditChange> edit(const PointerEdit& edit) override;
   void revert(const EditChange& change, bool redo) override;
@@ -71,7 +74,11 @@ class PoissonModule final : public Module, public FieldSource, public PlotSource
   const PoissonConfig& config() const { return config_; }
   const Grid& grid() const { return engine_->grid(); }
   PoissonEngine& engine() { return *engine_; }
-  Norms norms() { return engine_->norms(config_.sweep.stencil); }
+  Norms norms() { return engine_->norms(config_.sweep); }
+  // Whether k = 1 on every cell (the Poisson equation), or varies (set up or drawn).
+  bool coefficientUniform() const { return uniformK_; }
+  // k = 1 everywhere (empty), or the cells' values (grid().cells() of them), into the engine.
+  void loadCoefficient(std::vector<double> k);
   // Whether f is still the sine problem's, so that the error against its solution means something.
   bool exactSolutionKnown() const { return exact_; }
   // The residual's fall per sweep over the last step() call (nullopt before two norms).
@@ -109,11 +116,16 @@ class PoissonModule final : public Module, public FieldSource, public PlotSource
   int slice() const;  // the plane z shown and drawn on (0 in 2-D)  // the residual's record starts
                       // again (a new state or right-hand side)
   std::vector<NodeValue> setRightHandSide(const std::vector<NodeValue>& nodes);
+  // k at each cell (its index in `node`); returns the values it changed, as they were.
+  std::vector<NodeValue> setCoefficient(const std::vector<NodeValue>& cells);
+  // The sweep stores its stencils where asked to or where k varies.
+  void chooseStorage() { config_.sweep.stored = config_.storeStencils || !uniformK_; }
 
   PoissonConfig config_;
   std::unique_ptr<PoissonEngine> engine_;
   PoissonTimings cpuTimings_{}, gpuTimings_{};
   bool exact_ = true;
+  bool uniformK_ = true;          // see coefficientUniform()
   Norms start_, last_;            // at the start of the record and after the last step()
   std::optional<double> factor_;  // see convergenceFactor()
   std::uint64_t recordFrom_ = 0;  // the sweep count at the start of the record
