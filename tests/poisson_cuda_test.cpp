@@ -37,9 +37,12 @@ TEST(PoissonCuda, EverySolverFollowsTheCpuOnFreshRandomStates) {
   WS_REQUIRE_GPU();
   const std::uint64_t seed = test::freshSeed();
   // How the coloured passes run: a thread a node, or shared-memory slices marching up z-blocks
-  // of 32 planes, or 5 (so that 3-D grids take several blocks in z, one of them short).
-  const std::vector<std::pair<std::string, int>> kernels = {
-      {"a thread a node", 32}, {"shared-memory slices", 32}, {"shared-memory slices", 5}};
+  // of 32 planes, or 5 (so that 3-D grids take several blocks in z, one of them short), or
+  // register columns (3-D red-black on the 7-point stencil; elsewhere a thread a node).
+  const std::vector<std::pair<std::string, int>> kernels = {{"a thread a node", 32},
+                                                            {"shared-memory slices", 32},
+                                                            {"shared-memory slices", 5},
+                                                            {"register columns", 5}};
   // Under compute-sanitizer (WS_SANITIZER_RUN, racecheck's pace) the grids of several tiles and
   // z-blocks, in float: the kernels' shared memory is the same in double.
   const bool sanitizer = std::getenv("WS_SANITIZER_RUN") != nullptr;

@@ -94,8 +94,10 @@ PoissonConfig readPoissonConfig(const ParamSet& p) {
   c.sweep.stencil = p.getText("stencil") == "finite-element" ? Stencil::Full : Stencil::Compact;
   c.sweep.pre = int(p.getInt("pre_sweeps"));
   c.sweep.post = int(p.getInt("post_sweeps"));
-  c.sweep.kernel =
-      p.getText("kernel") == "shared-memory slices" ? Kernel::SharedSlices : Kernel::ThreadANode;
+  const std::string& kernel = p.getText("kernel");
+  c.sweep.kernel = kernel == "shared-memory slices" ? Kernel::SharedSlices
+                   : kernel == "register columns"   ? Kernel::Columns
+                                                    : Kernel::ThreadANode;
   c.sweep.zBlock = int(p.getInt("z_block"));
   c.precision = p.getText("precision") == "double" ? Precision::Double : Precision::Float;
   const std::string& problem = p.getText("problem");

@@ -155,6 +155,52 @@ dim3 slicedBlocks(const Grid& g, int zBlock) {
               D == 3 ? blocksFor(g.n - 1, zBlock) : 1);
 }
 
+// 3-D red-black on the 7-point stencil, z-blocking in registers: a thread owns a pair of nodes
+// of a row, (x0, x0 + 1), one of each colour in every plane, and marches up `zBlock` planes
+// keeping the pair's values of the planes below, at and above: each plane's pair is loaded once
+// and serves as the neighbour above, the centre and the neighbour below. The x neighbour outside
+// the pair, the y neighbours and f come from memory. The pair's node of colour C changes, and no
+// other value it keeps is of colour C.
+template <typename T, bool kStored, int C>
+__global__ void columnRedBlackKernel(T* u, const T* f, Operator<T> op, Grid g, T h2, T omega,
+                                     int zBlock) {
+  const int x0 = 1 + 2 * int(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = 1 + int(blockIdx.y * blockDim.y + threadIdx.y);
+  const int z0 = 1 + int(blockIdx.z) * zBlock, zEnd = min(g.n, z0 + zBlock);
+  if (x0 >= g.n || y >= g.n) return;
+  const std::ptrdiff_t side = g.side(), plane = side * side;
+  const std::size_t first = g.index(x0, y, 0);
+  const auto pair = [&](int z, T(&values)[2]) {
+    values[0] = u[first + z * plane];
+    values[1] = u[first + z * plane + 1];  // x0 + 1 <= n: inside the array
+  };
+  T below[2], here[2], above[2];
+  pair(z0 - 1, below);
+  pair(z0, here);
+  for (int z = z0; z < zEnd; ++z) {
+    pair(z + 1, above);
+    const int which = (C + x0 + y + z) & 1, x = x0 + which;
+    if (x < g.n) {
+      const std::size_t i = first + z * plane + which;
+      const T west = which ? here[0] : u[i - 1], east = which ? u[i + 1] : here[1];
+      const T south = u[i - side], north = u[i + side];
+      const T down = which ? below[1] : below[0], up = which ? above[1] : above[0];
+      const auto at = [&](int dx, int dy, int dz) {
+        return dx < 0 ? west : dx > 0 ? east : dy < 0 ? south : dy > 0 ? north : dz < 0 ? down : up;
+      };
+      T centre;
+      const T neighbours = neighbourSum<3, Stencil::Compact, kStored>(at, op, i, centre);
+      u[i] = relaxed(which ? here[1] : here[0], neighbours, h2 * f[i], centre, omega);
+    }
+    below[0] = here[0], below[1] = here[1];
+    here[0] = above[0], here[1] = above[1];
+  }
+}
+dim3 columnBlocks(const Grid& g, int zBlock) {
+  return dim3(blocksFor(g.n / 2, kBlock.x), blocksFor(g.n - 1, kBlock.y),
+              blocksFor(g.n - 1, zBlock));
+}
+
 // Every node in place at once: a race on purpose (the variant's lesson; racecheck reports it).
 template <int D, Stencil S, typename T, bool kStored>
 __global__ void unorderedKernel(T* u, const T* f, Operator<T> op, Grid g, T h2, T omega) {
@@ -427,7 +473,10 @@ class CudaEngine final : public PoissonEngine {
   std::string configuration(const Sweep& s) const override {
     const bool coloured = s.method == Method::Coloured || s.method == Method::Multigrid;
     std::string how = "a thread a node, blocks of 32x8";
-    if (coloured && s.kernel == Kernel::SharedSlices)
+    if (coloured && s.kernel == Kernel::Columns && grid().dims == 3 && s.colours == 2 &&
+        s.stencil == Stencil::Compact)
+      how = "a thread a column pair, " + std::to_string(s.zBlock) + " planes in registers";
+    else if (coloured && s.kernel == Kernel::SharedSlices)
       how = "shared-memory slices of " + std::to_string(kTileX) + "x" + std::to_string(kTileY) +
             " and a halo" +
             (grid().dims == 3 ? ", " + std::to_string(s.zBlock) + " planes a block" : "");
@@ -545,6 +594,13 @@ class CudaEngine final : public PoissonEngine {
   void colourPasses(DeviceLevel<T>& level, const Sweep& s, const Operator<T>& op, T h2, T omega) {
     if constexpr (S == Stencil::Full && kColours == 2) {
       throw InputError("red-black is not a colouring of the full stencil");
+    } else if (D == 3 && S == Stencil::Compact && kColours == 2 && s.kernel == Kernel::Columns) {
+      const int zBlock = std::max(s.zBlock, 1);
+      const dim3 blocks = columnBlocks(level.grid, zBlock);
+      recordedLaunch("columnRedBlackKernel", columnRedBlackKernel<T, kStored, 0>, blocks, kBlock)(
+          level.u.data(), level.f.data(), op, level.grid, h2, omega, zBlock);
+      recordedLaunch("columnRedBlackKernel", columnRedBlackKernel<T, kStored, 1>, blocks, kBlock)(
+          level.u.data(), level.f.data(), op, level.grid, h2, omega, zBlock);
     } else if (s.kernel == Kernel::SharedSlices) {
       using Kernel = void (*)(T*, const T*, Operator<T>, Grid, T, T, int);
       const auto kernels = []<int... C>(std::integer_sequence<int, C...>) {

@@ -27,6 +27,8 @@ enum class Kernel {
   ThreadANode,   // a thread a node, every neighbour read from global memory through the caches
   SharedSlices,  // a block stages its slice of u, with a halo, in shared memory; in 3-D it
                  // marches up zBlock planes keeping three (z-blocking, 2.5-D)
+  Columns,       // 3-D red-black on the 7-point stencil: a thread marches up zBlock planes keeping
+                 // its pair of nodes' values below, at and above in registers (else ThreadANode)
 };
 
 // What one sweep does. A multigrid sweep is one V-cycle: `pre` and `post` smoothing sweeps on

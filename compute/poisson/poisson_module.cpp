@@ -74,14 +74,17 @@ PoissonModule::PoissonModule(Backend backend) : Module(backend) {
   p.declare(ParamSpec::integer("post_sweeps", "smoothing after", 2, 0, 8,
                                "multigrid: sweeps after the coarse correction, on every level"));
   p.declare(ParamSpec::choice(
-      "kernel", "CUDA kernel", "a thread a node", {"a thread a node", "shared-memory slices"},
-      "how a coloured pass reads u on the GPU: a thread a node, neighbours through the caches; or "
+      "kernel", "CUDA kernel", "a thread a node",
+      {"a thread a node", "shared-memory slices", "register columns"},
+      "how a coloured pass reads u on the GPU: a thread a node, neighbours through the caches; "
       "the source's, a block's slice with a halo staged in shared memory (in 3-D marching up "
-      "z-blocking planes), which today's caches make slower: compare them in the overlay"));
+      "z-blocking planes), which today's caches make slower; or, for 3-D red-black on the "
+      "7-point stencil, a thread marching up its pair of columns keeping three planes in "
+      "registers: compare them in the overlay"));
   ParamSpec zBlock = ParamSpec::integer(
       "z_block", "z-blocking (planes)", 32, 1, kMaxSide,
-      "shared-memory slices in 3-D: the planes a block marches up, keeping three in shared "
-      "memory; 1 loads three planes for each it updates");
+      "3-D, shared-memory slices and register columns: the planes a block marches up, keeping "
+      "three; 1 loads three planes for each it updates");
   zBlock.logScale = true;
   p.declare(zBlock);
   p.declare(ParamSpec::choice(
@@ -387,7 +390,7 @@ bool PoissonModule::applies(const std::string& key) const {
       backend() == Backend::Cuda && (method == Method::Coloured || method == Method::Multigrid);
   if (key == "kernel") return coloured;
   if (key == "z_block")
-    return coloured && params().getText("kernel") == "shared-memory slices" &&
+    return coloured && params().getText("kernel") != "a thread a node" &&
            params().getText("dimensions") == "3-D";
   return !key.empty();
 }
