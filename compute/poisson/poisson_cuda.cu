@@ -29,6 +29,9 @@ namespace {
 
 constexpr int kNormBlock = 256, kNormBlocks = 1024;
 const dim3 kBlock(32, 8, 1);
+// The thread-a-node colour passes: 64 x 4, measured against 32 x 8 and 128 x 2 (H200, run 49):
+// 6% faster in 3-D in float, 1% in 2-D, the same in double.
+const dim3 kColourBlock(64, 4, 1);
 
 // Every unknown of a grid, a thread each: (x, y, z) from 1 (z = 0 in 2-D); false past them.
 template <int D>
@@ -67,7 +70,7 @@ dim3 colouredBlocks(const Grid& g, int colours) {
   const int half = g.n / 2, all = g.n - 1;  // a colour's nodes along an axis, at most
   const int ys = colours == 2 ? all : half;
   const int zs = D == 2 ? 1 : colours == 2 ? all : half;
-  return dim3(blocksFor(half, kBlock.x), blocksFor(ys, kBlock.y), zs);
+  return dim3(blocksFor(half, kColourBlock.x), blocksFor(ys, kColourBlock.y), zs);
 }
 
 // Node i's relaxed update from the values in `from`.
@@ -472,7 +475,8 @@ class CudaEngine final : public PoissonEngine {
 
   std::string configuration(const Sweep& s) const override {
     const bool coloured = s.method == Method::Coloured || s.method == Method::Multigrid;
-    std::string how = "a thread a node, blocks of 32x8";
+    std::string how =
+        coloured ? "a thread a node, blocks of 64x4" : "a thread a node, blocks of 32x8";
     if (coloured && s.kernel == Kernel::Columns && grid().dims == 3 && s.colours == 2 &&
         s.stencil == Stencil::Compact)
       how = "a thread a column pair, " + std::to_string(s.zBlock) + " planes in registers";
@@ -619,8 +623,8 @@ class CudaEngine final : public PoissonEngine {
       (std::make_integer_sequence<int, kColours>());
       const dim3 blocks = colouredBlocks<D>(level.grid, kColours);
       for (int c = 0; c < kColours; ++c)
-        recordedLaunch("colourKernel", kernels[c], blocks, kBlock)(level.u.data(), level.f.data(),
-                                                                   op, level.grid, h2, omega);
+        recordedLaunch("colourKernel", kernels[c], blocks, kColourBlock)(
+            level.u.data(), level.f.data(), op, level.grid, h2, omega);
     }
   }
 

@@ -40,7 +40,7 @@ struct Sweep {
   double omega = 1;  // the relaxation factor
   int pre = 2, post = 2;
   Kernel kernel = Kernel::ThreadANode;
-  int zBlock = 32;  // SharedSlices in 3-D: the planes a block marches up
+  int zBlock = 32;  // SharedSlices and Columns in 3-D: the planes a block marches up
   // The stencils stored at every node and read from memory (the source's variable stencils),
   // built from the cells' coefficients k; false: the constant stencil (k = 1 everywhere).
   bool stored = false;
@@ -91,7 +91,7 @@ enum class Quantity {
   RightHandSide,
   Colour,       // the node's colour class
   None,         // nothing (NaN): an error view with no exact solution to compare
-  Coefficient,  // log10 of k on the cell nearest the node's lower corner (1 where uniform: 0)
+  Coefficient,  // log10 k on the cell whose lower corner the node is (0 where k = 1 everywhere)
 };
 
 // Root-mean-square norms over the unknowns.
