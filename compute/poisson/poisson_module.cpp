@@ -18,6 +18,16 @@ constexpr int kMaxSide = 16384;
 constexpr double kLeastCoefficient = 1e-6, kMostCoefficient = 1e6;
 constexpr std::size_t kLongestCurve = 4096;  // points of the residual's record kept
 
+// What an edit setting `set` changed, as it was: the entries of `before` (what the nodes or cells
+// held, in the same order) whose new value differs.
+std::vector<NodeValue> changedOnly(const std::vector<NodeValue>& before,
+                                   const std::vector<NodeValue>& set) {
+  std::vector<NodeValue> changed;
+  for (std::size_t i = 0; i < before.size(); ++i)
+    if (before[i].value != set[i].value) changed.push_back(before[i]);
+  return changed;
+}
+
 // The sources problem: a source and a sink, Gaussian bumps of peak `strength` and width 0.05.
 double sourcesAt(const Grid& g, int x, int y, int z, double strength) {
   const double h = g.spacing(), mid = g.dims == 3 ? z * h - 0.5 : 0;
@@ -140,7 +150,7 @@ Sweep PoissonModule::sweepFor(const PoissonConfig& config, const std::string& va
   s.method = solver.method;
   s.colours = coloursOf(solver.colouring, s.stencil, config.grid.dims);
   s.omega = variant == "sor" ? params().getFloat("omega") : 1.0;
-  s.stored = config.storeStencils || !uniformK_;
+  s.stored = storesStencils(config);
   if (s.method == Method::Multigrid && !multigridFits(config.grid.n))
     throw InputError(
         "multigrid halves the grid down to 2 cells a side: " + std::to_string(config.grid.n) +
@@ -506,15 +516,8 @@ std::unique_ptr<EditChange> PoissonModule::edit(const PointerEdit& e) {
 }
 
 std::vector<NodeValue> PoissonModule::setRightHandSide(const std::vector<NodeValue>& nodes) {
-  const std::vector<NodeValue> before = engine_->setRightHandSide(nodes);
-  std::vector<NodeValue> changed;
-  for (std::size_t i = 0; i < before.size(); ++i)
-    if (before[i].value != nodes[i].value) changed.push_back(before[i]);
-  if (!changed.empty()) {
-    exact_ = false;
-    startRecord();
-    newProblem();
-  }
+  std::vector<NodeValue> changed = changedOnly(engine_->setRightHandSide(nodes), nodes);
+  if (!changed.empty()) problemEdited();
   return changed;
 }
 
@@ -530,13 +533,14 @@ std::vector<NodeValue> PoissonModule::setCoefficient(const std::vector<NodeValue
     chooseStorage();
     throw;
   }
-  std::vector<NodeValue> changed;
-  for (std::size_t i = 0; i < before.size(); ++i)
-    if (before[i].value != cells[i].value) changed.push_back(before[i]);
+  problemEdited();
+  return changedOnly(before, cells);
+}
+
+void PoissonModule::problemEdited() {
   exact_ = false;
   startRecord();
   newProblem();
-  return changed;
 }
 
 void PoissonModule::loadCoefficient(std::vector<double> k) {

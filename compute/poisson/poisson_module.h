@@ -119,7 +119,12 @@ class PoissonModule final : public Module, public FieldSource, public PlotSource
   // k at each cell (its index in `node`); returns the values it changed, as they were.
   std::vector<NodeValue> setCoefficient(const std::vector<NodeValue>& cells);
   // The sweep stores its stencils where asked to or where k varies.
-  void chooseStorage() { config_.sweep.stored = config_.storeStencils || !uniformK_; }
+  bool storesStencils(const PoissonConfig& config) const {
+    return config.storeStencils || !uniformK_;
+  }
+  void chooseStorage() { config_.sweep.stored = storesStencils(config_); }
+  // f or k was drawn: no exact solution, and the record and every race start again.
+  void problemEdited();
 
   PoissonConfig config_;
   std::unique_ptr<PoissonEngine> engine_;
