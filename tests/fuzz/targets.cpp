@@ -9,16 +9,20 @@
 // -DWARPSCOPE_LIBFUZZER=ON (clang) it is a libFuzzer binary; otherwise tests/fuzz/fuzz_main.cpp
 // replays the corpus and mutates it (tests/fuzz/README.md).
 #include <unistd.h>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "app/lab.h"
 #include "app/session/player.h"
@@ -28,6 +32,7 @@
 #include "compute/core/errors.h"
 #include "compute/core/json_input.h"
 #include "compute/core/memory.h"
+#include "compute/core/progress.h"
 #include "compute/graph/graph_io.h"
 #include "compute/io/mesh_io.h"
 #include "compute/life/rle.h"
@@ -133,11 +138,46 @@ void graphReader(std::string_view bytes) {
   expect(g.arcs() == 2 * g.edges(), "the graph's arcs are not two an edge");
 }
 
-// A preset loaded into the lab (it may name another module): refused, the lab is as it was;
-// taken, the lab runs.
+// A user who has waited this long for a file's model to be built, or for its frames, presses the
+// progress bar's Cancel. A valid file may rightly ask for a large model (a preset of a graph of a
+// million vertices takes minutes on two cores under the sanitizers), and what the program promises
+// then is that the cancel, like a refusal, leaves the lab as it was: the targets that build a
+// model check that rather than wait for the work.
+class Patience {
+ public:
+  explicit Patience(std::chrono::seconds wait)
+      : reporting_(progress_), watch_([this, wait] {
+          std::unique_lock lock(mutex_);
+          if (!changed_.wait_for(lock, wait, [this] { return over_; })) progress_.cancel();
+        }) {}
+  ~Patience() {
+    {
+      const std::lock_guard lock(mutex_);
+      over_ = true;
+    }
+    changed_.notify_one();
+    watch_.join();
+  }
+  Patience(const Patience&) = delete;
+  Patience& operator=(const Patience&) = delete;
+
+ private:
+  Progress progress_;
+  const ReportingTo reporting_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool over_ = false;
+  std::thread watch_;  // last: started once the rest is made
+};
+
+constexpr std::chrono::seconds kPatience{10};
+
+// A preset loaded into the lab (it may name another module): refused or cancelled, the lab is as
+// it was; taken, the lab runs.
 void preset(std::string_view bytes) {
   auto lab = freshLab();
   const std::string before = labFingerprint(*lab);
+  const Patience patience(kPatience);
   lab->loadPreset(scratch().write("preset.json", bytes));
   if (!lab->errorMessage.empty()) {
     expect(labFingerprint(*lab) == before, "a refused preset changed the lab");
@@ -146,11 +186,13 @@ void preset(std::string_view bytes) {
   runFrames(*lab, 2);
 }
 
-// A checkpoint read and restored on the CPU: refused, the lab is as it was; taken, it runs.
+// A checkpoint read and restored on the CPU: refused or cancelled, the lab is as it was; taken,
+// it runs.
 void checkpoint(std::string_view bytes) {
   const app::LabSnapshot snapshot = app::readCheckpoint(scratch().write("state.wsckpt", bytes));
   auto lab = freshLab();
   const std::string before = labFingerprint(*lab);
+  const Patience patience(kPatience);
   try {
     lab->restore(snapshot, Backend::Cpu, "checkpoint");
   } catch (const InputError&) {
@@ -172,13 +214,15 @@ bool shortSession(const app::Session& session) {
   return true;
 }
 
-// A session read, begun (its start state) and, when short, replayed to its end and judged.
+// A session read, begun (its start state; cancelled like a preset when it takes long) and, when
+// short, replayed to its end and judged.
 void session(std::string_view bytes) {
   const app::Session read = app::readSession(scratch().write("session/session.json", bytes));
   app::SessionPlayer player(read, Backend::Cpu);
   auto lab = freshLab();
   const std::string before = labFingerprint(*lab);
   try {
+    const Patience patience(kPatience);
     player.begin(*lab);
   } catch (const InputError&) {
     expect(labFingerprint(*lab) == before, "a session that could not begin changed the lab");
