@@ -88,10 +88,7 @@ TEST(LbmCuda, EveryVariantMeasuresTheForcesAndProbesOfTheCpu) {
   for (const Grid grid : {Grid{67, 45, 1}, Grid{66, 45, 1}, Grid{21, 17, 13}, Grid{20, 17, 13}}) {
     const LatticeKind lattice = grid.nz == 1 ? LatticeKind::D2Q9 : LatticeKind::D3Q19;
     const test::RandomLattice r = test::randomLattice(lattice, grid, seed);
-    const Obstacles found = findObstacles(lattice, grid, r.flags);
-    Monitor monitor{found.links, found.linkStart, {}};
-    std::mt19937 rng{std::uint32_t(seed)};
-    for (int k = 0; k < 7; ++k) monitor.probes.push_back(std::uint32_t(rng() % grid.cells()));
+    Monitor monitor = test::randomMonitor(r, seed);
     const BoundaryLinks boundaries = test::randomBoundaries(r, monitor, seed);
     for (const auto& entry : storageCatalog()) {
       auto cpu = makeCpuEngine(lattice, entry.how, {&step, &view});

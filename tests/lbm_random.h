@@ -13,6 +13,7 @@
 
 #include "compute/lbm/lbm_engine.h"
 #include "compute/lbm/lbm_module.h"
+#include "compute/lbm/lbm_obstacles.h"
 #include "compute/lbm/lbm_scene.h"
 
 namespace ws::lbm::test {
@@ -108,6 +109,15 @@ inline void load(LbmEngine& engine, const RandomLattice& r, std::uint64_t steps)
   engine.setFlags(r.flags, 0, r.flags.size());
   engine.setParams(r.params);
   engine.importState(r.state, steps);
+}
+
+// A monitor of a random lattice: the force on each of its bodies and the flow at 7 random cells.
+inline Monitor randomMonitor(const RandomLattice& r, std::uint64_t seed) {
+  const Obstacles found = findObstacles(r.lattice, r.grid, r.flags);
+  Monitor monitor{found.links, found.linkStart, {}};
+  std::mt19937 rng{std::uint32_t(seed)};
+  for (int k = 0; k < 7; ++k) monitor.probes.push_back(std::uint32_t(rng() % r.grid.cells()));
+  return monitor;
 }
 
 // Curved walls on a random lattice: about half the links to stationary walls whose upstream

@@ -52,6 +52,10 @@ enum CellType : std::uint8_t {
 constexpr std::uint8_t kLastCellType = kOpenOutlet;
 constexpr std::uint8_t kTypeMask = 7;
 constexpr std::uint8_t kNearWall = 8;  // a fluid cell with a wall among its neighbours
+// A cell of a neighbouring subdomain held beside a subdomain's own (its halo, lbm_split.h): its
+// type is the cell's, so that the step beside it streams and bounces as in the whole lattice, but
+// the CPU engine does not update it (its owner does) nor count it.
+constexpr std::uint8_t kHalo = 16;
 
 WS_HD bool isSolid(std::uint8_t flag) {
   const int type = flag & kTypeMask;
@@ -79,7 +83,10 @@ struct StepParams {
   float wallVelocity[3] = {0, 0, 0};    // of every moving-wall cell
   float inletVelocity[3] = {0, 0, 0};   // at the centre of a parabolic inlet
   bool parabolicInlet = false;          // Poiseuille profile between walls at y = 0 and y = ny - 1
-  ForceTerms forcing;                   // from the above by withForceTerms(), which engines call
+  // Where the grid stepped is a slab of a larger lattice (lbm_split.h): the lattice's row of the
+  // grid's row 0, and the lattice's rows (0: the grid's), which the inlet's parabola follows.
+  int firstRow = 0, rows = 0;
+  ForceTerms forcing;  // from the above by withForceTerms(), which engines call
 };
 
 // ---- the grid: periodic indexing everywhere, walls are cell types -----------------------------
@@ -230,7 +237,7 @@ WS_HD Moments moments(const float* s, const StepParams& p, float forceSign, floa
 // rows 0 and ny - 1 (so that the inflow meets the walls without a jump).
 WS_HD float inletProfile(const StepParams& p, const Grid& g, int row) {
   if (!p.parabolicInlet) return 1.0f;
-  const float h = float(g.ny - 2), s = float(row) - 0.5f;
+  const float h = float((p.rows ? p.rows : g.ny) - 2), s = float(row + p.firstRow) - 0.5f;
   return 4.0f * s * (h - s) / (h * h);
 }
 
@@ -436,8 +443,8 @@ WS_HD std::uint32_t streamCollide(const Grid& g, const std::uint8_t* flags, S sr
 #ifndef __CUDA_ARCH__
   // In A-A odd steps a wall's loads read slots that fluid neighbours are writing: harmless on the
   // GPU, but a data race in C++, so the CPU, which gains nothing from loading early, looks at the
-  // flag first.
-  if (isSolid(flag)) return 0;
+  // flag first. It leaves a subdomain's halo to the subdomain that owns it.
+  if (isSolid(flag) || (flag & kHalo)) return 0;
 #endif
   float s[Lat::Q];
   if (P == Propagation::AA && !kOddStep) {

@@ -1,6 +1,7 @@
 // The OpenMP engine: every storage variant, through the cell update the CUDA kernels use.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <utility>
 
 #include "compute/core/memory.h"
@@ -82,7 +83,7 @@ class CpuEngine final : public LbmEngine {
       if (P == Propagation::AB) std::swap(a_, b_);
       ++steps_;
       extrapolateOutlets(store(a_), steps_ & 1);
-      if (monitor_.stride()) record();
+      if (monitor_.stride() && !deferRecords_) record();
     }
     status_ |= status;
     const double updates = double(cells) * count;
@@ -114,7 +115,7 @@ class CpuEngine final : public LbmEngine {
 #pragma omp parallel for schedule(static) reduction(+ : mass, fluid) reduction(max : maxSpeed) \
     if (worthATeam(cells))
     for (std::size_t n = 0; n < cells; ++n) {
-      if (isSolid(flags_[n])) continue;
+      if (isSolid(flags_[n]) || (flags_[n] & kHalo)) continue;
       const Moments m = cellMoments<Lat, P>(grid_, flags_.data(), f, n, odd, params_);
       mass += m.rho;
       ++fluid;
@@ -160,35 +161,46 @@ class CpuEngine final : public LbmEngine {
       const Moments m = cellMoments<Lat, P>(g, flags_.data(), f, n, odd, params_);
       volume_[n] = {m.rho, {m.u[0], m.u[1], m.u[2]}};
     }
-    float largest = 0;
-    const int rows = g.ny * g.nz;
-#pragma omp parallel for schedule(static) reduction(max : largest)
-    for (int row = 0; row < rows; ++row)
-      for (int x = 0; x < g.nx; ++x) {
-        const std::size_t n = std::size_t(row) * g.nx + x;
-        quantity_[n] = volumeValue(quantity, g, volume_.data(), x, row % g.ny, row / g.ny);
-        speed_[n] = cellSpeed(volume_[n]);
-        largest = std::max(largest, quantity_[n]);
-      }
+    const float largest =
+        volumeFromMoments(quantity, g, volume_.data(), quantity_.data(), speed_.data());
     return {quantity_.data(), speed_.data(), largest, volume_.data()};
   }
 
   void render(LbmView view, const Plane& plane, const FieldRequest& request,
               FieldImage& image) override {
     const CpuStopwatch watch;
-    const std::vector<PlaneSample> moments = planeMoments(plane);
-    const int w = plane.width(grid_), h = plane.height(grid_);
-#pragma omp parallel for schedule(static)
-    for (int py = 0; py < image.height; ++py)
-      for (int px = 0; px < image.width; ++px)
-        image.pixels[std::size_t(py) * image.width + px] =
-            renderPixel(view, plane, w, h, request, px, py, moments.data());
+    renderFromMoments(view, plane, grid_, request, planeMoments(plane), image);
     const double pixels = double(image.width) * image.height;
     timings_.view->record(watch.elapsedMs(), pixels, pixels * sizeof(float));
   }
 
   std::string configuration() const override {
     return std::string(Lat::name) + ", " + variant_.name() + ", OpenMP over cells";
+  }
+
+  void deferRecords(bool deferred) override {
+    deferRecords_ = deferred;
+  }
+  void recordNow() override {
+    if (monitor_.stride()) record();
+  }
+
+  std::size_t bytesPerSlot() const override {
+    return sizeof(T);
+  }
+  void readSlots(const std::vector<std::uint64_t>& elements, std::byte* out) override {
+    const T* raw = a_.data();
+    const auto count = std::ptrdiff_t(elements.size());
+#pragma omp parallel for schedule(static) if (worthATeam(elements.size()))
+    for (std::ptrdiff_t k = 0; k < count; ++k)
+      std::memcpy(out + k * sizeof(T), raw + elements[k], sizeof(T));
+  }
+  void writeSlots(const std::vector<std::uint64_t>& elements, const std::byte* in) override {
+    T* raw = a_.data();
+    const auto count = std::ptrdiff_t(elements.size());
+#pragma omp parallel for schedule(static) if (worthATeam(elements.size()))
+    for (std::ptrdiff_t k = 0; k < count; ++k)
+      std::memcpy(raw + elements[k], in + k * sizeof(T), sizeof(T));
   }
 
  private:
@@ -256,6 +268,7 @@ class CpuEngine final : public LbmEngine {
   StepParams params_;
   std::uint64_t steps_ = 0;
   std::uint32_t status_ = 0;
+  bool deferRecords_ = false;
 };
 
 }  // namespace

@@ -1,5 +1,9 @@
 #include "compute/lbm/lbm_engine.h"
 
+#include <algorithm>
+
+#include "compute/core/errors.h"
+
 namespace ws::lbm {
 
 std::string Variant::name() const {
@@ -13,6 +17,56 @@ int latticeQ(LatticeKind lattice) {
 
 double bytesPerCellUpdate(LatticeKind lattice, const Variant& variant) {
   return 2.0 * latticeQ(lattice) * (variant.half ? 2 : 4) + 1.0;
+}
+
+void renderFromMoments(LbmView view, const Plane& plane, const Grid& g, const FieldRequest& request,
+                       const std::vector<PlaneSample>& moments, FieldImage& image) {
+  const int w = plane.width(g), h = plane.height(g);
+#pragma omp parallel for schedule(static)
+  for (int py = 0; py < image.height; ++py)
+    for (int px = 0; px < image.width; ++px)
+      image.pixels[std::size_t(py) * image.width + px] =
+          renderPixel(view, plane, w, h, request, px, py, moments.data());
+}
+
+float volumeFromMoments(VolumeQuantity quantity, const Grid& g, const PlaneSample* moments,
+                        float* values, float* speeds) {
+  float largest = 0;
+  const int rows = g.ny * g.nz;
+#pragma omp parallel for schedule(static) reduction(max : largest)
+  for (int row = 0; row < rows; ++row)
+    for (int x = 0; x < g.nx; ++x) {
+      const std::size_t n = std::size_t(row) * g.nx + x;
+      values[n] = volumeValue(quantity, g, moments, x, row % g.ny, row / g.ny);
+      speeds[n] = cellSpeed(moments[n]);
+      largest = std::max(largest, values[n]);
+    }
+  return largest;
+}
+
+namespace {
+
+[[noreturn]] void noRawSlots(const LbmEngine& engine) {
+  throw InputError("splitting the lattice over ranks needs the CPU backend for now (" +
+                   engine.configuration() + " has no halo exchange yet)");
+}
+
+}  // namespace
+
+std::size_t LbmEngine::bytesPerSlot() const {
+  noRawSlots(*this);
+}
+void LbmEngine::readSlots(const std::vector<std::uint64_t>&, std::byte*) {
+  noRawSlots(*this);
+}
+void LbmEngine::writeSlots(const std::vector<std::uint64_t>&, const std::byte*) {
+  noRawSlots(*this);
+}
+void LbmEngine::deferRecords(bool) {
+  noRawSlots(*this);
+}
+void LbmEngine::recordNow() {
+  noRawSlots(*this);
 }
 
 namespace {

@@ -86,6 +86,7 @@ struct InitialFlow {
   double speed = 0;       // the inflow's maximum, the vortices' amplitude
   double channel = 0;     // kInflow
   double kx = 0, ky = 0;  // kTaylorGreen
+  int x0 = 0, y0 = 0;     // the lattice's coordinates of the grid's cell (0, 0) (lbm_split.h)
 };
 
 // The density and velocity the flow starts with at cell (x, y).
@@ -114,7 +115,7 @@ WS_HD void initializeCell(const Grid& g, const std::uint8_t* flags, S f, std::si
                           const InitialFlow& flow, const StepParams& p) {
   if (isSolid(flags[n])) return;
   float rho, u[3], s[Lat::Q];
-  initialMoments(flow, int(n % g.nx), int(n / g.nx % g.ny), rho, u);
+  initialMoments(flow, int(n % g.nx) + flow.x0, int(n / g.nx % g.ny) + flow.y0, rho, u);
   equilibrium<Lat>(rho, u, s);
   for (int i = 0; i < Lat::Q; ++i) storePostCollision<Lat, P>(g, flags, f, n, i, false, p, s[i]);
 }
@@ -171,11 +172,31 @@ class LbmEngine {
   // they won't fit (24 bytes a cell).
   virtual VolumeFields volumeInPlace(VolumeQuantity quantity) = 0;
 
+  // Raw storage, for the halo exchange between the subdomains of a lattice split over ranks
+  // (lbm_split.h): the values at Store::element indices of the storage the next step reads, as
+  // stored (bytesPerSlot() each). The CPU engine has them; others throw InputError.
+  virtual std::size_t bytesPerSlot() const;
+  virtual void readSlots(const std::vector<std::uint64_t>& elements, std::byte* out);
+  virtual void writeSlots(const std::vector<std::uint64_t>& elements, const std::byte* in);
+  // A split lattice's slab measures only once its halo is refreshed after a step: with
+  // `deferred`, step() leaves the monitor's record to recordNow(), which records the state now.
+  virtual void deferRecords(bool deferred);
+  virtual void recordNow();
+
   virtual void pollTimings() {}
   virtual void drainTimings() {}
   virtual void synchronize() {}
   virtual std::string configuration() const = 0;
 };
+
+// A view of a plane of grid g into a host image, from the plane's moments.
+void renderFromMoments(LbmView view, const Plane& plane, const Grid& g, const FieldRequest& request,
+                       const std::vector<PlaneSample>& moments, FieldImage& image);
+
+// The 3-D view's `quantity` and the speed at every cell of grid g from the cells' moments, on the
+// host; returns the quantity's largest value.
+float volumeFromMoments(VolumeQuantity quantity, const Grid& g, const PlaneSample* moments,
+                        float* values, float* speeds);
 
 std::unique_ptr<LbmEngine> makeCpuEngine(LatticeKind lattice, const Variant& variant,
                                          LbmTimings timings);

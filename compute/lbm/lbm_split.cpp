@@ -1,0 +1,647 @@
+#include "compute/lbm/lbm_split.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "compute/core/errors.h"
+#include "compute/core/memory.h"
+
+namespace ws::lbm {
+
+namespace {
+
+constexpr const char* kAxisNames[3] = {"x", "y", "z"};
+
+int extentOf(const Grid& g, int axis) {
+  return axis == 0 ? g.nx : axis == 1 ? g.ny : g.nz;
+}
+
+void coordinatesOf(const Grid& g, std::size_t n, int c[3]) {
+  c[0] = int(n % g.nx);
+  c[1] = int(n / g.nx % g.ny);
+  c[2] = int(n / g.nx / g.ny);
+}
+
+std::size_t cellAt(const Grid& g, const int c[3]) {
+  return (std::size_t(c[2]) * g.ny + c[1]) * g.nx + c[0];
+}
+
+// Rank r's flag field: the lattice's flags of the cells it holds, its halo marked.
+std::vector<std::uint8_t> localFlags(const Split& split, const std::vector<std::uint8_t>& flags,
+                                     int rank) {
+  const std::size_t cells = split.local(rank).cells();
+  std::vector<std::uint8_t> local(cells);
+  for (std::size_t n = 0; n < cells; ++n)
+    local[n] = flags[split.global(rank, n)] | (split.ownsLocal(rank, n) ? 0 : kHalo);
+  return local;
+}
+
+}  // namespace
+
+// ---- where the cells lie ----------------------------------------------------------------------
+
+Split::Split(const Grid& lattice, int axis, int ranks)
+    : lattice_(lattice), axis_(axis), ranks_(ranks) {
+  if (axis < 0 || axis > 2 || (axis == 2 && lattice.nz == 1))
+    throw InputError("a " + std::string(lattice.nz == 1 ? "2-D" : "3-D") +
+                     " lattice cannot be split along " +
+                     (axis >= 0 && axis <= 2 ? kAxisNames[axis] : "that axis"));
+  extent_ = extentOf(lattice, axis);
+  if (ranks < 1 || extent_ < 2 * ranks)
+    throw InputError("the lattice's " + std::to_string(extent_) + " cells along " +
+                     kAxisNames[axis] + " cannot be split over " + std::to_string(ranks) +
+                     " ranks: each rank needs at least 2 cells along the axis it is split on "
+                     "(run fewer processes, or split along another axis: lbm.split_axis)");
+}
+
+int Split::first(int rank) const {
+  return int(std::int64_t(extent_) * rank / ranks_);
+}
+
+Grid Split::local(int rank) const {
+  Grid g = lattice_;
+  int& extent = axis_ == 0 ? g.nx : axis_ == 1 ? g.ny : g.nz;
+  extent = first(rank + 1) - first(rank) + 2 * halo();
+  return g;
+}
+
+int Split::along(std::size_t cell) const {
+  int c[3];
+  coordinatesOf(lattice_, cell, c);
+  return c[axis_];
+}
+
+std::size_t Split::global(int rank, std::size_t n) const {
+  int c[3];
+  coordinatesOf(local(rank), n, c);
+  c[axis_] = (c[axis_] + origin(rank) + extent_) % extent_;
+  return cellAt(lattice_, c);
+}
+
+std::int64_t Split::local(int rank, std::size_t cell) const {
+  const Grid g = local(rank);
+  int c[3];
+  coordinatesOf(lattice_, cell, c);
+  const int layer = ((c[axis_] - origin(rank)) % extent_ + extent_) % extent_;
+  if (layer >= extentOf(g, axis_)) return -1;
+  c[axis_] = layer;
+  return std::int64_t(cellAt(g, c));
+}
+
+int Split::owner(std::size_t cell) const {
+  const int a = along(cell);
+  int rank = int(std::int64_t(a) * ranks_ / extent_);
+  while (first(rank + 1) <= a) ++rank;
+  while (first(rank) > a) --rank;
+  return rank;
+}
+
+bool Split::ownsLocal(int rank, std::size_t n) const {
+  const Grid g = local(rank);
+  int c[3];
+  coordinatesOf(g, n, c);
+  return c[axis_] >= halo() && c[axis_] < extentOf(g, axis_) - halo();
+}
+
+// ---- the halo ---------------------------------------------------------------------------------
+
+std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& variant,
+                                      const Split& split, const std::vector<std::uint8_t>& flags,
+                                      bool odd) {
+  std::vector<HaloChannel> channels;
+  if (split.ranks() == 1) return channels;
+  std::vector<std::vector<std::uint8_t>> local(split.ranks());
+  for (int r = 0; r < split.ranks(); ++r) local[r] = localFlags(split, flags, r);
+  dispatch(lattice, variant, [&]<typename Lat, typename T, Layout L, Propagation P>() {
+    using S = Store<T, Lat::Q, L>;
+    const int axis = split.axis();
+    for (int from = 0; from < split.ranks(); ++from)
+      for (int side = 0; side < 2; ++side) {
+        HaloChannel channel;
+        channel.from = from;
+        channel.side = side;
+        channel.to = (from + (side ? 1 : split.ranks() - 1)) % split.ranks();
+        const Grid gf = split.local(from), gt = split.local(channel.to);
+        const int sign = side ? 1 : -1;
+        // The sender's layer beside the receiver: its first own layer or its last.
+        const int layer = side ? extentOf(gf, axis) - 1 - split.halo() : split.halo();
+        for (std::size_t n = 0; n < gf.cells(); ++n) {
+          int c[3];
+          coordinatesOf(gf, n, c);
+          if (c[axis] != layer || isSolid(local[from][n])) continue;
+          const auto m = std::size_t(split.local(channel.to, split.global(from, n)));
+          for (int i = 1; i < Lat::Q; ++i) {
+            const int toward[3] = {Lat::cx(i), Lat::cy(i), Lat::cz(i)};
+            if (toward[axis] != sign) continue;
+            const Slot sent = postCollisionSlot<Lat, P>(gf, local[from].data(), n, i, odd);
+            const Slot received =
+                postCollisionSlot<Lat, P>(gt, local[channel.to].data(), m, i, odd);
+            channel.sent.push_back(S::element(sent.cell, sent.i, gf.cells()));
+            channel.received.push_back(S::element(received.cell, received.i, gt.cells()));
+          }
+        }
+        channels.push_back(std::move(channel));
+      }
+  });
+  return channels;
+}
+
+// ---- the split lattice as one engine ----------------------------------------------------------
+
+namespace {
+
+class SplitEngine final : public LbmEngine {
+ public:
+  SplitEngine(LatticeKind lattice, const Variant& variant, LbmTimings timings, int axis, int ranks,
+              MakeEngine make, Wire* wire)
+      : lattice_(lattice),
+        variant_(variant),
+        timings_(timings),
+        axis_(axis),
+        ranks_(ranks),
+        wire_(wire) {
+    if (wire && wire->ranks() != ranks)
+      throw InputError("a lattice split over " + std::to_string(ranks) + " ranks needs as many " +
+                       "processes, not " + std::to_string(wire->ranks()));
+    for (int r = 0; r < ranks; ++r) {
+      if (wire && r != wire->rank()) continue;
+      auto part = std::make_unique<Part>();
+      part->rank = r;
+      part->engine = make(lattice, variant, {&part->step, &part->view});
+      part->engine->deferRecords(true);
+      parts_.push_back(std::move(part));
+    }
+  }
+
+  void reshape(const Grid& grid) override {
+    Split split(grid, axis_, ranks_);  // refuses before anything changes
+    if (!wire_) {
+      // Every slab at once, so that none is released where the rest would not fit.
+      const double copies = variant_.propagation == Propagation::AB ? 2 : 1;
+      double cells = 0;
+      for (int r = 0; r < ranks_; ++r) cells += double(split.local(r).cells());
+      requireHostMemory(cells * (copies * latticeQ(lattice_) * (variant_.half ? 2 : 4) + 1),
+                        "the lattice's slabs");
+    }
+    for (auto& part : parts_) part->engine->reshape(split.local(part->rank));
+    split_ = std::make_unique<Split>(split);
+    whole_ = grid;
+    flags_.assign(grid.cells(), kFluid);
+    steps_ = 0;
+    sendFlags();
+    setParams(params_);
+  }
+  const Grid& grid() const override { return whole_; }
+
+  void setFlags(const std::vector<std::uint8_t>& flags, std::size_t first,
+                std::size_t count) override {
+    std::copy_n(flags.begin() + first, count, flags_.begin() + first);
+    sendFlags();
+  }
+  void restCells(const std::vector<std::size_t>& cells) override {
+    for (auto& part : parts_) {
+      std::vector<std::size_t> local;
+      for (std::size_t cell : cells)
+        if (const std::int64_t n = split_->local(part->rank, cell); n >= 0)
+          local.push_back(std::size_t(n));
+      part->engine->restCells(local);
+    }
+  }
+  void setParams(const StepParams& params) override {
+    params_ = params;
+    if (!split_) return;
+    for (auto& part : parts_) {
+      StepParams local = params;
+      local.rows = split_->lattice().ny;
+      local.firstRow = axis_ == 1 ? split_->origin(part->rank) : 0;
+      part->engine->setParams(local);
+    }
+  }
+
+  void initialize(const InitialFlow& flow) override {
+    steps_ = 0;
+    for (auto& part : parts_) {
+      InitialFlow local = flow;
+      if (axis_ == 0) local.x0 = split_->origin(part->rank);
+      if (axis_ == 1) local.y0 = split_->origin(part->rank);
+      part->engine->initialize(local);
+    }
+    exchange(false);  // the halo's cells as their owners set them
+  }
+
+  void importState(const std::vector<float>& state, std::uint64_t steps) override {
+    steps_ = steps;
+    const int q = latticeQ(lattice_);
+    const std::size_t cells = grid().cells();
+    for (int r = 0; r < ranks_; ++r) {
+      Part* part = held(r);
+      if (wire_ && wire_->rank() != 0 && !part) continue;
+      const std::size_t localCells = split_->local(r).cells();
+      std::vector<float> local(localCells * q);
+      if (!wire_ || wire_->rank() == 0)
+        for (std::size_t n = 0; n < localCells; ++n) {
+          const std::size_t global = split_->global(r, n);
+          for (int i = 0; i < q; ++i) local[i * localCells + n] = state[i * cells + global];
+        }
+      if (wire_ && r != 0) {
+        if (wire_->rank() == 0)
+          wire_->post(r, kStateTag, bytesOf(local), local.size() * 4);
+        else
+          wire_->expect(0, kStateTag, bytesOf(local), local.size() * 4);
+        wire_->finish();
+      }
+      if (part) part->engine->importState(local, steps);
+    }
+    exchange(steps & 1);
+  }
+  std::vector<float> exportState() override {
+    const int q = latticeQ(lattice_);
+    const std::size_t cells = grid().cells();
+    std::vector<float> state;
+    if (!wire_ || wire_->rank() == 0) state.assign(cells * q, 0.0f);
+    const auto place = [&](int rank, const std::vector<float>& local) {
+      const std::size_t localCells = split_->local(rank).cells();
+      for (std::size_t n = 0; n < localCells; ++n) {
+        if (!split_->ownsLocal(rank, n)) continue;
+        const std::size_t global = split_->global(rank, n);
+        for (int i = 0; i < q; ++i) state[i * cells + global] = local[i * localCells + n];
+      }
+    };
+    if (!wire_) {
+      for (auto& part : parts_) place(part->rank, part->engine->exportState());
+      return state;
+    }
+    const std::vector<float> mine = parts_[0]->engine->exportState();
+    const auto gathered = wire_->gather(
+        std::vector<std::byte>(reinterpret_cast<const std::byte*>(mine.data()),
+                               reinterpret_cast<const std::byte*>(mine.data() + mine.size())));
+    for (int r = 0; r < int(gathered.size()); ++r) place(r, floatsOf(gathered[r]));
+    return state;
+  }
+
+  void step(int count) override {
+    const CpuStopwatch watch;
+    for (int c = 0; c < count; ++c) {
+      for (auto& part : parts_) part->engine->step(1);
+      ++steps_;
+      exchange(steps_ & 1);
+      for (auto& part : parts_) part->engine->recordNow();
+    }
+    const double updates = double(grid().cells()) * count;
+    timings_.step->record(watch.elapsedMs(), updates,
+                          updates * bytesPerCellUpdate(lattice_, variant_));
+  }
+
+  void setBoundaryLinks(const BoundaryLinks& links) override {
+    // An open outlet takes the cell before it as that cell's step left it, which only the slab
+    // that owns the cell has.
+    for (std::uint32_t cell : links.openOutlets)
+      if (split_->owner(Neighbourhood(grid(), cell).at(-1, 0, 0)) != split_->owner(cell))
+        throw InputError("an open outlet at x = " + std::to_string(cell % grid().nx) +
+                         " has the cell before it in another rank's slab: split along y or z");
+    for (auto& part : parts_) {
+      const int r = part->rank;
+      BoundaryLinks local;
+      for (ForceLink link : links.curved)
+        if (split_->owner(link.cell) == r) local.curved.push_back(localLink(r, link));
+      // A pair of free-slip reflections swaps two cells' populations: each rank that owns
+      // either cell swaps them in its own storage.
+      for (const ForceLink& link : links.slip)
+        if (split_->owner(link.cell) == r || split_->owner(slipPartner(link)) == r)
+          local.slip.push_back(localLink(r, link));
+      for (std::uint32_t cell : links.openOutlets)
+        if (split_->owner(cell) == r) local.openOutlets.push_back(localCell(r, cell));
+      part->engine->setBoundaryLinks(local);
+    }
+  }
+
+  void setMonitor(const Monitor& monitor) override {
+    monitor_ = monitor;
+    for (auto& part : parts_) {
+      const int r = part->rank;
+      Monitor local;
+      local.linkStart.push_back(0);
+      for (int k = 0; k < monitor.obstacles(); ++k) {
+        for (std::uint32_t l = monitor.linkStart[k]; l < monitor.linkStart[k + 1]; ++l)
+          if (split_->owner(monitor.links[l].cell) == r)
+            local.links.push_back(localLink(r, monitor.links[l]));
+        local.linkStart.push_back(std::uint32_t(local.links.size()));
+      }
+      if (monitor.obstacles() == 0) local.linkStart.clear();
+      part->probes.clear();
+      for (std::size_t p = 0; p < monitor.probes.size(); ++p)
+        if (split_->owner(monitor.probes[p]) == r) {
+          part->probes.push_back(p);
+          local.probes.push_back(localCell(r, monitor.probes[p]));
+        }
+      part->engine->setMonitor(local);
+    }
+  }
+  std::vector<double> takeRecords() override {
+    const std::size_t stride = monitor_.stride();
+    if (stride == 0) return {};
+    const int obstacles = monitor_.obstacles();
+    std::vector<double> records;
+    // Each rank's records: per step, its share of each obstacle's force, then its probes.
+    const auto add = [&](const std::vector<std::size_t>& probes, const std::vector<double>& mine) {
+      const std::size_t own = 3 * std::size_t(obstacles) + 4 * probes.size();
+      const std::size_t steps = own ? mine.size() / own : 0;
+      if (records.empty() && steps) records.assign(steps * stride, 0.0);
+      for (std::size_t s = 0; s < steps; ++s) {
+        const double* from = mine.data() + s * own;
+        double* to = records.data() + s * stride;
+        for (int k = 0; k < 3 * obstacles; ++k) to[k] += from[k];
+        for (std::size_t p = 0; p < probes.size(); ++p)
+          std::copy_n(from + 3 * obstacles + 4 * p, 4, to + 3 * obstacles + 4 * probes[p]);
+      }
+    };
+    if (!wire_) {
+      for (auto& part : parts_) add(part->probes, part->engine->takeRecords());
+      return records;
+    }
+    // Each process sends its probes' indices and its records.
+    const std::vector<double> mine = parts_[0]->engine->takeRecords();
+    std::vector<double> message(parts_[0]->probes.begin(), parts_[0]->probes.end());
+    message.insert(message.begin(), double(parts_[0]->probes.size()));
+    message.insert(message.end(), mine.begin(), mine.end());
+    const auto gathered = wire_->gather(std::vector<std::byte>(
+        reinterpret_cast<const std::byte*>(message.data()),
+        reinterpret_cast<const std::byte*>(message.data() + message.size())));
+    for (const auto& bytes : gathered) {
+      const std::vector<double> from = doublesOf(bytes);
+      const auto probes = std::size_t(from.at(0));
+      const std::vector<std::size_t> indices(from.begin() + 1, from.begin() + 1 + long(probes));
+      add(indices, std::vector<double>(from.begin() + 1 + long(probes), from.end()));
+    }
+    return records;
+  }
+
+  std::uint32_t takeStatus() override {
+    std::uint32_t status = 0;
+    for (auto& part : parts_) status |= part->engine->takeStatus();
+    if (wire_) {
+      std::vector<double> bits = {double(status & kStatusNonFinite), double(status & kStatusFast)};
+      wire_->max(bits);
+      status = (bits[0] > 0 ? kStatusNonFinite : 0) | (bits[1] > 0 ? kStatusFast : 0);
+    }
+    return status;
+  }
+
+  Totals totals() override {
+    std::vector<double> sums = {0, 0}, largest = {0};
+    for (auto& part : parts_) {
+      const Totals t = part->engine->totals();
+      sums[0] += t.mass;
+      sums[1] += double(t.fluidCells);
+      largest[0] = std::max(largest[0], double(t.maxSpeed));
+    }
+    if (wire_) {
+      wire_->sum(sums);
+      wire_->max(largest);
+    }
+    return {sums[0], float(largest[0]), std::uint64_t(sums[1])};
+  }
+
+  void render(LbmView view, const Plane& plane, const FieldRequest& request,
+              FieldImage& image) override {
+    const CpuStopwatch watch;
+    const std::vector<PlaneSample> moments = planeMoments(plane);  // on rank 0
+    if (wire_ && wire_->rank() != 0) return;
+    renderFromMoments(view, plane, grid(), request, moments, image);
+    const double pixels = double(image.width) * image.height;
+    timings_.view->record(watch.elapsedMs(), pixels, pixels * sizeof(float));
+  }
+
+  std::vector<PlaneSample> planeRows(const Plane& plane, int first, int count) override {
+    const int w = plane.width(grid());
+    std::vector<PlaneSample> rows;
+    if (!wire_ || wire_->rank() == 0) rows.resize(std::size_t(w) * count);
+    if (!wire_) {
+      for (auto& part : parts_) {
+        const Piece piece = planePiece(part->rank, plane, first, count);
+        placePiece(
+            piece,
+            part->engine->planeRows(piece.local, piece.bLo - piece.bShift, piece.bHi - piece.bLo),
+            first, w, rows);
+      }
+      return rows;
+    }
+    const Piece piece = planePiece(parts_[0]->rank, plane, first, count);
+    std::vector<PlaneSample> mine;
+    if (piece.bHi > piece.bLo)
+      mine = parts_[0]->engine->planeRows(piece.local, piece.bLo - piece.bShift,
+                                          piece.bHi - piece.bLo);
+    const auto gathered = wire_->gather(
+        std::vector<std::byte>(reinterpret_cast<const std::byte*>(mine.data()),
+                               reinterpret_cast<const std::byte*>(mine.data() + mine.size())));
+    for (int r = 0; r < int(gathered.size()); ++r) {
+      std::vector<PlaneSample> samples(gathered[r].size() / sizeof(PlaneSample));
+      std::memcpy(samples.data(), gathered[r].data(), gathered[r].size());
+      placePiece(planePiece(r, plane, first, count), samples, first, w, rows);
+    }
+    return rows;
+  }
+  const PlaneSample* planeMomentsInPlace(const Plane& plane) override {
+    plane_ = planeMoments(plane);
+    return plane_.data();
+  }
+
+  VolumeFields volumeInPlace(VolumeQuantity quantity) override {
+    const Grid& g = grid();
+    const std::size_t cells = g.cells();
+    const bool root = !wire_ || wire_->rank() == 0;
+    if (root && volume_.size() != cells) {
+      requireHostMemory(double(cells) * (sizeof(PlaneSample) + 2 * sizeof(float)),
+                        "the 3-D view's fields");
+      volume_.resize(cells);
+      quantity_.resize(cells);
+      speed_.resize(cells);
+    }
+    // Each slab's moments, by planes across the split axis where the lattice is 3-D.
+    const auto place = [&](int rank, const PlaneSample* local) {
+      const std::size_t localCells = split_->local(rank).cells();
+      for (std::size_t n = 0; n < localCells; ++n)
+        if (split_->ownsLocal(rank, n)) volume_[split_->global(rank, n)] = local[n];
+    };
+    if (!wire_) {
+      for (auto& part : parts_)
+        place(part->rank, part->engine->volumeInPlace(VolumeQuantity::Speed).moments);
+    } else {
+      const Part& part = *parts_[0];
+      const PlaneSample* local = part.engine->volumeInPlace(VolumeQuantity::Speed).moments;
+      const auto bytes = reinterpret_cast<const std::byte*>(local);
+      const auto gathered = wire_->gather(std::vector<std::byte>(
+          bytes, bytes + split_->local(part.rank).cells() * sizeof(PlaneSample)));
+      for (int r = 0; r < int(gathered.size()); ++r)
+        place(r, reinterpret_cast<const PlaneSample*>(gathered[r].data()));
+    }
+    if (!root) return {};
+    const float largest =
+        volumeFromMoments(quantity, g, volume_.data(), quantity_.data(), speed_.data());
+    return {quantity_.data(), speed_.data(), largest, volume_.data()};
+  }
+
+  void pollTimings() override {
+    for (auto& part : parts_) part->engine->pollTimings();
+  }
+  void drainTimings() override {
+    for (auto& part : parts_) part->engine->drainTimings();
+  }
+  void synchronize() override {
+    for (auto& part : parts_) part->engine->synchronize();
+  }
+  std::string configuration() const override {
+    return parts_.front()->engine->configuration() + ", split over " + std::to_string(ranks_) +
+           " ranks along " + kAxisNames[axis_];
+  }
+
+ private:
+  struct Part {
+    int rank = 0;
+    TimingScope step{"step", "", false}, view{"view", "", false};
+    std::unique_ptr<LbmEngine> engine;
+    std::vector<std::size_t> probes;  // the monitor's probes this rank holds
+  };
+  // The part of a plane's rows [first, first + count) a rank owns: plane coordinates [aLo, aHi)
+  // x [bLo, bHi), which its storage's plane `local` holds shifted by aShift, bShift.
+  struct Piece {
+    int rank = 0;
+    Plane local;
+    int aLo = 0, aHi = 0, bLo = 0, bHi = 0, aShift = 0, bShift = 0;
+  };
+  static constexpr int kStateTag = (1 << 20) - 1;  // above every halo channel's (their indices)
+
+  Part* held(int rank) {
+    for (auto& part : parts_)
+      if (part->rank == rank) return part.get();
+    return nullptr;
+  }
+  std::uint32_t localCell(int rank, std::size_t cell) const {
+    return std::uint32_t(split_->local(rank, cell));
+  }
+  ForceLink localLink(int rank, ForceLink link) const {
+    link.cell = localCell(rank, link.cell);
+    return link;
+  }
+  // The cell a free-slip link's reflection comes back to (BoundaryLinks::slip).
+  std::size_t slipPartner(const ForceLink& link) const {
+    const int i = int(link.direction);
+    const int d[3] = {latticeCx(i), 0, latticeCz(i)};
+    const Grid& g = grid();
+    int c[3];
+    coordinatesOf(g, link.cell, c);
+    const int extents[3] = {g.nx, g.ny, g.nz};
+    for (int a = 0; a < 3; ++a) c[a] = (c[a] + d[a] + extents[a]) % extents[a];
+    return cellAt(g, c);
+  }
+  int latticeCx(int i) const { return lattice_ == LatticeKind::D2Q9 ? D2Q9::cx(i) : D3Q19::cx(i); }
+  int latticeCz(int i) const { return lattice_ == LatticeKind::D2Q9 ? D2Q9::cz(i) : D3Q19::cz(i); }
+
+  Piece planePiece(int rank, const Plane& plane, int first, int count) const {
+    Piece piece;
+    piece.rank = rank;
+    piece.local = plane;
+    piece.aHi = plane.width(grid());
+    piece.bLo = first;
+    piece.bHi = first + count;
+    const int own0 = split_->first(rank), own1 = split_->first(rank + 1);
+    const int origin = split_->origin(rank);
+    if (plane.axis == axis_) {
+      if (plane.index < own0 || plane.index >= own1) piece.bHi = piece.bLo;  // not this rank's
+      piece.local.index = plane.index - origin;
+    } else if ((plane.axis == 0 ? 1 : 0) == axis_) {
+      piece.aLo = own0;
+      piece.aHi = own1;
+      piece.aShift = origin;
+    } else {
+      piece.bLo = std::max(first, own0);
+      piece.bHi = std::max(piece.bLo, std::min(first + count, own1));
+      piece.bShift = origin;
+    }
+    return piece;
+  }
+  void placePiece(const Piece& piece, const std::vector<PlaneSample>& samples, int first, int w,
+                  std::vector<PlaneSample>& rows) const {
+    if (piece.bHi <= piece.bLo) return;
+    const int width = piece.local.width(split_->local(piece.rank));
+    for (int b = piece.bLo; b < piece.bHi; ++b)
+      for (int a = piece.aLo; a < piece.aHi; ++a)
+        rows[std::size_t(b - first) * w + a] =
+            samples[std::size_t(b - piece.bLo) * width + (a - piece.aShift)];
+  }
+
+  // What streamed across in the last step (or was set), so that between calls every slot that a
+  // rank's own cells read holds what the whole lattice holds there: the next step, the moves
+  // around it and a measurement read only the current state, whatever the flags have become.
+  void exchange(bool odd) {
+    const std::vector<HaloChannel>& channels = channels_[odd];
+    std::vector<std::vector<std::byte>> buffers(channels.size());
+    const std::size_t slot = parts_.front()->engine->bytesPerSlot();
+    for (std::size_t k = 0; k < channels.size(); ++k) {
+      const HaloChannel& c = channels[k];
+      Part* from = held(c.from);
+      Part* to = held(c.to);
+      if (!from && !to) continue;
+      buffers[k].resize(c.sent.size() * slot);
+      if (from) from->engine->readSlots(c.sent, buffers[k].data());
+      if (!wire_) continue;
+      if (from && !to) wire_->post(c.to, int(k), buffers[k].data(), buffers[k].size());
+      if (to && !from) wire_->expect(c.from, int(k), buffers[k].data(), buffers[k].size());
+    }
+    if (wire_) wire_->finish();
+    for (std::size_t k = 0; k < channels.size(); ++k)
+      if (Part* to = held(channels[k].to))
+        to->engine->writeSlots(channels[k].received, buffers[k].data());
+  }
+
+  void sendFlags() {
+    for (auto& part : parts_) {
+      const std::vector<std::uint8_t> local = localFlags(*split_, flags_, part->rank);
+      part->engine->setFlags(local, 0, local.size());
+    }
+    for (int odd = 0; odd < 2; ++odd)
+      channels_[odd] = haloChannels(lattice_, variant_, *split_, flags_, odd);
+  }
+
+  static std::byte* bytesOf(std::vector<float>& v) {
+    return reinterpret_cast<std::byte*>(v.data());
+  }
+  static std::vector<float> floatsOf(const std::vector<std::byte>& bytes) {
+    std::vector<float> v(bytes.size() / sizeof(float));
+    std::memcpy(v.data(), bytes.data(), v.size() * sizeof(float));
+    return v;
+  }
+  static std::vector<double> doublesOf(const std::vector<std::byte>& bytes) {
+    std::vector<double> v(bytes.size() / sizeof(double));
+    std::memcpy(v.data(), bytes.data(), v.size() * sizeof(double));
+    return v;
+  }
+
+  LatticeKind lattice_;
+  Variant variant_;
+  LbmTimings timings_;
+  int axis_, ranks_;
+  Wire* wire_;
+  std::vector<std::unique_ptr<Part>> parts_;
+  std::unique_ptr<Split> split_;  // from the first reshape on
+  Grid whole_;
+  std::vector<std::uint8_t> flags_;  // the lattice's
+  std::vector<HaloChannel> channels_[2];
+  StepParams params_;
+  Monitor monitor_;
+  std::vector<PlaneSample> plane_, volume_;
+  std::vector<float> quantity_, speed_;
+  std::uint64_t steps_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<LbmEngine> makeSplitEngine(LatticeKind lattice, const Variant& variant,
+                                           LbmTimings timings, int axis, int ranks, MakeEngine make,
+                                           Wire* wire) {
+  return std::make_unique<SplitEngine>(lattice, variant, timings, axis, ranks, make, wire);
+}
+
+}  // namespace ws::lbm

@@ -1,0 +1,81 @@
+#pragma once
+// A lattice cut into slabs along one axis, a slab a rank, as Riesinger et al. (2017, part IV) run
+// D3Q19 over many GPUs. Each rank keeps its own cells and, on either side along the axis, a layer
+// of its neighbours' (the halo). After each step the neighbours send into the halo what their
+// step streamed across: only the populations that point out of their slab, from wherever the
+// storage variant keeps them at that parity (postCollisionSlot, lbm_cell.h). Between steps, then,
+// every slot that a rank's own cells read holds what the whole lattice holds there, so the next
+// step, the moves at the boundaries and every measurement are the whole lattice's, bit for bit,
+// whatever edits came between.
+//
+// SplitEngine is such a lattice as one LbmEngine: the module drives it as it drives one engine,
+// and it drives one engine a rank, through a Wire to the ranks other processes hold (MPI,
+// lbm_mpi.h), or holding every rank itself (a lattice split within one process, as the tests
+// run it).
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "compute/core/ranks.h"
+#include "compute/lbm/lbm_engine.h"
+
+namespace ws::lbm {
+
+// Where each rank's cells lie.
+class Split {
+ public:
+  // Refuses (InputError) an axis the lattice does not have and a split that leaves a rank fewer
+  // than two cells along the axis (an open outlet reads the cell before it from its own slab).
+  Split(const Grid& lattice, int axis, int ranks);
+
+  const Grid& lattice() const { return lattice_; }
+  int axis() const { return axis_; }
+  int ranks() const { return ranks_; }
+  // Layers of the neighbours' cells on each side: 1, or 0 for one rank (the lattice wraps).
+  int halo() const { return ranks_ > 1 ? 1 : 0; }
+  // Rank r's own cells along the axis: [first(r), first(r + 1)), as even as they come.
+  int first(int rank) const;
+  // Rank r's storage: its slab and the halo on each side.
+  Grid local(int rank) const;
+  // The lattice's coordinate along the axis of rank r's local layer 0 (-1 for rank 0's halo).
+  int origin(int rank) const { return first(rank) - halo(); }
+  // The lattice's cell held at rank r's local cell n (halo cells wrapped round the lattice).
+  std::size_t global(int rank, std::size_t n) const;
+  // Rank r's local cell holding lattice cell `cell`, or -1 where it holds none.
+  std::int64_t local(int rank, std::size_t cell) const;
+  int owner(std::size_t cell) const;
+  // Whether rank r's local cell n is its own (not the halo's).
+  bool ownsLocal(int rank, std::size_t n) const;
+
+ private:
+  int along(std::size_t cell) const;  // the cell's coordinate along the axis
+
+  Grid lattice_;
+  int axis_, ranks_, extent_;
+};
+
+// What crosses from one rank to a neighbour after a step: the values at these elements of the
+// sender's storage go to these elements of the receiver's.
+struct HaloChannel {
+  int from = 0, to = 0;
+  int side = 0;  // 0: to the rank below along the axis, 1: to the one above
+  std::vector<std::uint64_t> sent, received;
+};
+
+// The channels of a split for a flag field (the lattice's) once the steps done are odd or even.
+std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& variant,
+                                      const Split& split, const std::vector<std::uint8_t>& flags,
+                                      bool odd);
+
+// Makes the engine of one rank's slab.
+using MakeEngine = std::unique_ptr<LbmEngine> (*)(LatticeKind, const Variant&, LbmTimings);
+
+// The split lattice as one engine. With no wire it holds every rank; with one, the rank the wire
+// says, and every process calls the same methods in the same order (lbm_mpi.h). What an engine
+// returns (states, planes, records) is whole on rank 0.
+std::unique_ptr<LbmEngine> makeSplitEngine(LatticeKind lattice, const Variant& variant,
+                                           LbmTimings timings, int axis, int ranks,
+                                           MakeEngine make = makeCpuEngine, Wire* wire = nullptr);
+
+}  // namespace ws::lbm

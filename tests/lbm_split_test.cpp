@@ -1,0 +1,286 @@
+// A lattice split into slabs over ranks (lbm_split.h), here every rank in one process: where each
+// rank's cells lie, and that the split lattice steps, starts, measures and shows exactly what the
+// whole one does, in every storage variant, along every axis, on fresh random lattices with every
+// kind of boundary across the slabs' borders.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+
+#include "compute/core/errors.h"
+#include "compute/lbm/lbm_catalog.h"
+#include "compute/lbm/lbm_obstacles.h"
+#include "compute/lbm/lbm_split.h"
+#include "tests/lbm_random.h"
+#include "tests/test_support.h"
+
+namespace ws::lbm {
+namespace {
+
+std::string describe(const Grid& g, int axis, int ranks, const std::string& variant) {
+  return std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" + std::to_string(g.nz) +
+         " split over " + std::to_string(ranks) + " ranks along " + "xyz"[axis] + ", " + variant;
+}
+
+TEST(LbmSplit, EachCellHasOneOwnerAndItsNeighboursAreInItsSlab) {
+  const Grid g{11, 7, 5};
+  for (int axis = 0; axis < 3; ++axis)
+    for (int ranks = 1; ranks <= 2; ++ranks) {
+      const Split split(g, axis, ranks);
+      std::vector<int> owners(g.cells(), 0);
+      for (int r = 0; r < ranks; ++r) {
+        const Grid local = split.local(r);
+        for (std::size_t n = 0; n < local.cells(); ++n) {
+          const std::size_t cell = split.global(r, n);
+          ASSERT_LT(cell, g.cells());
+          EXPECT_EQ(split.local(r, cell), std::int64_t(n)) << "rank " << r << ", cell " << n;
+          if (split.ownsLocal(r, n)) {
+            ++owners[cell];
+            EXPECT_EQ(split.owner(cell), r);
+            // Every neighbour of an own cell is held, and is the lattice's neighbour.
+            const Neighbourhood near(local, n), far(g, cell);
+            for (int dz = -1; dz <= 1; ++dz)
+              for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx)
+                  EXPECT_EQ(split.global(r, near.at(dx, dy, dz)), far.at(dx, dy, dz));
+          }
+        }
+      }
+      for (std::size_t cell = 0; cell < g.cells(); ++cell)
+        ASSERT_EQ(owners[cell], 1) << "cell " << cell << " along "
+                                   << "xyz"[axis];
+    }
+  // Slabs as even as they come: 11 cells over 3 ranks along x are 3, 4 and 4.
+  const Split three(g, 0, 3);
+  EXPECT_EQ(three.first(1) - three.first(0), 3);
+  EXPECT_EQ(three.first(3) - three.first(2), 4);
+  EXPECT_EQ(three.local(2).nx, 6);  // 4 and a halo layer each side
+  EXPECT_EQ(three.origin(0), -1);
+}
+
+TEST(LbmSplit, ASplitThatLeavesARankTooFewCellsIsRefused) {
+  const auto refusal = [](const Grid& g, int axis, int ranks) {
+    try {
+      Split(g, axis, ranks);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("taken");
+  };
+  EXPECT_EQ(refusal({8, 6, 1}, 1, 4),
+            "the lattice's 6 cells along y cannot be split over 4 ranks: each rank needs at "
+            "least 2 cells along the axis it is split on (run fewer processes, or split along "
+            "another axis: lbm.split_axis)");
+  EXPECT_EQ(refusal({8, 6, 1}, 1, 3), "taken");
+  EXPECT_EQ(refusal({8, 6, 1}, 2, 2), "a 2-D lattice cannot be split along z");
+  EXPECT_EQ(refusal({8, 6, 1}, 0, 0).substr(0, 45),
+            "the lattice's 8 cells along x cannot be split");
+}
+
+// The random lattice of the engines' tests; split along x, open outlets stay where the cell
+// before them is in their own slab (a split elsewhere is refused, below).
+test::RandomLattice splittable(LatticeKind lattice, const Grid& grid, int axis, int ranks,
+                               std::uint64_t seed) {
+  test::RandomLattice r = test::randomLattice(lattice, grid, seed);
+  r.params.parabolicInlet = seed % 2 == 0;
+  if (axis != 0) return r;
+  const Split split(grid, axis, ranks);
+  for (std::size_t n = 0; n < grid.cells(); ++n)
+    if ((r.flags[n] & kTypeMask) == kOpenOutlet &&
+        split.owner(n) != split.owner(Neighbourhood(grid, n).at(-1, 0, 0)))
+      r.flags[n] = (r.flags[n] & ~kTypeMask) | kOutlet;
+  return r;
+}
+
+// What a run of each engine leaves and measures.
+struct Outcome {
+  std::vector<float> state;
+  std::vector<double> records;
+  Totals totals;
+  std::vector<std::vector<PlaneSample>> planes;
+};
+
+Outcome run(LbmEngine& engine, const test::RandomLattice& r, const BoundaryLinks& boundaries,
+            const Monitor& monitor, int steps) {
+  test::load(engine, r, 3);  // an odd start: A-A begins in the other parity
+  engine.setBoundaryLinks(boundaries);
+  engine.setMonitor(monitor);
+  engine.step(steps / 2);
+  engine.step(steps - steps / 2);
+  Outcome out{engine.exportState(), engine.takeRecords(), engine.totals(), {}};
+  const Grid& g = engine.grid();
+  for (int axis = 0; axis < (g.nz > 1 ? 3 : 1); ++axis) {
+    const int extent = axis == 0 ? g.nx : axis == 1 ? g.ny : g.nz;
+    const Plane plane{g.nz > 1 ? axis : 2, g.nz > 1 ? extent / 2 : 0};
+    out.planes.push_back(engine.planeMoments(plane));
+  }
+  return out;
+}
+
+bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+bool samePlane(const std::vector<PlaneSample>& a, const std::vector<PlaneSample>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    if (std::memcmp(&a[k], &b[k], sizeof(PlaneSample)) != 0) return false;
+  return true;
+}
+
+// The split lattice's state equals the whole one's bit for bit after even and odd numbers of
+// steps, with walls, moving walls, inlets (parabolic on even seeds, whose rows the slabs shift),
+// both outlets, free-slip walls and curved links across the slabs' borders; its planes are the
+// same, its totals and forces agree to rounding (summed in another order), its probes exactly.
+TEST(LbmSplit, EveryVariantStepsBitForBitAsTheWholeLattice) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  TimingScope step("step", "u", false), view("view", "p", false);
+  for (const Grid grid : {Grid{23, 17, 1}, Grid{12, 11, 9}}) {
+    const LatticeKind lattice = grid.nz == 1 ? LatticeKind::D2Q9 : LatticeKind::D3Q19;
+    for (int axis = 0; axis < (grid.nz > 1 ? 3 : 2); ++axis)
+      for (int ranks = 2; ranks <= 4; ++ranks) {
+        const test::RandomLattice r = splittable(lattice, grid, axis, ranks, seed + ranks);
+        Monitor monitor = test::randomMonitor(r, seed);
+        const BoundaryLinks boundaries = test::randomBoundaries(r, monitor, seed);
+        for (const auto& entry : storageCatalog()) {
+          const std::string context =
+              describe(grid, axis, ranks, entry.variant.name) + ", seed " + std::to_string(seed);
+          for (int steps : {6, 7}) {
+            auto whole = makeCpuEngine(lattice, entry.how, {&step, &view});
+            auto split = makeSplitEngine(lattice, entry.how, {&step, &view}, axis, ranks);
+            const Outcome expected = run(*whole, r, boundaries, monitor, steps);
+            const Outcome got = run(*split, r, boundaries, monitor, steps);
+            ASSERT_TRUE(sameBits(got.state, expected.state))
+                << context << ", " << steps << " steps";
+            for (std::size_t p = 0; p < expected.planes.size(); ++p)
+              EXPECT_TRUE(samePlane(got.planes[p], expected.planes[p]))
+                  << context << ", plane across axis " << p;
+            EXPECT_EQ(got.totals.fluidCells, expected.totals.fluidCells) << context;
+            EXPECT_EQ(got.totals.maxSpeed, expected.totals.maxSpeed) << context;
+            EXPECT_NEAR(got.totals.mass, expected.totals.mass, 1e-9 * grid.cells()) << context;
+            test::expectRecordsNear(got.records, expected.records, monitor, 1e-6, context);
+            for (std::size_t s = 0; s < std::size_t(steps); ++s)  // probes: the owner's exactly
+              for (std::size_t k = 3 * monitor.obstacles(); k < monitor.stride(); ++k) {
+                const double a = got.records[s * monitor.stride() + k];
+                const double b = expected.records[s * monitor.stride() + k];
+                EXPECT_TRUE(a == b || (std::isnan(a) && std::isnan(b))) << context;
+              }
+          }
+        }
+      }
+  }
+}
+
+// A scene's starting flow is the whole lattice's in every slab (the inflow's parabola and the
+// Taylor-Green vortices depend on where a cell is), and so is the 3-D view's volume.
+TEST(LbmSplit, TheStartingFlowAndTheVolumeAreTheWholeLattices) {
+  TimingScope step("step", "u", false), view("view", "p", false);
+  const Variant variant{Propagation::AA, Layout::SoA, false};
+  for (const Grid grid : {Grid{24, 18, 1}, Grid{12, 10, 8}}) {
+    const LatticeKind lattice = grid.nz == 1 ? LatticeKind::D2Q9 : LatticeKind::D3Q19;
+    const test::RandomLattice r = test::randomLattice(lattice, grid, 7);
+    for (int axis = 0; axis < (grid.nz > 1 ? 3 : 2); ++axis)
+      for (const InitialFlow flow : {InitialFlow{InitialFlow::kInflow, 0.05, double(grid.ny - 2)},
+                                     InitialFlow{InitialFlow::kTaylorGreen, 0.02, 0, 0.5, 0.7}}) {
+        auto whole = makeCpuEngine(lattice, variant, {&step, &view});
+        auto split = makeSplitEngine(lattice, variant, {&step, &view}, axis, 3);
+        for (LbmEngine* engine : {whole.get(), split.get()}) {
+          engine->reshape(grid);
+          engine->setFlags(r.flags, 0, r.flags.size());
+          engine->setParams(r.params);
+          engine->initialize(flow);
+        }
+        const std::string context = describe(grid, axis, 3, variant.name());
+        EXPECT_TRUE(sameBits(split->exportState(), whole->exportState())) << context;
+        if (grid.nz == 1) continue;
+        for (LbmEngine* engine : {whole.get(), split.get()}) engine->step(3);
+        const VolumeFields a = whole->volumeInPlace(VolumeQuantity::QCriterion);
+        const std::vector<float> expected(a.quantity, a.quantity + grid.cells());
+        const VolumeFields b = split->volumeInPlace(VolumeQuantity::QCriterion);
+        EXPECT_TRUE(sameBits(std::vector<float>(b.quantity, b.quantity + grid.cells()), expected))
+            << context;
+        EXPECT_EQ(a.largest, b.largest) << context;
+      }
+  }
+}
+
+// A closed box split four ways keeps its mass while the lid drives it (to rounding), and a wall
+// drawn across a border and the cells that become fluid again mid-run step as in the whole
+// lattice.
+TEST(LbmSplit, MassIsKeptAndEditsMidRunMatchTheWholeLattice) {
+  TimingScope step("step", "u", false), view("view", "p", false);
+  const Grid grid{16, 12, 10};
+  std::vector<std::uint8_t> flags(grid.cells(), kFluid);
+  for (std::size_t n = 0; n < grid.cells(); ++n) {
+    const int x = int(n % grid.nx), y = int(n / grid.nx % grid.ny), z = int(n / grid.nx / grid.ny);
+    if (x == 0 || x == grid.nx - 1 || y == 0 || z == 0 || z == grid.nz - 1) flags[n] = kWall;
+    if (y == grid.ny - 1) flags[n] = kMovingWall;
+  }
+  markNearWalls(grid, flags, 0, grid.cells());
+  StepParams params;
+  params.omegaPlus = params.omegaMinus = 1.5f;
+  params.wallVelocity[0] = 0.05f;
+  for (const auto& entry : storageCatalog()) {
+    auto whole = makeCpuEngine(LatticeKind::D3Q19, entry.how, {&step, &view});
+    auto split = makeSplitEngine(LatticeKind::D3Q19, entry.how, {&step, &view}, 2, 4);
+    for (LbmEngine* engine : {whole.get(), split.get()}) {
+      engine->reshape(grid);
+      engine->setFlags(flags, 0, flags.size());
+      engine->setParams(params);
+      engine->initialize({});
+    }
+    const double mass = split->totals().mass;
+    for (LbmEngine* engine : {whole.get(), split.get()}) engine->step(20);
+    EXPECT_NEAR(split->totals().mass, mass, entry.how.half ? 1e-2 : 1e-4) << entry.variant.name;
+    // A wall drawn across the border between ranks 1 and 2 (z = 5), then taken away.
+    std::vector<std::uint8_t> edited = flags;
+    std::vector<std::size_t> drawn;
+    for (int z = 4; z <= 6; ++z)
+      for (int y = 4; y <= 6; ++y) {
+        const std::size_t n = (std::size_t(z) * grid.ny + y) * grid.nx + 8;
+        edited[n] = kWall;
+        drawn.push_back(n);
+      }
+    markNearWalls(grid, edited, 0, grid.cells());
+    // Step by step: the split lattice's state is the whole one's after each.
+    const auto stepBoth = [&](int steps, const char* when) {
+      for (int k = 0; k < steps; ++k) {
+        for (LbmEngine* engine : {whole.get(), split.get()}) engine->step(1);
+        ASSERT_TRUE(sameBits(split->exportState(), whole->exportState()))
+            << entry.variant.name << ", step " << k + 1 << " " << when;
+      }
+    };
+    for (LbmEngine* engine : {whole.get(), split.get()}) engine->setFlags(edited, 0, edited.size());
+    stepBoth(7, "with the wall drawn");
+    for (LbmEngine* engine : {whole.get(), split.get()}) {
+      engine->setFlags(flags, 0, flags.size());
+      engine->restCells(drawn);
+    }
+    stepBoth(9, "with the wall erased");
+    // And so are the totals (summed in another order).
+    EXPECT_NEAR(split->totals().mass, whole->totals().mass, 1e-9 * grid.cells());
+  }
+}
+
+TEST(LbmSplit, AnOpenOutletWhoseUpstreamCellIsAnotherRanksIsRefused) {
+  TimingScope step("step", "u", false), view("view", "p", false);
+  const Grid grid{12, 6, 1};
+  std::vector<std::uint8_t> flags(grid.cells(), kFluid);
+  flags[1 * grid.nx + 6] = kOpenOutlet;  // x = 6: the first column of rank 1 of 2 along x
+  markNearWalls(grid, flags, 0, grid.cells());
+  auto split = makeSplitEngine(LatticeKind::D2Q9, {}, {&step, &view}, 0, 2);
+  split->reshape(grid);
+  split->setFlags(flags, 0, flags.size());
+  try {
+    split->setBoundaryLinks({{}, {}, openOutlets(grid, flags)});
+    FAIL() << "taken";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "an open outlet at x = 6 has the cell before it in another rank's slab: split "
+                 "along y or z");
+  }
+}
+
+}  // namespace
+}  // namespace ws::lbm
