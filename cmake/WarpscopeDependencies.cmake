@@ -52,4 +52,25 @@ ws_require(CLI11_FOUND "CLI11" libcli11-dev)
 find_package(OpenMP QUIET COMPONENTS CXX)
 ws_require(OpenMP_CXX_FOUND "OpenMP" "libomp-dev (GCC's libgomp usually comes with g++)")
 
+# MPI splits the LBM lattice over processes (compute/lbm/lbm_mpi.h): AUTO builds it where an MPI
+# library is found (OpenMPI: libopenmpi-dev), ON requires it, OFF leaves it out; without it the
+# program runs as one process.
+set(WARPSCOPE_MPI AUTO CACHE STRING "split the LBM lattice over MPI processes: AUTO, ON or OFF")
+set_property(CACHE WARPSCOPE_MPI PROPERTY STRINGS AUTO ON OFF)
+set(WS_WITH_MPI OFF)
+if(NOT WARPSCOPE_MPI STREQUAL "OFF")
+  find_package(MPI QUIET COMPONENTS CXX)
+  if(MPI_CXX_FOUND)
+    set(WS_WITH_MPI ON)
+    message(STATUS "warpscope: MPI ${MPI_CXX_VERSION} (${MPIEXEC_EXECUTABLE}): `mpirun -np N "
+                   "warpscope ...` splits the LBM lattice over N processes")
+  elseif(WARPSCOPE_MPI STREQUAL "ON")
+    ws_require(MPI_CXX_FOUND "MPI" "libopenmpi-dev openmpi-bin")
+  endif()
+endif()
+if(NOT WS_WITH_MPI)
+  message(STATUS "warpscope: building without MPI (none found, or WARPSCOPE_MPI=OFF): one process; "
+                 "install libopenmpi-dev and openmpi-bin to split the LBM lattice over several")
+endif()
+
 find_package(Threads REQUIRED)

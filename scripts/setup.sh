@@ -16,7 +16,8 @@ shift || true
 packages=(build-essential cmake ninja-build pkg-config
           libglfw3-dev libepoxy-dev libimgui-dev libglm-dev libstb-dev nlohmann-json3-dev
           libcli11-dev libgtest-dev googletest libegl-dev libgl-dev
-          libegl-mesa0 libgl1-mesa-dri xvfb xdotool ffmpeg fonts-dejavu-core)
+          libegl-mesa0 libgl1-mesa-dri xvfb xdotool ffmpeg fonts-dejavu-core
+          libopenmpi-dev openmpi-bin)
 # The .deb's dependencies are read from the program's libraries by dpkg-shlibdeps (dpkg-dev, with
 # build-essential), through CPack, which needs `file` to find them.
 if [ "$mode" = package ]; then packages+=(file); fi

@@ -14,11 +14,13 @@
 #include "compute/core/line.h"
 #include "compute/core/memory.h"
 #include "compute/core/output_file.h"
+#include "compute/core/ranks.h"
 #include "compute/core/saved_state.h"
 #include "compute/lbm/lbm_catalog.h"
 #include "compute/lbm/lbm_cuda.h"
 #include "compute/lbm/lbm_export.h"
 #include "compute/lbm/lbm_mesh_obstacle.h"
+#include "compute/lbm/lbm_mpi.h"
 
 namespace ws::lbm {
 
@@ -295,6 +297,10 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
                                    "mean steps a tracer lives before it reappears elsewhere");
   life.logScale = true;
   p.declare(life);
+  p.declare(ParamSpec::choice(
+      "split_axis", "split along", "auto", {"auto", "x", "y", "z"},
+      "under mpirun: the axis along which the lattice is cut into a slab a process (auto: z in "
+      "3-D, y in 2-D; along x, the contiguous axis, the halos are scattered cells)"));
   p.declare(ParamSpec::choice("block", "threads per block", "128",
                               {"64", "128", "256", "512", "1024"},
                               "CUDA threads per block of the stream-collide kernel"));
@@ -368,6 +374,7 @@ bool LbmModule::applies(const std::string& key) const {
     return surface && p.getInt("streamlines") > 0 && p.getText("scene") == "cylinder";
   if (key == "reynolds" || key == "viscosity") return p.getText("viscosity_from") == key;
   if (key == "block") return backend() == Backend::Cuda;
+  if (key == "split_axis") return backend() == Backend::Cpu && ranks::count() > 1;
   if (key == "cylinders" || key == "sides" || key == "curved_walls" || key == "outflow")
     return p.getText("scene") == "cylinder";
   if (key == "obstacle_mesh") return is3d && p.getText("scene") == "cylinder";
@@ -410,10 +417,18 @@ std::vector<std::string> LbmModule::sweepSizes() const {
   return {"64x32", "128x64", "256x128", "512x256", "1024x512", "2048x1024", "4096x2048"};
 }
 
+int LbmModule::splitAxis() const {
+  const std::string& axis = params().getText("split_axis");
+  if (axis == "auto") return spec_.lattice == LatticeKind::D3Q19 ? 2 : 1;
+  return axis[0] - 'x';
+}
+
 void LbmModule::buildEngine() {
   const Variant v = entryNamed(storageCatalog(), variant()).how;
   if (backend() == Backend::Cuda)
     engine_ = makeCudaEngine(spec_.lattice, v, std::stoi(params().getText("block")), gpuTimings_);
+  else if (ranks::count() > 1)
+    engine_ = mpi::makeEngine(spec_.lattice, v, cpuTimings_, splitAxis());
   else
     engine_ = makeCpuEngine(spec_.lattice, v, cpuTimings_);
   engine_->setParams(flow_.params);
@@ -736,6 +751,13 @@ std::string LbmModule::notes() const {
                          fixed(period->steps, 1) + " steps\n"
                    : "St: the lift on " + name + " is not periodic (yet)\n";
   }
+  if (ranks::count() > 1)
+    text += backend() == Backend::Cpu
+                ? "the lattice is split over " + std::to_string(ranks::count()) + " ranks along " +
+                      "xyz"[splitAxis()] +
+                      " (MPI processes): a slab each, halos exchanged after every step\n"
+                : "under mpirun the CUDA backend runs on rank 0 alone: splitting the lattice over "
+                  "the ranks needs the CPU backend for now\n";
   if (!bodies_.empty() && entryNamed(storageCatalog(), variant()).how.half)
     text +=
         "FP16 storage keeps each population to about 3 digits: the forces, the lift most, are "
@@ -1233,7 +1255,8 @@ void LbmModule::applyParams(const std::vector<std::string>& changed) {
   spec_ = spec;
   flow_ = flow;
   engine_->setParams(flow_.params);
-  if (anyOf(changed, {"block"}) && backend() == Backend::Cuda) {
+  if ((anyOf(changed, {"block"}) && backend() == Backend::Cuda) ||
+      (anyOf(changed, {"split_axis"}) && ranks::count() > 1)) {
     const StateBlob state = saveState();
     buildEngine();
     restoreState(state);

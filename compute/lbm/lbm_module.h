@@ -117,6 +117,7 @@ class LbmModule final : public Module,
  private:
   FlowSpec specFromParams() const;
   void buildEngine();
+  int splitAxis() const;  // under mpirun (lbm_mpi.h): 0, 1, 2 for x, y, z
   // After the cell types changed: the monitor is found again, the obstacles' surface made again.
   void cellTypesChanged();
   void keepSnapshot();

@@ -1,0 +1,136 @@
+// The LBM lattice over MPI processes (compute/core/ranks.h, compute/lbm/lbm_mpi.h): the real
+// program under mpirun with 1 to 4 ranks (oversubscribed on CI's two cores) writes the same flow,
+// bit for bit, as one process does; a bad rank count is refused with exit 2, and a rank killed
+// mid-run ends the run everywhere rather than leaving it hanging.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "tests/process.h"
+
+namespace ws {
+namespace {
+
+#if WS_WITH_MPI
+#define REQUIRE_MPI()
+#else
+#define REQUIRE_MPI() GTEST_SKIP() << "warpscope was built without MPI (install libopenmpi-dev)"
+#endif
+
+// mpirun as root (CI's containers) and with more ranks than cores, one thread a rank.
+std::string mpirun(int ranks) {
+  return "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 " +
+         std::string(MPIEXEC) + " --oversubscribe -np " + std::to_string(ranks) + " ";
+}
+
+std::string readFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The VTI file a headless run of these options writes after its steps, and the run's output.
+struct Written {
+  std::string vti, output;
+  int exitCode = -1;
+};
+
+Written run(int ranks, const std::string& options, const std::string& name) {
+  const auto folder =
+      std::filesystem::temp_directory_path() /
+      ("ws_mpi_" + name + "_" + std::to_string(ranks) + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  const std::string command = (ranks > 1 ? mpirun(ranks) : "OMP_NUM_THREADS=1 ") + WARPSCOPE_BIN +
+                              " --headless --backend cpu --module lbm --window 320x200 " + options +
+                              " --action \"export VTI\" --output-dir " + folder.string();
+  const test::ProcessResult result = test::runProcess("timeout 300 env " + command);
+  Written w{"", result.output, result.exitCode};
+  for (const auto& entry : std::filesystem::directory_iterator(folder))
+    if (entry.path().extension() == ".vti") w.vti = readFile(entry.path());
+  std::filesystem::remove_all(folder);
+  return w;
+}
+
+struct Case {
+  const char* name;
+  std::string options;
+};
+
+// Each split axis in 2-D and 3-D, A-B and A-A, FP32 and FP16 storage, an odd and an even number
+// of steps; a cylinder across the slabs' borders with the inlet and both outlets, the lid of a
+// cavity, free-slip sides.
+TEST(LbmMpi, OneToFourRanksWriteTheFlowOfOneProcessBitForBit) {
+  REQUIRE_MPI();
+  const Case cases[] = {
+      {"cylinder_y", "--size 96x48 --steps 21"},
+      {"cylinder_x_aa16",
+       "--size 96x48 --steps 20 --variant aa-soa-fp16 --set lbm.split_axis=x "
+       "--set lbm.outflow=extrapolated"},
+      {"airfoil_y_aos", "--preset lbm-airfoil --size 128x48 --steps 14 --variant ab-aos-fp16"},
+      {"cavity3d_z", "--preset lbm-cavity-3d --size 16 --steps 9 --variant aa-aos-fp32"},
+      {"cavity3d_x_ab16",
+       "--preset lbm-cavity-3d --size 16 --steps 8 --variant ab-soa-fp16 "
+       "--set lbm.split_axis=x"},
+      {"channel3d_y",
+       "--preset lbm-obstacle-3d --size 32x16x16 --steps 7 --variant aa-soa-fp32 "
+       "--set lbm.split_axis=y"},
+  };
+  for (const Case& c : cases) {
+    const Written one = run(1, c.options, c.name);
+    ASSERT_EQ(one.exitCode, 0) << c.name << ": " << one.output;
+    ASSERT_GT(one.vti.size(), 1000u) << c.name;
+    for (int ranks = 2; ranks <= 4; ++ranks) {
+      const Written split = run(ranks, c.options, c.name);
+      ASSERT_EQ(split.exitCode, 0) << c.name << " over " << ranks << " ranks: " << split.output;
+      EXPECT_NE(split.output.find("split over " + std::to_string(ranks) + " ranks along"),
+                std::string::npos)
+          << c.name << ": " << split.output;
+      EXPECT_TRUE(split.vti == one.vti) << c.name << " over " << ranks << " ranks";
+    }
+  }
+}
+
+TEST(LbmMpi, MoreRanksThanTheLatticeCanTakeAreRefused) {
+  REQUIRE_MPI();
+  const Written w = run(5, "--size 16x8 --steps 3", "refused");
+  EXPECT_EQ(w.exitCode, 2) << w.output;
+  EXPECT_NE(w.output.find("the lattice's 8 cells along y cannot be split over 5 ranks"),
+            std::string::npos)
+      << w.output;
+}
+
+// A rank killed mid-run: mpirun ends every rank and says which one died (within the timeout,
+// which a hang would reach).
+TEST(LbmMpi, ARankKilledMidRunEndsTheRunEverywhere) {
+  REQUIRE_MPI();
+  const std::string marker = "--steps 987654";
+  const auto script = std::filesystem::temp_directory_path() /
+                      ("ws_mpi_kill_" + std::to_string(::getpid()) + ".sh");
+  std::ofstream(script) << mpirun(3) << WARPSCOPE_BIN
+                        << " --headless --backend cpu --module lbm --window 160x100 --size 64x32 "
+                           "--set lbm.reynolds=20 "
+                        << marker << " &\nrun=$!\nsleep 4\n"
+                        << "for p in $(pgrep -f -- '" << marker << "'); do\n"
+                        << "  if tr '\\0' '\\n' < /proc/$p/environ 2>/dev/null | "
+                           "grep -qx OMPI_COMM_WORLD_RANK=1; then kill -9 $p; fi\n"
+                        << "done\nwait $run\necho \"exit $?\"\n";
+  const auto started = std::chrono::steady_clock::now();
+  const test::ProcessResult result = test::runProcess("timeout 120 bash " + script.string());
+  std::filesystem::remove(script);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_LT(seconds, 60) << result.output;
+  EXPECT_NE(result.output.find("exited on signal 9"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("exit 0"), std::string::npos) << result.output;
+}
+
+}  // namespace
+}  // namespace ws
