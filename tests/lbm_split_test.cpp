@@ -263,6 +263,36 @@ TEST(LbmSplit, MassIsKeptAndEditsMidRunMatchTheWholeLattice) {
   }
 }
 
+// What the views and notes show: where each slab lies, and each rank's halo per step, the bytes
+// of the populations its channels carry (haloChannels) at the parities the steps left.
+TEST(LbmSplit, TheSplitSaysWhereEachSlabLiesAndWhatItsHaloCarries) {
+  TimingScope step("step", "u", false), view("view", "p", false);
+  const Grid grid{20, 14, 1};
+  const test::RandomLattice r = test::randomLattice(LatticeKind::D2Q9, grid, 11);
+  const Variant variant{Propagation::AA, Layout::SoA, true};
+  auto whole = makeCpuEngine(LatticeKind::D2Q9, variant, {&step, &view});
+  EXPECT_EQ(whole->split(), nullptr);
+  auto split = makeSplitEngine(LatticeKind::D2Q9, variant, {&step, &view}, 1, 3);
+  test::load(*split, r, 0);
+  split->step(2);  // ends after an odd step, then an even one
+  const SplitState* state = split->split();
+  ASSERT_NE(state, nullptr);
+  EXPECT_EQ(state->axis, 1);
+  EXPECT_EQ(state->first, (std::vector<int>{0, 4, 9, 14}));
+  ASSERT_EQ(state->ranks.size(), 3u);
+  const Split slabs(grid, 1, 3);
+  for (int rank = 0; rank < 3; ++rank) {
+    double bytes = 0;
+    for (const bool odd : {true, false})
+      for (const HaloChannel& c : haloChannels(LatticeKind::D2Q9, variant, slabs, r.flags, odd))
+        if (c.from == rank) bytes += double(c.sent.size()) * 2 / 2;  // FP16, over two steps
+    EXPECT_EQ(state->ranks[rank].haloBytes, bytes) << "rank " << rank;
+    EXPECT_GT(bytes, 0);
+    EXPECT_GT(state->ranks[rank].updateMs, 0);
+  }
+  EXPECT_GT(state->stepMs, 0);
+}
+
 TEST(LbmSplit, AnOpenOutletWhoseUpstreamCellIsAnotherRanksIsRefused) {
   TimingScope step("step", "u", false), view("view", "p", false);
   const Grid grid{12, 6, 1};

@@ -120,6 +120,20 @@ WS_HD void initializeCell(const Grid& g, const std::uint8_t* flags, S f, std::si
   for (int i = 0; i < Lat::Q; ++i) storePostCollision<Lat, P>(g, flags, f, n, i, false, p, s[i]);
 }
 
+// A lattice split over ranks (lbm_split.h) as the views and notes show it: the axis, where each
+// rank's slab begins along it (and, last, the lattice's extent), and a step's times in the last
+// step() call, the whole's and each rank's: its own cells' update, its halo exchange (packing,
+// waiting, unpacking), and the bytes it sent.
+struct SplitState {
+  int axis = 0;
+  std::vector<int> first;
+  double stepMs = 0;  // a step of the whole lattice, as rank 0 saw it
+  struct Rank {
+    double updateMs = 0, exchangeMs = 0, haloBytes = 0;
+  };
+  std::vector<Rank> ranks;
+};
+
 class LbmEngine {
  public:
   virtual ~LbmEngine() = default;
@@ -182,6 +196,9 @@ class LbmEngine {
   // `deferred`, step() leaves the monitor's record to recordNow(), which records the state now.
   virtual void deferRecords(bool deferred);
   virtual void recordNow();
+
+  // Where the lattice is split over ranks; none for a lattice in one piece.
+  virtual const SplitState* split() const { return nullptr; }
 
   virtual void pollTimings() {}
   virtual void drainTimings() {}

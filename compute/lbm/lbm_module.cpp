@@ -751,13 +751,12 @@ std::string LbmModule::notes() const {
                          fixed(period->steps, 1) + " steps\n"
                    : "St: the lift on " + name + " is not periodic (yet)\n";
   }
-  if (ranks::count() > 1)
-    text += backend() == Backend::Cpu
-                ? "the lattice is split over " + std::to_string(ranks::count()) + " ranks along " +
-                      "xyz"[splitAxis()] +
-                      " (MPI processes): a slab each, halos exchanged after every step\n"
-                : "under mpirun the CUDA backend runs on rank 0 alone: splitting the lattice over "
-                  "the ranks needs the CPU backend for now\n";
+  if (const SplitState* split = engine_->split())
+    text += splitNotes(*split);
+  else if (ranks::count() > 1)
+    text +=
+        "under mpirun the CUDA backend runs on rank 0 alone: splitting the lattice over the "
+        "ranks needs the CPU backend for now\n";
   if (!bodies_.empty() && entryNamed(storageCatalog(), variant()).how.half)
     text +=
         "FP16 storage keeps each population to about 3 digits: the forces, the lift most, are "
@@ -856,9 +855,44 @@ std::array<double, 4> LbmModule::probe() const {
   return ends;
 }
 
+std::string LbmModule::splitNotes(const SplitState& split) const {
+  const char axis = "xyz"[split.axis];
+  const int ranks = int(split.first.size()) - 1;
+  std::string text = "the lattice is split over " + std::to_string(ranks) + " ranks along " + axis +
+                     " (MPI processes): a slab each, the halos exchanged after every step";
+  if (split.ranks.empty() || split.stepMs <= 0) return text + "\n";
+  text += "; a step:\n";
+  double update = 0, exchange = 0;
+  for (int r = 0; r < ranks; ++r) {
+    const SplitState::Rank& t = split.ranks[r];
+    text += "  rank " + std::to_string(r) + ", " + axis + " " + std::to_string(split.first[r]) +
+            "-" + std::to_string(split.first[r + 1] - 1) + ": update " + fixed(t.updateMs, 2) +
+            " ms, halo " + fixed(t.exchangeMs, 2) + " ms (" + fixed(t.haloBytes / 1024, 1) +
+            " KB sent)\n";
+    update = std::max(update, t.updateMs);
+    exchange = std::max(exchange, t.exchangeMs);
+  }
+  // Riesinger 2017, eq. 15.1: T = boundary + max(inner, communication), here with the exchange
+  // after the whole update (not yet overlapped): the slowest update, then the slowest exchange.
+  return text + "model (eq. 15.1, exchange not overlapped): " + fixed(update, 2) + " + " +
+         fixed(exchange, 2) + " = " + fixed(update + exchange, 2) + " ms; measured " +
+         fixed(split.stepMs, 2) + " ms\n";
+}
+
 std::vector<Mark> LbmModule::marks() const {
   std::vector<Mark> marks;
   const float h = float(plane().height(spec_.grid));
+  if (const SplitState* split = engine_->split()) {
+    // The slabs' borders where the plane shown crosses them.
+    const Plane p = plane();
+    const int across = p.axis == 0 ? 1 : 0, up = p.axis == 2 ? 1 : 2;
+    const float w = float(p.width(spec_.grid));
+    for (std::size_t r = 1; r + 1 < split->first.size(); ++r) {
+      const float at = float(split->first[r]);
+      if (split->axis == across) marks.push_back({at, 0, at, h, {0.3f, 0.9f, 1.0f}});
+      if (split->axis == up) marks.push_back({0, h - at, w, h - at, {0.3f, 0.9f, 1.0f}});
+    }
+  }
   if (!params().getText("probe").empty()) {
     // Cell centres in the view's coordinates (its y grows downwards, the plane's rows upwards).
     const auto [a0, b0, a1, b1] = probe();

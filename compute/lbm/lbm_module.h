@@ -118,6 +118,7 @@ class LbmModule final : public Module,
   FlowSpec specFromParams() const;
   void buildEngine();
   int splitAxis() const;  // under mpirun (lbm_mpi.h): 0, 1, 2 for x, y, z
+  std::string splitNotes(const SplitState& split) const;
   // After the cell types changed: the monitor is found again, the obstacles' surface made again.
   void cellTypesChanged();
   void keepSnapshot();

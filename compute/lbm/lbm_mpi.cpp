@@ -134,6 +134,7 @@ class Leader final : public LbmEngine {
     send(Op::VolumeInPlace, quantity);
     return split_->volumeInPlace(quantity);
   }
+  const SplitState* split() const override { return split_->split(); }
   void pollTimings() override { split_->pollTimings(); }
   void drainTimings() override { split_->drainTimings(); }
   void synchronize() override { split_->synchronize(); }

@@ -188,6 +188,8 @@ class SplitEngine final : public LbmEngine {
     for (auto& part : parts_) part->engine->reshape(split.local(part->rank));
     split_ = std::make_unique<Split>(split);
     whole_ = grid;
+    state_ = {axis_, {}, 0, {}};
+    for (int r = 0; r <= ranks_; ++r) state_.first.push_back(split.first(r));
     flags_.assign(grid.cells(), kFluid);
     steps_ = 0;
     sendFlags();
@@ -282,17 +284,26 @@ class SplitEngine final : public LbmEngine {
   }
 
   void step(int count) override {
+    if (count <= 0) return;
     const CpuStopwatch watch;
+    for (auto& part : parts_) part->last = {};
     for (int c = 0; c < count; ++c) {
-      for (auto& part : parts_) part->engine->step(1);
+      for (auto& part : parts_) {
+        const CpuStopwatch update;
+        part->engine->step(1);
+        part->last.updateMs += update.elapsedMs();
+      }
       ++steps_;
       exchange(steps_ & 1);
       for (auto& part : parts_) part->engine->recordNow();
     }
     const double updates = double(grid().cells()) * count;
-    timings_.step->record(watch.elapsedMs(), updates,
-                          updates * bytesPerCellUpdate(lattice_, variant_));
+    const double ms = watch.elapsedMs();
+    timings_.step->record(ms, updates, updates * bytesPerCellUpdate(lattice_, variant_));
+    state_.stepMs = ms / count;
+    gatherRankTimes(count);
   }
+  const SplitState* split() const override { return split_ ? &state_ : nullptr; }
 
   void setBoundaryLinks(const BoundaryLinks& links) override {
     // An open outlet takes the cell before it as that cell's step left it, which only the slab
@@ -503,6 +514,7 @@ class SplitEngine final : public LbmEngine {
     TimingScope step{"step", "", false}, view{"view", "", false};
     std::unique_ptr<LbmEngine> engine;
     std::vector<std::size_t> probes;  // the monitor's probes this rank holds
+    SplitState::Rank last;            // of the step() call in progress or last made
   };
   // The part of a plane's rows [first, first + count) a rank owns: plane coordinates [aLo, aHi)
   // x [bLo, bHi), which its storage's plane `local` holds shifted by aShift, bShift.
@@ -575,6 +587,8 @@ class SplitEngine final : public LbmEngine {
   // What streamed across in the last step (or was set), so that between calls every slot that a
   // rank's own cells read holds what the whole lattice holds there: the next step, the moves
   // around it and a measurement read only the current state, whatever the flags have become.
+  // Each part's time in it (packing, waiting, unpacking) and the bytes it sends add to its
+  // `last`.
   void exchange(bool odd) {
     const std::vector<HaloChannel>& channels = channels_[odd];
     std::vector<std::vector<std::byte>> buffers(channels.size());
@@ -585,15 +599,44 @@ class SplitEngine final : public LbmEngine {
       Part* to = held(c.to);
       if (!from && !to) continue;
       buffers[k].resize(c.sent.size() * slot);
-      if (from) from->engine->readSlots(c.sent, buffers[k].data());
+      if (from) {
+        const CpuStopwatch pack;
+        from->engine->readSlots(c.sent, buffers[k].data());
+        from->last.exchangeMs += pack.elapsedMs();
+        from->last.haloBytes += double(buffers[k].size());
+      }
       if (!wire_) continue;
       if (from && !to) wire_->post(c.to, int(k), buffers[k].data(), buffers[k].size());
       if (to && !from) wire_->expect(c.from, int(k), buffers[k].data(), buffers[k].size());
     }
-    if (wire_) wire_->finish();
+    if (wire_) {
+      const CpuStopwatch wait;
+      wire_->finish();
+      parts_.front()->last.exchangeMs += wait.elapsedMs();
+    }
     for (std::size_t k = 0; k < channels.size(); ++k)
-      if (Part* to = held(channels[k].to))
+      if (Part* to = held(channels[k].to)) {
+        const CpuStopwatch unpack;
         to->engine->writeSlots(channels[k].received, buffers[k].data());
+        to->last.exchangeMs += unpack.elapsedMs();
+      }
+  }
+
+  // Every rank's times of the last step() call, a step's worth, on rank 0.
+  void gatherRankTimes(int count) {
+    state_.ranks.assign(std::size_t(ranks_), {});
+    const auto perStep = [count](SplitState::Rank t) {
+      return SplitState::Rank{t.updateMs / count, t.exchangeMs / count, t.haloBytes / count};
+    };
+    if (!wire_) {
+      for (auto& part : parts_) state_.ranks[part->rank] = perStep(part->last);
+      return;
+    }
+    const SplitState::Rank mine = perStep(parts_.front()->last);
+    const auto bytes = reinterpret_cast<const std::byte*>(&mine);
+    const auto gathered = wire_->gather(std::vector<std::byte>(bytes, bytes + sizeof mine));
+    for (std::size_t r = 0; r < gathered.size(); ++r)
+      std::memcpy(&state_.ranks[r], gathered[r].data(), sizeof(SplitState::Rank));
   }
 
   void sendFlags() {
@@ -626,6 +669,7 @@ class SplitEngine final : public LbmEngine {
   Wire* wire_;
   std::vector<std::unique_ptr<Part>> parts_;
   std::unique_ptr<Split> split_;  // from the first reshape on
+  SplitState state_;
   Grid whole_;
   std::vector<std::uint8_t> flags_;  // the lattice's
   std::vector<HaloChannel> channels_[2];
