@@ -33,6 +33,21 @@ class Wire {
   virtual std::vector<std::vector<std::byte>> gather(const std::vector<std::byte>& mine) = 0;
 };
 
+// Each process's values to rank 0, in rank order (none elsewhere).
+template <typename T>
+std::vector<std::vector<T>> gatherValues(Wire& wire, const T* values, std::size_t count) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  const auto* p = reinterpret_cast<const std::byte*>(values);
+  const std::vector<std::vector<std::byte>> each = wire.gather(
+      count ? std::vector<std::byte>(p, p + count * sizeof(T)) : std::vector<std::byte>{});
+  std::vector<std::vector<T>> out(each.size());
+  for (std::size_t r = 0; r < each.size(); ++r) {
+    out[r].resize(each[r].size() / sizeof(T));
+    if (!out[r].empty()) std::memcpy(out[r].data(), each[r].data(), out[r].size() * sizeof(T));
+  }
+  return out;
+}
+
 // A call rank 0 sends the others: plain values and vectors of them, read back in order.
 class Call {
  public:
@@ -64,7 +79,8 @@ class Call {
   std::vector<T> getVector() {
     const auto size = get<std::uint64_t>();
     std::vector<T> values(size);
-    std::memcpy(values.data(), take(size * sizeof(T)), size * sizeof(T));
+    const std::byte* from = take(size * sizeof(T));
+    if (size) std::memcpy(values.data(), from, size * sizeof(T));
     return values;
   }
   const std::vector<std::byte>& bytes() const { return bytes_; }

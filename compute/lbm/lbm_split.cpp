@@ -276,10 +276,8 @@ class SplitEngine final : public LbmEngine {
       return state;
     }
     const std::vector<float> mine = parts_[0]->engine->exportState();
-    const auto gathered = wire_->gather(
-        std::vector<std::byte>(reinterpret_cast<const std::byte*>(mine.data()),
-                               reinterpret_cast<const std::byte*>(mine.data() + mine.size())));
-    for (int r = 0; r < int(gathered.size()); ++r) place(r, floatsOf(gathered[r]));
+    const auto gathered = gatherValues(*wire_, mine.data(), mine.size());
+    for (int r = 0; r < int(gathered.size()); ++r) place(r, gathered[r]);
     return state;
   }
 
@@ -377,11 +375,7 @@ class SplitEngine final : public LbmEngine {
     std::vector<double> message(parts_[0]->probes.begin(), parts_[0]->probes.end());
     message.insert(message.begin(), double(parts_[0]->probes.size()));
     message.insert(message.end(), mine.begin(), mine.end());
-    const auto gathered = wire_->gather(std::vector<std::byte>(
-        reinterpret_cast<const std::byte*>(message.data()),
-        reinterpret_cast<const std::byte*>(message.data() + message.size())));
-    for (const auto& bytes : gathered) {
-      const std::vector<double> from = doublesOf(bytes);
+    for (const std::vector<double>& from : gatherValues(*wire_, message.data(), message.size())) {
       const auto probes = std::size_t(from.at(0));
       const std::vector<std::size_t> indices(from.begin() + 1, from.begin() + 1 + long(probes));
       add(indices, std::vector<double>(from.begin() + 1 + long(probes), from.end()));
@@ -444,14 +438,9 @@ class SplitEngine final : public LbmEngine {
     if (piece.bHi > piece.bLo)
       mine = parts_[0]->engine->planeRows(piece.local, piece.bLo - piece.bShift,
                                           piece.bHi - piece.bLo);
-    const auto gathered = wire_->gather(
-        std::vector<std::byte>(reinterpret_cast<const std::byte*>(mine.data()),
-                               reinterpret_cast<const std::byte*>(mine.data() + mine.size())));
-    for (int r = 0; r < int(gathered.size()); ++r) {
-      std::vector<PlaneSample> samples(gathered[r].size() / sizeof(PlaneSample));
-      std::memcpy(samples.data(), gathered[r].data(), gathered[r].size());
-      placePiece(planePiece(r, plane, first, count), samples, first, w, rows);
-    }
+    const auto gathered = gatherValues(*wire_, mine.data(), mine.size());
+    for (int r = 0; r < int(gathered.size()); ++r)
+      placePiece(planePiece(r, plane, first, count), gathered[r], first, w, rows);
     return rows;
   }
   const PlaneSample* planeMomentsInPlace(const Plane& plane) override {
@@ -482,11 +471,8 @@ class SplitEngine final : public LbmEngine {
     } else {
       const Part& part = *parts_[0];
       const PlaneSample* local = part.engine->volumeInPlace(VolumeQuantity::Speed).moments;
-      const auto bytes = reinterpret_cast<const std::byte*>(local);
-      const auto gathered = wire_->gather(std::vector<std::byte>(
-          bytes, bytes + split_->local(part.rank).cells() * sizeof(PlaneSample)));
-      for (int r = 0; r < int(gathered.size()); ++r)
-        place(r, reinterpret_cast<const PlaneSample*>(gathered[r].data()));
+      const auto gathered = gatherValues(*wire_, local, split_->local(part.rank).cells());
+      for (int r = 0; r < int(gathered.size()); ++r) place(r, gathered[r].data());
     }
     if (!root) return {};
     const float largest =
@@ -633,10 +619,8 @@ class SplitEngine final : public LbmEngine {
       return;
     }
     const SplitState::Rank mine = perStep(parts_.front()->last);
-    const auto bytes = reinterpret_cast<const std::byte*>(&mine);
-    const auto gathered = wire_->gather(std::vector<std::byte>(bytes, bytes + sizeof mine));
-    for (std::size_t r = 0; r < gathered.size(); ++r)
-      std::memcpy(&state_.ranks[r], gathered[r].data(), sizeof(SplitState::Rank));
+    const auto gathered = gatherValues(*wire_, &mine, 1);
+    for (std::size_t r = 0; r < gathered.size(); ++r) state_.ranks[r] = gathered[r].at(0);
   }
 
   void sendFlags() {
@@ -650,16 +634,6 @@ class SplitEngine final : public LbmEngine {
 
   static std::byte* bytesOf(std::vector<float>& v) {
     return reinterpret_cast<std::byte*>(v.data());
-  }
-  static std::vector<float> floatsOf(const std::vector<std::byte>& bytes) {
-    std::vector<float> v(bytes.size() / sizeof(float));
-    std::memcpy(v.data(), bytes.data(), v.size() * sizeof(float));
-    return v;
-  }
-  static std::vector<double> doublesOf(const std::vector<std::byte>& bytes) {
-    std::vector<double> v(bytes.size() / sizeof(double));
-    std::memcpy(v.data(), bytes.data(), v.size() * sizeof(double));
-    return v;
   }
 
   LatticeKind lattice_;
