@@ -1232,6 +1232,7 @@ TEST(GuiPanels, TheAutoDemoShowsItsPresetAndCanBeHeldAndMovedOn) {
   const std::string script = R"(
 open Classroom
 set "s / preset" 60
+toggle "pass over slow ones"
 toggle "auto demo"
 frames 3
 expect-module cahn-hilliard

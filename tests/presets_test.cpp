@@ -182,7 +182,7 @@ TEST(AutoDemo, ShowsEachPresetInTurnCanBeHeldAndMovedOn) {
   EXPECT_EQ(lab.errorMessage, "");
 }
 
-TEST(AutoDemo, PassesOverPresetsTooSlowForTheBackend) {
+TEST(AutoDemo, PassesOverPresetsTooSlowForTheBackendUnlessHeld) {
   Lab lab(onCpu());
   ui::Classroom classroom;
   classroom.autoCycle = true;
@@ -197,6 +197,12 @@ TEST(AutoDemo, PassesOverPresetsTooSlowForTheBackend) {
   ASSERT_GE(lab.module().stepTiming().stats().samples, 3);
   const double stepMs = lab.module().stepTiming().stats().medianMs;
   classroom.tooSlowMs = stepMs / 2;
+  // Held, it stays: the user asked to see it.
+  classroom.demoHeld = true;
+  ui::advanceAutoCycle(lab, classroom, 1.5);
+  EXPECT_EQ(classroom.demoPreset, names[2]);
+  EXPECT_EQ(classroom.demoSkipped, "");
+  classroom.demoHeld = false;
   ui::advanceAutoCycle(lab, classroom, 2.0);
   EXPECT_EQ(classroom.demoPreset, names[3]);
   EXPECT_TRUE(classroom.tooSlow.count(names[2]));

@@ -97,6 +97,7 @@ void drawClassroomPanel(Classroom& classroom) {
   float seconds = float(classroom.cycleSeconds);
   if (tracked::SliderFloat("s / preset", &seconds, 5.0f, 120.0f, "%.0f"))
     classroom.cycleSeconds = seconds;
+  tracked::Checkbox("pass over slow ones", &classroom.skipSlow);
   if (classroom.autoCycle) drawDemoStatus(classroom);
   ImGui::TextDisabled("keys: U scale, I contrast, L large figure, A auto demo");
 }
@@ -145,6 +146,8 @@ std::string loadNextPreset(Lab& lab, Classroom& classroom) {
     const std::string& name = names[classroom.nextPreset++ % names.size()];
     if (classroom.tooSlow.count(name)) continue;
     lab.loadPreset(*shippedPath(kPresets, name));  // and its module
+    // Timed afresh: the last preset's steps, in a module they shared, say nothing of this one's.
+    lab.module().clearTimings();
     lab.fitView();
     lab.setRunning(true);
     return name;
@@ -162,10 +165,11 @@ void advanceAutoCycle(Lab& lab, Classroom& classroom, double now) {
     return;
   }
   if (!classroom.demoHeld) classroom.demoElapsed += elapsed;
-  // Measured on this backend: a preset that cannot run at interactive rates is passed over.
+  // Measured on this backend: a preset that cannot run at interactive rates is passed over,
+  // unless the user holds it there or wants to see every one.
   const TimingStats step = lab.module().stepTiming().stats();
-  const bool slow =
-      !classroom.demoPreset.empty() && step.samples >= 3 && step.medianMs > classroom.tooSlowMs;
+  const bool slow = classroom.skipSlow && !classroom.demoHeld && !classroom.demoPreset.empty() &&
+                    step.samples >= 3 && step.medianMs > classroom.tooSlowMs;
   if (slow) {
     classroom.tooSlow.insert(classroom.demoPreset);
     char why[160];

@@ -49,8 +49,10 @@ struct Classroom {
   bool appliedContrast = false;
   // The auto demo: the shipped preset it shows and for how long it has, held (the demo waits on
   // it) or not. The panel's "Next preset" moves on at once. A preset whose step takes longer than
-  // tooSlowMs on this backend is skipped, and not shown again.
+  // tooSlowMs on this backend is skipped, and not shown again, unless it is held (or the user
+  // turned skipSlow off, as on a slow machine in a class that should see every one).
   double tooSlowMs = 250;
+  bool skipSlow = true;
   std::size_t nextPreset = 0;
   std::string demoPreset;  // "" before the first
   double demoElapsed = 0;  // seconds shown, held time not counted
