@@ -88,6 +88,7 @@ void record(const char* id, const char* kind, float frameWidth, std::string valu
   r.min = ImGui::GetItemRectMin();
   r.max = ImGui::GetItemRectMax();
   r.frameMax = frameWidth > 0 ? ImVec2(r.min.x + frameWidth, r.max.y) : r.max;
+  r.scrollY = window->Scroll.y;
   r.enabled = !(GImGui->LastItemData.InFlags & ImGuiItemFlags_Disabled);
   // A window's first frame (an auto-sized popup) lays out unseen and moves before it shows.
   r.visible = ImGui::IsItemVisible() && !window->Hidden;
@@ -224,6 +225,7 @@ bool BeginCombo(const char* label, const char* preview, ImGuiComboFlags flags) {
   r.max = ImVec2(
       r.frameMax.x + (labelWidth > 0 ? ImGui::GetStyle().ItemInnerSpacing.x + labelWidth : 0.0f),
       r.frameMax.y);
+  r.scrollY = window->Scroll.y;
   r.value = preview;
   WidgetLog::instance().add(std::move(r));
   return true;

@@ -17,6 +17,7 @@ struct WidgetRecord {
   std::string kind;    // button, checkbox, radio, combo, selectable, slider, input, header, text
   ImVec2 min, max;     // the whole item, its label included
   ImVec2 frameMax;     // where its frame ends (sliders, fields, combos: the label is right of it)
+  float scrollY = 0;   // how far its window was scrolled when it was drawn
   bool enabled = true;
   bool visible = true;  // not scrolled or clipped out of its window
   std::string value;    // checkbox, radio, header: on/off; combo: its preview; slider, field: text

@@ -247,7 +247,10 @@ bool UiDriver::reveal(const WidgetRecord& widget) {
   ImGuiWindow* window = ImGui::FindWindowByName(widget.window.c_str());
   if (!window) return true;
   const ImRect clip = window->InnerClipRect;
-  if (widget.min.y >= clip.Min.y && widget.max.y <= clip.Max.y) {
+  // The record is a frame old and a scroll asked for shows a frame later: only a record drawn at
+  // the window's present scroll says where the widget is now.
+  const bool current = widget.scrollY == window->Scroll.y;
+  if (current && widget.min.y >= clip.Min.y && widget.max.y <= clip.Max.y) {
     // Where it stays for two frames running: a window just scrolled may lay out again.
     const bool still =
         widget.id == revealed_ && widget.min.x == revealedAt_.x && widget.min.y == revealedAt_.y;
@@ -255,8 +258,10 @@ bool UiDriver::reveal(const WidgetRecord& widget) {
     revealedAt_ = widget.min;
     return still;
   }
-  // As the wheel would: the widget a third of the way down its window.
-  const float target = window->Scroll.y + widget.min.y - (clip.Min.y + clip.GetHeight() / 3);
+  revealed_.clear();
+  // As the wheel would: the widget a third of the way down its window, reckoned from where it was
+  // in the window's content when drawn.
+  const float target = widget.scrollY + widget.min.y - (clip.Min.y + clip.GetHeight() / 3);
   ImGui::SetScrollY(window, std::clamp(target, 0.0f, window->ScrollMax.y));
   if (++waited_ > kMostRevealFrames) fail("'" + widget.label + "' stays out of its window's view");
   return false;
