@@ -74,8 +74,8 @@ struct Case {
 };
 
 // Each split axis in 2-D and 3-D, A-B and A-A, FP32 and FP16 storage, an odd and an even number
-// of steps; a cylinder across the slabs' borders with the inlet and both outlets, the lid of a
-// cavity, free-slip sides.
+// of steps, the halo sent while the inside steps and after the step; a cylinder across the slabs'
+// borders with the inlet and both outlets, the lid of a cavity, free-slip sides.
 TEST(LbmMpi, OneToFourRanksWriteTheFlowOfOneProcessBitForBit) {
   REQUIRE_MPI();
   const Case cases[] = {
@@ -91,6 +91,8 @@ TEST(LbmMpi, OneToFourRanksWriteTheFlowOfOneProcessBitForBit) {
       {"channel3d_y",
        "--preset lbm-obstacle-3d --size 32x16x16 --steps 7 --variant aa-soa-fp32 "
        "--set lbm.split_axis=y"},
+      {"cylinder_x_after",
+       "--size 96x48 --steps 11 --set lbm.split_axis=x --set lbm.split_overlap=false"},
   };
   for (const Case& c : cases) {
     const Written one = run(1, c.options, c.name);

@@ -57,16 +57,14 @@ class Call {
   template <typename T>
   Call& put(const T& value) {
     static_assert(std::is_trivially_copyable_v<T>);
-    const auto* p = reinterpret_cast<const std::byte*>(&value);
-    bytes_.insert(bytes_.end(), p, p + sizeof(T));
+    append(&value, sizeof(T));
     return *this;
   }
   template <typename T>
   Call& put(const std::vector<T>& values) {
     static_assert(std::is_trivially_copyable_v<T>);
     put(std::uint64_t(values.size()));
-    const auto* p = reinterpret_cast<const std::byte*>(values.data());
-    bytes_.insert(bytes_.end(), p, p + values.size() * sizeof(T));
+    append(values.data(), values.size() * sizeof(T));
     return *this;
   }
   template <typename T>
@@ -87,6 +85,11 @@ class Call {
 
  private:
   const std::byte* take(std::size_t size);  // ends the run where the call is short
+  void append(const void* from, std::size_t size) {
+    const std::size_t at = bytes_.size();
+    bytes_.resize(at + size);
+    if (size) std::memcpy(bytes_.data() + at, from, size);
+  }
 
   std::vector<std::byte> bytes_;
   std::size_t read_ = 0;

@@ -66,29 +66,65 @@ class CpuEngine final : public LbmEngine {
 
   void step(int count) override {
     const CpuStopwatch watch;
-    const std::size_t cells = grid_.cells();
-    std::uint32_t status = 0;
     for (int c = 0; c < count; ++c) {
-      const auto src = store(a_), dst = store(P == Propagation::AB ? b_ : a_);
-      const bool odd = steps_ & 1;
-      returnFromWalls(src, odd);
-      status |= withStepKind(odd, hasForce(params_), [&]<bool kOdd, bool kForce>() {
-        std::uint32_t bits = 0;
-#pragma omp parallel for schedule(static) reduction(| : bits) if (worthATeam(cells))
-        for (std::size_t n = 0; n < cells; ++n)
-          bits |= streamCollide<Lat, P, kOdd, kForce>(grid_, flags_.data(), src, dst,
-                                                      Neighbourhood(grid_, n), params_);
-        return bits;
-      });
-      if (P == Propagation::AB) std::swap(a_, b_);
-      ++steps_;
-      extrapolateOutlets(store(a_), steps_ & 1);
-      if (monitor_.stride() && !deferRecords_) record();
+      beginStep();
+      stepLayers(2, 0, grid_.nz);
+      endStep();
     }
-    status_ |= status;
-    const double updates = double(cells) * count;
+    const double updates = double(grid_.cells()) * count;
     timings_.step->record(watch.elapsedMs(), updates,
                           updates * bytesPerCellUpdate(lattice(), variant_));
+  }
+  void beginStep() override {
+    returnFromWalls(store(a_), steps_ & 1);
+    stepping_ = true;
+    stepped_.clear();
+  }
+  void stepLayers(int axis, int first, int count) override {
+    // The box of layers: rows along x, each row's cells contiguous.
+    int lo[3] = {0, 0, 0}, hi[3] = {grid_.nx, grid_.ny, grid_.nz};
+    lo[axis] = first;
+    hi[axis] = first + count;
+    const int width = hi[0] - lo[0], height = hi[1] - lo[1];
+    const std::ptrdiff_t rows = std::ptrdiff_t(height) * (hi[2] - lo[2]);
+    const auto src = store(a_), dst = written();
+    const bool odd = steps_ & 1;
+    status_ |= withStepKind(odd, hasForce(params_), [&]<bool kOdd, bool kForce>() {
+      std::uint32_t bits = 0;
+#pragma omp parallel for schedule(static) \
+    reduction(|                           \
+              : bits) if (worthATeam(std::size_t(rows) * width))
+      for (std::ptrdiff_t r = 0; r < rows; ++r) {
+        const std::size_t row =
+            (std::size_t(lo[2] + r / height) * grid_.ny + lo[1] + r % height) * grid_.nx;
+        for (int x = lo[0]; x < hi[0]; ++x)
+          bits |= streamCollide<Lat, P, kOdd, kForce>(grid_, flags_.data(), src, dst,
+                                                      Neighbourhood(grid_, row + x), params_);
+      }
+      return bits;
+    });
+    // The open outlets as the step left them, each once both it and the cell before it (the
+    // layer before, along x) have stepped.
+    if (stepped_.empty()) stepped_.assign(std::size_t(extentOf(axis)), false);
+    std::fill(stepped_.begin() + first, stepped_.begin() + first + count, true);
+    const std::vector<SlotPair>& pairs = moves_.outlets[!odd];
+    const std::vector<std::uint32_t>& cells = moves_.outletCells;
+    const auto outlets = std::ptrdiff_t(cells.size());
+#pragma omp parallel for schedule(static) if (worthATeam(pairs.size()))
+    for (std::ptrdiff_t k = 0; k < outlets; ++k) {
+      const int c[3] = {int(cells[k] % grid_.nx), int(cells[k] / grid_.nx % grid_.ny),
+                        int(cells[k] / grid_.nx / grid_.ny)};
+      const int at = c[axis], before = axis == 0 ? (at + grid_.nx - 1) % grid_.nx : at;
+      const auto inBox = [&](int layer) { return layer >= first && layer < first + count; };
+      if ((inBox(at) || inBox(before)) && stepped_[at] && stepped_[before])
+        extrapolateOutlet<Lat>(dst, &pairs[std::size_t(k)], cells.size());
+    }
+  }
+  void endStep() override {
+    if (P == Propagation::AB) std::swap(a_, b_);
+    ++steps_;
+    stepping_ = false;
+    if (monitor_.stride() && !deferRecords_) record();
   }
   void setBoundaryLinks(const BoundaryLinks& links) override {
     moves_ = boundaryMoves<Lat, T, L, P>(grid_, flags_.data(), links);
@@ -189,14 +225,14 @@ class CpuEngine final : public LbmEngine {
     return sizeof(T);
   }
   void readSlots(const std::vector<std::uint64_t>& elements, std::byte* out) override {
-    const T* raw = a_.data();
+    const T* raw = written().base[0];
     const auto count = std::ptrdiff_t(elements.size());
 #pragma omp parallel for schedule(static) if (worthATeam(elements.size()))
     for (std::ptrdiff_t k = 0; k < count; ++k)
       std::memcpy(out + k * sizeof(T), raw + elements[k], sizeof(T));
   }
   void writeSlots(const std::vector<std::uint64_t>& elements, const std::byte* in) override {
-    T* raw = a_.data();
+    T* raw = written().base[0];
     const auto count = std::ptrdiff_t(elements.size());
 #pragma omp parallel for schedule(static) if (worthATeam(elements.size()))
     for (std::ptrdiff_t k = 0; k < count; ++k)
@@ -214,14 +250,6 @@ class CpuEngine final : public LbmEngine {
     const auto count = std::ptrdiff_t(moves.size());
 #pragma omp parallel for schedule(static) if (worthATeam(moves.size()))
     for (std::ptrdiff_t k = 0; k < count; ++k) move(moves[k]);
-  }
-  // Open outlets after a step.
-  void extrapolateOutlets(Store<T, Lat::Q, L> f, bool odd) {
-    const std::vector<SlotPair>& pairs = moves_.outlets[odd];
-    const auto outlets = std::ptrdiff_t(pairs.size() / Lat::Q);
-#pragma omp parallel for schedule(static) if (worthATeam(pairs.size()))
-    for (std::ptrdiff_t k = 0; k < outlets; ++k)
-      extrapolateOutlet<Lat>(f, &pairs[std::size_t(k)], std::size_t(outlets));
   }
   // What the walls send back that the step's bounce-back does not: curved and free-slip walls.
   void returnFromWalls(Store<T, Lat::Q, L> f, bool odd) {
@@ -250,8 +278,15 @@ class CpuEngine final : public LbmEngine {
       records_.insert(records_.end(), {m.rho, m.u[0], m.u[1], m.u[2]});
     }
   }
+  int extentOf(int axis) const {
+    return axis == 0 ? grid_.nx : axis == 1 ? grid_.ny : grid_.nz;
+  }
   Store<T, Lat::Q, L> store(std::vector<T>& v) const {
     return {v.data(), grid_.cells()};
+  }
+  // The storage a step in progress writes, or the state between steps.
+  Store<T, Lat::Q, L> written() {
+    return store(P == Propagation::AB && stepping_ ? b_ : a_);
   }
 
   Variant variant_;
@@ -269,6 +304,8 @@ class CpuEngine final : public LbmEngine {
   std::uint64_t steps_ = 0;
   std::uint32_t status_ = 0;
   bool deferRecords_ = false;
+  bool stepping_ = false;      // between beginStep() and endStep()
+  std::vector<bool> stepped_;  // in the step in progress, each layer along the axis stepped
 };
 
 }  // namespace

@@ -53,6 +53,15 @@ namespace {
 
 }  // namespace
 
+void LbmEngine::beginStep() {
+  noRawSlots(*this);
+}
+void LbmEngine::stepLayers(int, int, int) {
+  noRawSlots(*this);
+}
+void LbmEngine::endStep() {
+  noRawSlots(*this);
+}
 std::size_t LbmEngine::bytesPerSlot() const {
   noRawSlots(*this);
 }

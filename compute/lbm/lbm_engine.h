@@ -122,14 +122,16 @@ WS_HD void initializeCell(const Grid& g, const std::uint8_t* flags, S f, std::si
 
 // A lattice split over ranks (lbm_split.h) as the views and notes show it: the axis, where each
 // rank's slab begins along it (and, last, the lattice's extent), and a step's times in the last
-// step() call, the whole's and each rank's: its own cells' update, its halo exchange (packing,
-// waiting, unpacking), and the bytes it sent.
+// step() call, the whole's and each rank's.
 struct SplitState {
   int axis = 0;
   std::vector<int> first;
-  double stepMs = 0;  // a step of the whole lattice, as rank 0 saw it
+  bool overlapped = false;  // the exchange runs while the inside steps
+  double stepMs = 0;        // a step of the whole lattice, as rank 0 saw it
   struct Rank {
-    double updateMs = 0, exchangeMs = 0, haloBytes = 0;
+    double borderMs = 0, insideMs = 0;  // the update of the border layers, of the rest
+    double packMs = 0, waitMs = 0;      // the halo's packing and unpacking, the wait for it
+    double haloBytes = 0;               // sent
   };
   std::vector<Rank> ranks;
 };
@@ -186,9 +188,17 @@ class LbmEngine {
   // they won't fit (24 bytes a cell).
   virtual VolumeFields volumeInPlace(VolumeQuantity quantity) = 0;
 
+  // A step in parts, so that a lattice split over ranks can send what crossed its slab's borders
+  // while the inside still steps (Riesinger 2017, Figure 14.4): beginStep(), then stepLayers()
+  // over every layer along `axis` once ([first, first + count), in any order and any pieces),
+  // then endStep(). step(1) is the same. The CPU engine has them; others throw InputError.
+  virtual void beginStep();
+  virtual void stepLayers(int axis, int first, int count);
+  virtual void endStep();
+
   // Raw storage, for the halo exchange between the subdomains of a lattice split over ranks
-  // (lbm_split.h): the values at Store::element indices of the storage the next step reads, as
-  // stored (bytesPerSlot() each). The CPU engine has them; others throw InputError.
+  // (lbm_split.h): the values at Store::element indices of the storage the next step reads (or,
+  // between beginStep() and endStep(), the one the step writes), as stored (bytesPerSlot() each).
   virtual std::size_t bytesPerSlot() const;
   virtual void readSlots(const std::vector<std::uint64_t>& elements, std::byte* out);
   virtual void writeSlots(const std::vector<std::uint64_t>& elements, const std::byte* in);
@@ -264,6 +274,7 @@ struct BoundaryMoves {
   // Each open outlet's pairs of slots (extrapolateOutlet), population-major: outlet k's pair of
   // population i at i * (outlets) + k, so that neighbouring threads read neighbouring pairs.
   std::vector<SlotPair> outlets[2];
+  std::vector<std::uint32_t> outletCells;  // outlet k's cell
   std::vector<CurvedReturn> curved[2];
   std::vector<SlotPair> swaps[2];
 };
@@ -292,6 +303,7 @@ BoundaryMoves boundaryMoves(const Grid& g, const std::uint8_t* flags, const Boun
     if (!nearMovingWall(n) && !nearMovingWall(upstream)) outlets.push_back({n, upstream});
   }
   BoundaryMoves moves;
+  for (const auto& outlet : outlets) moves.outletCells.push_back(outlet.first);
   for (int odd = 0; odd < 2; ++odd) {
     for (int i = 0; i < Lat::Q; ++i)
       for (const auto& [n, upstream] : outlets)

@@ -28,7 +28,6 @@ enum class Op : std::uint8_t {
   TakeRecords,
   TakeStatus,
   Totals,
-  Render,
   PlaneRows,
   VolumeInPlace
 };
@@ -36,16 +35,16 @@ enum class Op : std::uint8_t {
 // Rank 0's engine: each call goes to the other ranks, then is made here.
 class Leader final : public LbmEngine {
  public:
-  Leader(LatticeKind lattice, const Variant& variant, LbmTimings timings, int axis)
-      : id_(nextId_++) {
-    ranks::send(call(Op::Make).put(lattice).put(variant).put(axis));
-    split_ = makeSplitEngine(lattice, variant, timings, axis, ranks::count(), makeCpuEngine,
-                             &ranks::wire());
+  Leader(LatticeKind lattice, const Variant& variant, LbmTimings timings, SplitPlan plan)
+      : id_(nextId_++), timings_(timings) {
+    ranks::send(call(Op::Make).put(lattice).put(variant).put(plan));
+    split_ = makeSplitEngine(lattice, variant, timings, plan, makeCpuEngine, &ranks::wire());
   }
   ~Leader() override { ranks::send(call(Op::Drop)); }
 
   void reshape(const Grid& grid) override {
     send(Op::Reshape, grid);
+    planeKept_ = false;
     split_->reshape(grid);
   }
   const Grid& grid() const override { return split_->grid(); }
@@ -55,22 +54,27 @@ class Leader final : public LbmEngine {
     m.put(first);
     m.put(std::vector<std::uint8_t>(flags.begin() + first, flags.begin() + first + count));
     ranks::send(m);
+    planeKept_ = false;
     split_->setFlags(flags, first, count);
   }
   void restCells(const std::vector<std::size_t>& cells) override {
     send(Op::RestCells, cells);
+    planeKept_ = false;
     split_->restCells(cells);
   }
   void setParams(const StepParams& params) override {
     send(Op::SetParams, params);
+    planeKept_ = false;
     split_->setParams(params);
   }
   void initialize(const InitialFlow& flow) override {
     send(Op::Initialize, flow);
+    planeKept_ = false;
     split_->initialize(flow);
   }
   void importState(const std::vector<float>& state, std::uint64_t steps) override {
     send(Op::ImportState, steps);
+    planeKept_ = false;
     split_->importState(state, steps);
   }
   std::vector<float> exportState() override {
@@ -79,6 +83,7 @@ class Leader final : public LbmEngine {
   }
   void step(int count) override {
     send(Op::Step, count);
+    planeKept_ = false;
     split_->step(count);
   }
   void setBoundaryLinks(const BoundaryLinks& links) override {
@@ -109,14 +114,15 @@ class Leader final : public LbmEngine {
     ranks::send(call(Op::Totals));
     return split_->totals();
   }
+  // The view and the tracers read the plane shown from one gather a frame: its moments are kept
+  // until the state changes (every call that changes it goes through send()).
   void render(LbmView view, const Plane& plane, const FieldRequest& request,
               FieldImage& image) override {
-    Call m = call(Op::Render);
-    m.put(view);
-    m.put(plane);
-    m.put(request);
-    ranks::send(m);
-    split_->render(view, plane, request, image);
+    const CpuStopwatch watch;
+    planeMomentsInPlace(plane);
+    renderFromMoments(view, plane, grid(), request, plane_, image);
+    const double pixels = double(image.width) * image.height;
+    timings_.view->record(watch.elapsedMs(), pixels, pixels * sizeof(float));
   }
   std::vector<PlaneSample> planeRows(const Plane& plane, int first, int count) override {
     Call m = call(Op::PlaneRows);
@@ -127,7 +133,11 @@ class Leader final : public LbmEngine {
     return split_->planeRows(plane, first, count);
   }
   const PlaneSample* planeMomentsInPlace(const Plane& plane) override {
-    plane_ = planeMoments(plane);
+    if (!planeKept_ || plane.axis != keptPlane_.axis || plane.index != keptPlane_.index) {
+      plane_ = planeMoments(plane);
+      keptPlane_ = plane;
+      planeKept_ = true;
+    }
     return plane_.data();
   }
   VolumeFields volumeInPlace(VolumeQuantity quantity) override {
@@ -155,8 +165,12 @@ class Leader final : public LbmEngine {
 
   static inline int nextId_ = 1;
   int id_;
+  LbmTimings timings_;
   std::unique_ptr<LbmEngine> split_;
+  // The plane last gathered, until a call changes the state (each such call clears planeKept_).
   std::vector<PlaneSample> plane_;
+  Plane keptPlane_;
+  bool planeKept_ = false;
 };
 
 // A call from rank 0 made on this rank's engine.
@@ -216,14 +230,6 @@ void serveCall(Op op, LbmEngine& engine, Call& m) {
     case Op::Totals:
       engine.totals();
       break;
-    case Op::Render: {
-      const auto view = m.get<LbmView>();
-      const auto plane = m.get<Plane>();
-      const auto request = m.get<FieldRequest>();
-      FieldImage none;
-      engine.render(view, plane, request, none);
-      break;
-    }
     case Op::PlaneRows: {
       const auto plane = m.get<Plane>();
       const int first = m.get<int>();
@@ -248,9 +254,9 @@ void serve(Call& call) {
   if (op == Op::Make) {
     const auto lattice = call.get<LatticeKind>();
     const auto variant = call.get<Variant>();
-    const int axis = call.get<int>();
-    engines[id] = makeSplitEngine(lattice, variant, {&step, &view}, axis, ranks::count(),
-                                  makeCpuEngine, &ranks::wire());
+    const auto plan = call.get<SplitPlan>();
+    engines[id] =
+        makeSplitEngine(lattice, variant, {&step, &view}, plan, makeCpuEngine, &ranks::wire());
   } else if (op == Op::Drop) {
     engines.erase(id);
   } else if (const auto found = engines.find(id); found != engines.end()) {
@@ -264,8 +270,9 @@ void serve(Call& call) {
 }  // namespace
 
 std::unique_ptr<LbmEngine> makeEngine(LatticeKind lattice, const Variant& variant,
-                                      LbmTimings timings, int axis) {
-  return std::make_unique<Leader>(lattice, variant, timings, axis);
+                                      LbmTimings timings, int axis, bool overlap) {
+  return std::make_unique<Leader>(lattice, variant, timings,
+                                  SplitPlan{axis, ranks::count(), overlap});
 }
 
 }  // namespace ws::lbm::mpi

@@ -8,8 +8,9 @@
 
 namespace ws::lbm::mpi {
 
-// Rank 0's engine of a lattice split over every rank along `axis` (CPU slabs).
+// Rank 0's engine of a lattice split over every rank along `axis` (CPU slabs), the halos
+// exchanged while the inside steps (`overlap`) or after the step.
 std::unique_ptr<LbmEngine> makeEngine(LatticeKind lattice, const Variant& variant,
-                                      LbmTimings timings, int axis);
+                                      LbmTimings timings, int axis, bool overlap);
 
 }  // namespace ws::lbm::mpi

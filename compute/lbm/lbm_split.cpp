@@ -109,11 +109,14 @@ bool Split::ownsLocal(int rank, std::size_t n) const {
 
 std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& variant,
                                       const Split& split, const std::vector<std::uint8_t>& flags,
-                                      bool odd) {
+                                      bool odd, int only) {
   std::vector<HaloChannel> channels;
   if (split.ranks() == 1) return channels;
-  std::vector<std::vector<std::uint8_t>> local(split.ranks());
-  for (int r = 0; r < split.ranks(); ++r) local[r] = localFlags(split, flags, r);
+  std::vector<std::vector<std::uint8_t>> local(split.ranks());  // made as needed
+  const auto flagsOf = [&](int rank) -> const std::vector<std::uint8_t>& {
+    if (local[rank].empty()) local[rank] = localFlags(split, flags, rank);
+    return local[rank];
+  };
   dispatch(lattice, variant, [&]<typename Lat, typename T, Layout L, Propagation P>() {
     using S = Store<T, Lat::Q, L>;
     const int axis = split.axis();
@@ -123,6 +126,8 @@ std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& varian
         channel.from = from;
         channel.side = side;
         channel.to = (from + (side ? 1 : split.ranks() - 1)) % split.ranks();
+        if (only >= 0 && from != only && channel.to != only) continue;
+        const std::vector<std::uint8_t>&flagsFrom = flagsOf(from), &flagsTo = flagsOf(channel.to);
         const Grid gf = split.local(from), gt = split.local(channel.to);
         const int sign = side ? 1 : -1;
         // The sender's layer beside the receiver: its first own layer or its last.
@@ -130,14 +135,13 @@ std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& varian
         for (std::size_t n = 0; n < gf.cells(); ++n) {
           int c[3];
           coordinatesOf(gf, n, c);
-          if (c[axis] != layer || isSolid(local[from][n])) continue;
+          if (c[axis] != layer || isSolid(flagsFrom[n])) continue;
           const auto m = std::size_t(split.local(channel.to, split.global(from, n)));
           for (int i = 1; i < Lat::Q; ++i) {
             const int toward[3] = {Lat::cx(i), Lat::cy(i), Lat::cz(i)};
             if (toward[axis] != sign) continue;
-            const Slot sent = postCollisionSlot<Lat, P>(gf, local[from].data(), n, i, odd);
-            const Slot received =
-                postCollisionSlot<Lat, P>(gt, local[channel.to].data(), m, i, odd);
+            const Slot sent = postCollisionSlot<Lat, P>(gf, flagsFrom.data(), n, i, odd);
+            const Slot received = postCollisionSlot<Lat, P>(gt, flagsTo.data(), m, i, odd);
             channel.sent.push_back(S::element(sent.cell, sent.i, gf.cells()));
             channel.received.push_back(S::element(received.cell, received.i, gt.cells()));
           }
@@ -154,18 +158,19 @@ namespace {
 
 class SplitEngine final : public LbmEngine {
  public:
-  SplitEngine(LatticeKind lattice, const Variant& variant, LbmTimings timings, int axis, int ranks,
+  SplitEngine(LatticeKind lattice, const Variant& variant, LbmTimings timings, SplitPlan plan,
               MakeEngine make, Wire* wire)
       : lattice_(lattice),
         variant_(variant),
         timings_(timings),
-        axis_(axis),
-        ranks_(ranks),
+        axis_(plan.axis),
+        ranks_(plan.ranks),
+        overlap_(plan.overlap),
         wire_(wire) {
-    if (wire && wire->ranks() != ranks)
-      throw InputError("a lattice split over " + std::to_string(ranks) + " ranks needs as many " +
+    if (wire && wire->ranks() != ranks_)
+      throw InputError("a lattice split over " + std::to_string(ranks_) + " ranks needs as many " +
                        "processes, not " + std::to_string(wire->ranks()));
-    for (int r = 0; r < ranks; ++r) {
+    for (int r = 0; r < ranks_; ++r) {
       if (wire && r != wire->rank()) continue;
       auto part = std::make_unique<Part>();
       part->rank = r;
@@ -188,7 +193,7 @@ class SplitEngine final : public LbmEngine {
     for (auto& part : parts_) part->engine->reshape(split.local(part->rank));
     split_ = std::make_unique<Split>(split);
     whole_ = grid;
-    state_ = {axis_, {}, 0, {}};
+    state_ = {axis_, {}, overlap_, 0, {}};
     for (int r = 0; r <= ranks_; ++r) state_.first.push_back(split.first(r));
     flags_.assign(grid.cells(), kFluid);
     steps_ = 0;
@@ -281,18 +286,27 @@ class SplitEngine final : public LbmEngine {
     return state;
   }
 
+  // A step as Riesinger et al. (2017, Figure 14.4) take it: the border layers first, then, with
+  // the exchange overlapped, what they sent moves while the inside steps; without, after it.
   void step(int count) override {
     if (count <= 0) return;
     const CpuStopwatch watch;
     for (auto& part : parts_) part->last = {};
     for (int c = 0; c < count; ++c) {
-      for (auto& part : parts_) {
-        const CpuStopwatch update;
-        part->engine->step(1);
-        part->last.updateMs += update.elapsedMs();
-      }
+      const bool odd = !(steps_ & 1);  // the parity the step leaves
+      for (auto& part : parts_) part->engine->beginStep();
+      stepLayers(&SplitState::Rank::borderMs, [this](int own, int last) {
+        const int upper = upperBorder(own, last);
+        return std::vector<std::pair<int, int>>{{own, 1}, {upper, last + 1 - upper}};
+      });
+      if (overlap_) postHalo(odd);
+      stepLayers(&SplitState::Rank::insideMs, [this](int own, int last) {
+        return std::vector<std::pair<int, int>>{{own + 1, upperBorder(own, last) - own - 1}};
+      });
+      if (!overlap_) postHalo(odd);
+      finishHalo(odd);
+      for (auto& part : parts_) part->engine->endStep();
       ++steps_;
-      exchange(steps_ & 1);
       for (auto& part : parts_) part->engine->recordNow();
     }
     const double updates = double(grid().cells()) * count;
@@ -509,7 +523,7 @@ class SplitEngine final : public LbmEngine {
     Plane local;
     int aLo = 0, aHi = 0, bLo = 0, bHi = 0, aShift = 0, bShift = 0;
   };
-  static constexpr int kStateTag = (1 << 20) - 1;  // above every halo channel's (their indices)
+  static constexpr int kStateTag = (1 << 20) - 1;  // above every halo channel's (2 a rank)
 
   Part* held(int rank) {
     for (auto& part : parts_)
@@ -570,41 +584,69 @@ class SplitEngine final : public LbmEngine {
             samples[std::size_t(b - piece.bLo) * width + (a - piece.aShift)];
   }
 
-  // What streamed across in the last step (or was set), so that between calls every slot that a
-  // rank's own cells read holds what the whole lattice holds there: the next step, the moves
-  // around it and a measurement read only the current state, whatever the flags have become.
-  // Each part's time in it (packing, waiting, unpacking) and the bytes it sends add to its
-  // `last`.
+  // Where the upper border layers begin, of a slab whose own layers are [own, last]: the last
+  // alone, or along x the one before it too, whose step an open outlet in the last one takes up
+  // before the halo carries it.
+  int upperBorder(int own, int last) const {
+    return axis_ == 0 ? std::max(own + 1, last - 1) : last;
+  }
+
+  // Each part's update of some of its own layers along the axis, timed into `phase`: `layers`
+  // gives (first, count) pieces from its first own layer and its last.
+  template <typename Layers>
+  void stepLayers(double SplitState::Rank::*phase, Layers layers) {
+    for (auto& part : parts_) {
+      const CpuStopwatch update;
+      const int own = split_->halo();
+      const int last = extentOf(split_->local(part->rank), axis_) - 1 - own;
+      for (const auto& [first, count] : layers(own, last))
+        if (count > 0) part->engine->stepLayers(axis_, first, count);
+      part->last.*phase += update.elapsedMs();
+    }
+  }
+
+  // What streamed across in a step (or was set), so that between calls every slot that a rank's
+  // own cells read holds what the whole lattice holds there: the next step, the moves around it
+  // and a measurement read only the current state, whatever the flags have become. The sends are
+  // packed and posted, then finished and unpacked; each part's times add to its `last`.
   void exchange(bool odd) {
+    postHalo(odd);
+    finishHalo(odd);
+  }
+  void postHalo(bool odd) {
     const std::vector<HaloChannel>& channels = channels_[odd];
-    std::vector<std::vector<std::byte>> buffers(channels.size());
+    halo_.assign(channels.size(), {});
     const std::size_t slot = parts_.front()->engine->bytesPerSlot();
     for (std::size_t k = 0; k < channels.size(); ++k) {
       const HaloChannel& c = channels[k];
       Part* from = held(c.from);
       Part* to = held(c.to);
       if (!from && !to) continue;
-      buffers[k].resize(c.sent.size() * slot);
+      halo_[k].resize(c.sent.size() * slot);
       if (from) {
         const CpuStopwatch pack;
-        from->engine->readSlots(c.sent, buffers[k].data());
-        from->last.exchangeMs += pack.elapsedMs();
-        from->last.haloBytes += double(buffers[k].size());
+        from->engine->readSlots(c.sent, halo_[k].data());
+        from->last.packMs += pack.elapsedMs();
+        from->last.haloBytes += double(halo_[k].size());
       }
       if (!wire_) continue;
-      if (from && !to) wire_->post(c.to, int(k), buffers[k].data(), buffers[k].size());
-      if (to && !from) wire_->expect(c.from, int(k), buffers[k].data(), buffers[k].size());
+      const int tag = 2 * c.from + c.side;  // the same in every process
+      if (from && !to) wire_->post(c.to, tag, halo_[k].data(), halo_[k].size());
+      if (to && !from) wire_->expect(c.from, tag, halo_[k].data(), halo_[k].size());
     }
+  }
+  void finishHalo(bool odd) {
     if (wire_) {
       const CpuStopwatch wait;
       wire_->finish();
-      parts_.front()->last.exchangeMs += wait.elapsedMs();
+      parts_.front()->last.waitMs += wait.elapsedMs();
     }
+    const std::vector<HaloChannel>& channels = channels_[odd];
     for (std::size_t k = 0; k < channels.size(); ++k)
       if (Part* to = held(channels[k].to)) {
         const CpuStopwatch unpack;
-        to->engine->writeSlots(channels[k].received, buffers[k].data());
-        to->last.exchangeMs += unpack.elapsedMs();
+        to->engine->writeSlots(channels[k].received, halo_[k].data());
+        to->last.packMs += unpack.elapsedMs();
       }
   }
 
@@ -612,7 +654,8 @@ class SplitEngine final : public LbmEngine {
   void gatherRankTimes(int count) {
     state_.ranks.assign(std::size_t(ranks_), {});
     const auto perStep = [count](SplitState::Rank t) {
-      return SplitState::Rank{t.updateMs / count, t.exchangeMs / count, t.haloBytes / count};
+      for (double* v : {&t.borderMs, &t.insideMs, &t.packMs, &t.waitMs, &t.haloBytes}) *v /= count;
+      return t;
     };
     if (!wire_) {
       for (auto& part : parts_) state_.ranks[part->rank] = perStep(part->last);
@@ -629,7 +672,8 @@ class SplitEngine final : public LbmEngine {
       part->engine->setFlags(local, 0, local.size());
     }
     for (int odd = 0; odd < 2; ++odd)
-      channels_[odd] = haloChannels(lattice_, variant_, *split_, flags_, odd);
+      channels_[odd] =
+          haloChannels(lattice_, variant_, *split_, flags_, odd, wire_ ? wire_->rank() : -1);
   }
 
   static std::byte* bytesOf(std::vector<float>& v) {
@@ -640,6 +684,7 @@ class SplitEngine final : public LbmEngine {
   Variant variant_;
   LbmTimings timings_;
   int axis_, ranks_;
+  bool overlap_;
   Wire* wire_;
   std::vector<std::unique_ptr<Part>> parts_;
   std::unique_ptr<Split> split_;  // from the first reshape on
@@ -647,6 +692,7 @@ class SplitEngine final : public LbmEngine {
   Grid whole_;
   std::vector<std::uint8_t> flags_;  // the lattice's
   std::vector<HaloChannel> channels_[2];
+  std::vector<std::vector<std::byte>> halo_;  // a buffer a channel, from posting to finishing
   StepParams params_;
   Monitor monitor_;
   std::vector<PlaneSample> plane_, volume_;
@@ -657,9 +703,9 @@ class SplitEngine final : public LbmEngine {
 }  // namespace
 
 std::unique_ptr<LbmEngine> makeSplitEngine(LatticeKind lattice, const Variant& variant,
-                                           LbmTimings timings, int axis, int ranks, MakeEngine make,
+                                           LbmTimings timings, SplitPlan plan, MakeEngine make,
                                            Wire* wire) {
-  return std::make_unique<SplitEngine>(lattice, variant, timings, axis, ranks, make, wire);
+  return std::make_unique<SplitEngine>(lattice, variant, timings, plan, make, wire);
 }
 
 }  // namespace ws::lbm

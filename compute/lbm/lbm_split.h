@@ -63,10 +63,19 @@ struct HaloChannel {
   std::vector<std::uint64_t> sent, received;
 };
 
-// The channels of a split for a flag field (the lattice's) once the steps done are odd or even.
+// The channels of a split for a flag field (the lattice's) once the steps done are odd or even:
+// every rank's, or only those to or from rank `only`.
 std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& variant,
                                       const Split& split, const std::vector<std::uint8_t>& flags,
-                                      bool odd);
+                                      bool odd, int only = -1);
+
+// How a lattice is split: along which axis, over how many ranks, and whether the halo exchange
+// runs while the inside of each slab steps (the border layers step first) or after the step.
+struct SplitPlan {
+  int axis = 2;
+  int ranks = 1;
+  bool overlap = true;
+};
 
 // Makes the engine of one rank's slab.
 using MakeEngine = std::unique_ptr<LbmEngine> (*)(LatticeKind, const Variant&, LbmTimings);
@@ -75,7 +84,7 @@ using MakeEngine = std::unique_ptr<LbmEngine> (*)(LatticeKind, const Variant&, L
 // says, and every process calls the same methods in the same order (lbm_mpi.h). What an engine
 // returns (states, planes, records) is whole on rank 0.
 std::unique_ptr<LbmEngine> makeSplitEngine(LatticeKind lattice, const Variant& variant,
-                                           LbmTimings timings, int axis, int ranks,
+                                           LbmTimings timings, SplitPlan plan,
                                            MakeEngine make = makeCpuEngine, Wire* wire = nullptr);
 
 }  // namespace ws::lbm
