@@ -896,14 +896,19 @@ TEST(GuiPanels, TheOpenDialogIsTheDesktopsWhereThereIsOne) {
   fs::create_directories(dir + "/bin");
   {
     std::ofstream zenity(dir + "/bin/zenity");
+    // It holds its answer until the script has seen it open (the screenshot of that moment):
+    // answering after a fixed time, it answered before a loaded machine drew the next frame.
     zenity << "#!/bin/sh\necho \"$@\" >> " << dir << "/zenity-args.txt\n"
-           << "test -e " << dir << "/cancel && exit 1\nsleep 0.3\necho " << dir << "/glider.rle\n";
+           << "test -e " << dir << "/cancel && exit 1\n"
+           << "for i in $(seq 400); do test -e " << dir << "/seen.png && break; sleep 0.05; done\n"
+           << "echo " << dir << "/glider.rle\n";
   }
   fs::permissions(dir + "/bin/zenity", fs::perms::owner_all);
   const std::string script = R"(
 open Files
 click Open...
 expect-value "desktop chooser" open
+screenshot )" + dir + R"(/seen.png
 frames 40
 expect-value "desktop chooser" closed
 expect-module life
