@@ -16,7 +16,11 @@
 # toggles: Life's concept toggles (thread mapping, the race, register pressure) and interop
 # against read-back, with their tests (toggles-sanitize: under compute-sanitizer too); models: the
 # graph's, mesh's and voxel module's roofline points, scaling sweeps and the FP64 peak, and
-# Nelder-Mead's divergence toggle, with their tests (models-sanitize: under compute-sanitizer too)).
+# Nelder-Mead's divergence toggle, with their tests (models-sanitize: under compute-sanitizer too);
+# mpi: the LBM lattice split over ranks on the GPU (issue 33): its tests, under compute-sanitizer
+# too, mpirun with 2 ranks sharing the GPU against 1 byte for byte (and under memcheck), and the
+# benchmark of 1 rank against 2 with the halo overlapped and not. OpenMPI comes from .devdeps,
+# staged with ../shared/gpu/stage-debs.sh and the packages the README (Several processes) lists).
 set -uo pipefail
 OUT=${OUT:-/tmp/warpscope-gpu}
 BUILD=${BUILD:-/tmp/ws-build}
@@ -39,6 +43,14 @@ sanitize() {
     done
   done
 }
+
+# Debian's OpenMPI unpacked with dpkg -x has no alternatives links: name its programs plainly.
+for program in mpirun mpiexec mpicc mpicxx; do
+  if [ -x "/usr/bin/$program.openmpi" ] && ! command -v "$program" > /dev/null; then
+    ln -s "/usr/bin/$program.openmpi" "/usr/bin/$program"
+  fi
+done
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 if has build; then
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$OUT/gpu.txt"
@@ -198,6 +210,53 @@ if has frames; then
     --steps-per-frame 24 --window 1600x1000 --with-ui --screenshot "$OUT/screenshot.png" | tail -4
   "$BUILD/warpscope" --headless --preset assets/presets/life-gosper-gun.json --steps 300 --steps-per-frame 5 \
     --window 800x500 --frames "$OUT/gun" --frame-every 20 | tail -2
+fi
+if has mpi; then
+  "$BUILD/warpscope" --version > /dev/null 2>&1
+  grep -E "MPI" "$OUT/configure.log" | head -3
+  mpirun --oversubscribe -np 2 hostname > "$OUT/mpi-start.log" 2>&1
+  echo "mpirun starts: exit $?"
+  (cd "$BUILD" && ctest -R "LbmSplit|LbmMpi" --output-on-failure > "$OUT/ctest-mpi.log" 2>&1) || status=1
+  grep -E "tests passed|Failed|Skipped" "$OUT/ctest-mpi.log" | head -10
+  WS_SANITIZER_RUN=1 compute-sanitizer --tool memcheck --error-exitcode 99 "$BUILD/tests/lbm_split_test" \
+    --gtest_filter='*OnTheGpu*' > "$OUT/sanitizer-lbm_split_test-memcheck.log" 2>&1
+  echo "compute-sanitizer memcheck lbm_split_test (GPU): exit $?"
+  # The flow of 2 ranks sharing the GPU against 1, byte for byte, in 2-D and 3-D, overlapped or not.
+  split_run() {  # name ranks sanitizer options...
+    local name=$1 ranks=$2 tool=$3
+    shift 3
+    local dir="$OUT/mpi-$name-$ranks$tool"
+    mkdir -p "$dir"
+    local wrap=""
+    [ -n "$tool" ] && wrap="compute-sanitizer --tool $tool --error-exitcode 99"
+    mpirun --oversubscribe -np "$ranks" $wrap "$BUILD/warpscope" --headless --backend cuda --module lbm \
+      --window 320x200 "$@" --action "export VTI" --output-dir "$dir" > "$dir.log" 2>&1
+    echo "$name over $ranks ranks${tool:+ under $tool}: exit $?, $(grep -o 'split over [0-9]* ranks along [xyz]' "$dir.log" | head -1)"
+  }
+  for case in "cylinder --size 512x256 --steps 101" \
+              "cylinder-after --size 512x256 --steps 100 --set lbm.split_overlap=false" \
+              "cylinder-x --size 512x256 --steps 60 --variant aa-soa-fp16 --set lbm.split_axis=x" \
+              "cavity3d --preset lbm-cavity-3d --size 64 --steps 41 --variant aa-soa-fp32" \
+              "channel3d-y --preset lbm-obstacle-3d --size 96x48x48 --steps 30 --variant ab-soa-fp16 --set lbm.split_axis=y"; do
+    set -- $case
+    name=$1
+    shift
+    split_run "$name" 1 "" "$@"
+    split_run "$name" 2 "" "$@"
+    if cmp -s "$OUT/mpi-$name-1"/*.vti "$OUT/mpi-$name-2"/*.vti; then echo "  $name: 2 ranks write 1 rank's VTI byte for byte"; else echo "  $name: VTI DIFFERS"; status=1; fi
+  done
+  split_run cylinder 2 memcheck --size 256x128 --steps 21
+  split_run cavity3d 2 memcheck --preset lbm-cavity-3d --size 32 --steps 9
+  # The overhead of splitting: 1 rank against 2 sharing the GPU, the halo overlapped and not.
+  for lattice in "--size 8192x4096" "--size 256x256x256 --set lbm.lattice=d3q19"; do
+    for variant in aa-soa-fp32 aa-soa-fp16; do
+      "$BUILD/warpscope" bench --module lbm $lattice --variant $variant --steps-per-sample 20 --json "$OUT/bench-mpi-1-$variant.json" | grep -E "^cuda"
+      for overlap in true false; do
+        mpirun --oversubscribe -np 2 "$BUILD/warpscope" bench --module lbm $lattice --variant $variant \
+          --set lbm.split_overlap=$overlap --steps-per-sample 20 --json "$OUT/bench-mpi-2-$variant-$overlap.json" | grep -E "^cuda" | sed "s/^/2 ranks, overlap $overlap: /"
+      done
+    done
+  done
 fi
 if has lbm-bench; then
   # Every storage variant on both lattices at the issue's sizes, then block sizes of the fast one.

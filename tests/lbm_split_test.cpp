@@ -11,6 +11,7 @@
 
 #include "compute/core/errors.h"
 #include "compute/lbm/lbm_catalog.h"
+#include "compute/lbm/lbm_cuda.h"
 #include "compute/lbm/lbm_obstacles.h"
 #include "compute/lbm/lbm_split.h"
 #include "tests/lbm_random.h"
@@ -178,19 +179,20 @@ TEST(LbmSplit, EveryVariantStepsBitForBitAsTheWholeLattice) {
 
 // A step taken in pieces (beginStep, the layers along an axis in random pieces and a random
 // order, endStep), as a split lattice takes it to send its borders early, leaves the state and
-// records that step(1) does, bit for bit, with every kind of boundary in the pieces.
-TEST(LbmSplit, EveryVariantStepsInPiecesAsInOne) {
+// records that step(1) does, bit for bit, with every kind of boundary in the pieces; on the CPU
+// and on the GPU (where odd widths and cuts along x take the one-cell kernel in FP16 SoA).
+void expectStepsInPiecesAsInOne(MakeEngine make, std::vector<Grid> grids) {
   const std::uint64_t seed = ws::test::freshSeed();
   std::mt19937_64 random(seed);
   TimingScope step("step", "u", false), view("view", "p", false);
-  for (const Grid grid : {Grid{19, 13, 1}, Grid{10, 9, 8}}) {
+  for (const Grid grid : grids) {
     const LatticeKind lattice = grid.nz == 1 ? LatticeKind::D2Q9 : LatticeKind::D3Q19;
     const test::RandomLattice r = test::randomLattice(lattice, grid, seed);
     Monitor monitor = test::randomMonitor(r, seed);
     const BoundaryLinks boundaries = test::randomBoundaries(r, monitor, seed);
     for (const auto& entry : storageCatalog()) {
-      auto once = makeCpuEngine(lattice, entry.how, {&step, &view});
-      auto pieces = makeCpuEngine(lattice, entry.how, {&step, &view});
+      auto once = make(lattice, entry.how, {&step, &view});
+      auto pieces = make(lattice, entry.how, {&step, &view});
       for (LbmEngine* engine : {once.get(), pieces.get()}) {
         test::load(*engine, r, 3);
         engine->setBoundaryLinks(boundaries);
@@ -198,7 +200,9 @@ TEST(LbmSplit, EveryVariantStepsInPiecesAsInOne) {
       }
       const int axis = int(random() % (grid.nz > 1 ? 3 : 2));
       const int extent = axis == 0 ? grid.nx : axis == 1 ? grid.ny : grid.nz;
-      const std::string context = std::string(entry.variant.name) + " along " + "xyz"[axis] +
+      const std::string context = std::string(entry.variant.name) + " on " +
+                                  std::to_string(grid.nx) + "x" + std::to_string(grid.ny) + "x" +
+                                  std::to_string(grid.nz) + " in pieces along " + "xyz"[axis] +
                                   ", seed " + std::to_string(seed);
       for (int k = 0; k < 5; ++k) {
         once->step(1);
@@ -222,6 +226,58 @@ TEST(LbmSplit, EveryVariantStepsInPiecesAsInOne) {
           << context;
       EXPECT_EQ(pieces->takeStatus(), once->takeStatus()) << context;
     }
+  }
+}
+
+TEST(LbmSplit, EveryVariantStepsInPiecesAsInOne) {
+  expectStepsInPiecesAsInOne(makeCpuEngine, {Grid{19, 13, 1}, Grid{10, 9, 8}});
+}
+
+std::unique_ptr<LbmEngine> makeGpuEngine(LatticeKind lattice, const Variant& v, LbmTimings t) {
+  return makeCudaEngine(lattice, v, 128, t);
+}
+
+TEST(LbmSplit, OnTheGpuEveryVariantStepsInPiecesAsInOne) {
+  WS_REQUIRE_GPU();
+  expectStepsInPiecesAsInOne(makeGpuEngine,
+                             {Grid{19, 13, 1}, Grid{20, 13, 1}, Grid{10, 9, 8}, Grid{11, 9, 8}});
+}
+
+// Ranks sharing one GPU, as the first of the checks on a GPU machine: the split lattice,
+// its halo gathered on the device and staged through pinned host memory, overlapped with the
+// inside's update and not, steps as the whole lattice on the GPU does, bit for bit.
+TEST(LbmSplit, OnTheGpuEveryVariantStepsBitForBitAsTheWholeLattice) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  TimingScope step("step", "u", true), view("view", "p", true);
+  for (const Grid grid : {Grid{24, 17, 1}, Grid{23, 17, 1}, Grid{12, 11, 9}}) {
+    const LatticeKind lattice = grid.nz == 1 ? LatticeKind::D2Q9 : LatticeKind::D3Q19;
+    for (int axis = 0; axis < (grid.nz > 1 ? 3 : 2); ++axis)
+      for (int ranks : {2, 3}) {
+        const test::RandomLattice r = splittable(lattice, grid, axis, ranks, seed + ranks);
+        Monitor monitor = test::randomMonitor(r, seed);
+        const BoundaryLinks boundaries = test::randomBoundaries(r, monitor, seed);
+        for (const auto& entry : storageCatalog())
+          for (const bool overlap : {true, false}) {
+            const std::string context = describe(grid, axis, ranks, entry.variant.name) +
+                                        (overlap ? ", overlapped" : "") + ", seed " +
+                                        std::to_string(seed);
+            auto whole = makeGpuEngine(lattice, entry.how, {&step, &view});
+            auto split = makeSplitEngine(lattice, entry.how, {&step, &view}, {axis, ranks, overlap},
+                                         makeGpuEngine);
+            const Outcome expected = run(*whole, r, boundaries, monitor, 7);
+            const Outcome got = run(*split, r, boundaries, monitor, 7);
+            ASSERT_TRUE(sameBits(got.state, expected.state)) << context;
+            for (std::size_t p = 0; p < expected.planes.size(); ++p)
+              EXPECT_TRUE(samePlane(got.planes[p], expected.planes[p])) << context;
+            EXPECT_EQ(got.totals.fluidCells, expected.totals.fluidCells) << context;
+            test::expectRecordsNear(got.records, expected.records, monitor, 1e-6, context);
+            const SplitState* state = split->split();
+            ASSERT_NE(state, nullptr);
+            for (const SplitState::Rank& t : state->ranks)  // the device's times of the pieces
+              EXPECT_GT(t.insideMs + t.borderMs, 0) << context;
+          }
+      }
   }
 }
 

@@ -34,7 +34,7 @@ GpuInfo probe(int device) {
                       : std::string("CUDA unavailable: ") + cudaGetErrorString(status);
     return info;
   }
-  if (device < 0 || device >= count) device = 0;
+  device = device < 0 ? 0 : device % count;
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, device) != cudaSuccess ||
       cudaSetDevice(device) != cudaSuccess) {

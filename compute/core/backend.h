@@ -27,7 +27,8 @@ struct GpuInfo {
 // Probes once (cached): device count, the chosen device's properties.
 const GpuInfo& gpuInfo();
 
-// Makes `device` current (the one driving the GL context, when interop found it).
+// Makes `device` current (the one driving the GL context, when interop found it; a rank's own
+// under mpirun), counted round the devices there are.
 void selectGpu(int device);
 
 }  // namespace ws

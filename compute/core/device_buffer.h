@@ -1,6 +1,6 @@
 #pragma once
-// Move-only owner of a cudaMalloc'd array. Allocation failures become OutOfMemoryError with the
-// size asked for and the memory free, so a too-large grid is a message, not a crash. For the CUDA
+// Move-only owners of cudaMalloc'd arrays (and of pinned host memory). Allocation failures become
+// OutOfMemoryError with the size asked for and the memory free, so a too-large grid is a message, not a crash. For the CUDA
 // half of the code (compute/core/memory.h has what the host needs).
 #include <cuda_runtime_api.h>
 
@@ -15,17 +15,31 @@
 
 namespace ws {
 
-template <typename T>
-class DeviceBuffer {
+// Where a CudaArray's memory comes from: the device, or pinned (page-locked) host memory, which
+// copies to and from the device use asynchronously on a stream and at the link's full speed (as a
+// halo staged through the host between processes needs).
+struct DeviceMemory {
+  static constexpr const char* kName = "GPU memory";
+  static cudaError_t allocate(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }
+  static void release(void* p) { cudaFree(p); }
+};
+struct PinnedMemory {
+  static constexpr const char* kName = "pinned host memory";
+  static cudaError_t allocate(void** p, std::size_t bytes) { return cudaMallocHost(p, bytes); }
+  static void release(void* p) { cudaFreeHost(p); }
+};
+
+template <typename T, typename Memory>
+class CudaArray {
  public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t count) { allocate(count); }
-  ~DeviceBuffer() { release(); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  DeviceBuffer(DeviceBuffer&& other) noexcept
+  CudaArray() = default;
+  explicit CudaArray(std::size_t count) { allocate(count); }
+  ~CudaArray() { release(); }
+  CudaArray(const CudaArray&) = delete;
+  CudaArray& operator=(const CudaArray&) = delete;
+  CudaArray(CudaArray&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
-  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+  CudaArray& operator=(CudaArray&& other) noexcept {
     if (this != &other) {
       release();
       data_ = std::exchange(other.data_, nullptr);
@@ -37,17 +51,19 @@ class DeviceBuffer {
   void allocate(std::size_t count) {
     release();
     if (count == 0) return;
-    const cudaError_t status = cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T));
+    const cudaError_t status =
+        Memory::allocate(reinterpret_cast<void**>(&data_), count * sizeof(T));
     if (status == cudaErrorMemoryAllocation) {
       cudaGetLastError();  // clear the (non-sticky) error
       data_ = nullptr;
-      throw OutOfMemoryError("out of GPU memory allocating " + formatBytes(count * sizeof(T)));
+      throw OutOfMemoryError(std::string("out of ") + Memory::kName + " allocating " +
+                             formatBytes(count * sizeof(T)));
     }
     WS_CUDA_CHECK(status);
     count_ = count;
   }
   void release() noexcept {
-    if (data_) cudaFree(data_);
+    if (data_) Memory::release(data_);
     data_ = nullptr;
     count_ = 0;
   }
@@ -63,6 +79,11 @@ class DeviceBuffer {
   T* data_ = nullptr;
   std::size_t count_ = 0;
 };
+
+template <typename T>
+using DeviceBuffer = CudaArray<T, DeviceMemory>;
+template <typename T>
+using PinnedBuffer = CudaArray<T, PinnedMemory>;
 
 // A host array copied to a new device buffer (of at least one element, so that an empty array
 // still has an address), and the first n elements of a device buffer copied back.

@@ -53,6 +53,9 @@ int rank() {
 int count() {
   return 1;
 }
+int rankOnHost() {
+  return 0;
+}
 bool built() {
   return false;
 }
@@ -68,7 +71,7 @@ int serve() {
 
 namespace {
 
-int worldRank = 0, worldRanks = 1;
+int worldRank = 0, worldRanks = 1, hostRank = 0;
 // A halo's tags lie below 2^20 (Wire::post); rank 0's calls go with this one.
 constexpr int kCallTag = 1 << 20;
 
@@ -181,6 +184,11 @@ int start(int& argc, char**& argv) {
   check(MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided), "MPI_Init_thread");
   MPI_Comm_rank(MPI_COMM_WORLD, &worldRank);
   MPI_Comm_size(MPI_COMM_WORLD, &worldRanks);
+  MPI_Comm host;  // the ranks that share this machine
+  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, worldRank, MPI_INFO_NULL, &host),
+        "MPI_Comm_split_type");
+  MPI_Comm_rank(host, &hostRank);
+  MPI_Comm_free(&host);
   if (provided < MPI_THREAD_SERIALIZED && worldRank == 0)
     std::cerr << "warpscope: this MPI library takes calls from the first thread only; the "
                  "split lattice may fail"
@@ -193,6 +201,9 @@ int rank() {
 }
 int count() {
   return worldRanks;
+}
+int rankOnHost() {
+  return hostRank;
 }
 bool built() {
   return true;

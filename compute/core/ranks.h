@@ -102,7 +102,8 @@ namespace ranks {
 int start(int& argc, char**& argv);
 int rank();
 int count();
-bool built();  // whether warpscope was built with MPI
+int rankOnHost();  // among the ranks on this machine (each takes a GPU of its own where it can)
+bool built();      // whether warpscope was built with MPI
 
 // The run's wire (only where count() > 1).
 Wire& wire();

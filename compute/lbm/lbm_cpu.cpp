@@ -224,19 +224,29 @@ class CpuEngine final : public LbmEngine {
   std::size_t bytesPerSlot() const override {
     return sizeof(T);
   }
-  void readSlots(const std::vector<std::uint64_t>& elements, std::byte* out) override {
-    const T* raw = written().base[0];
-    const auto count = std::ptrdiff_t(elements.size());
-#pragma omp parallel for schedule(static) if (worthATeam(elements.size()))
-    for (std::ptrdiff_t k = 0; k < count; ++k)
-      std::memcpy(out + k * sizeof(T), raw + elements[k], sizeof(T));
+  void setSlotLists(const std::vector<std::vector<std::uint64_t>>& lists) override {
+    slotLists_ = lists;
+    slotBuffers_.resize(lists.size());
+    for (std::size_t k = 0; k < lists.size(); ++k) slotBuffers_[k].resize(lists[k].size());
   }
-  void writeSlots(const std::vector<std::uint64_t>& elements, const std::byte* in) override {
-    T* raw = written().base[0];
+  std::byte* slotBuffer(int list) override {
+    return reinterpret_cast<std::byte*>(slotBuffers_.at(list).data());
+  }
+  void readSlots(int list) override {
+    const T* raw = written().base[0];
+    const std::vector<std::uint64_t>& elements = slotLists_.at(list);
+    T* out = slotBuffers_[list].data();
     const auto count = std::ptrdiff_t(elements.size());
 #pragma omp parallel for schedule(static) if (worthATeam(elements.size()))
-    for (std::ptrdiff_t k = 0; k < count; ++k)
-      std::memcpy(raw + elements[k], in + k * sizeof(T), sizeof(T));
+    for (std::ptrdiff_t k = 0; k < count; ++k) out[k] = raw[elements[k]];
+  }
+  void writeSlots(int list) override {
+    T* raw = written().base[0];
+    const std::vector<std::uint64_t>& elements = slotLists_.at(list);
+    const T* in = slotBuffers_[list].data();
+    const auto count = std::ptrdiff_t(elements.size());
+#pragma omp parallel for schedule(static) if (worthATeam(elements.size()))
+    for (std::ptrdiff_t k = 0; k < count; ++k) raw[elements[k]] = in[k];
   }
 
  private:
@@ -304,6 +314,8 @@ class CpuEngine final : public LbmEngine {
   std::uint64_t steps_ = 0;
   std::uint32_t status_ = 0;
   bool deferRecords_ = false;
+  std::vector<std::vector<std::uint64_t>> slotLists_;  // setSlotLists, with:
+  std::vector<std::vector<T>> slotBuffers_;
   bool stepping_ = false;      // between beginStep() and endStep()
   std::vector<bool> stepped_;  // in the step in progress, each layer along the axis stepped
 };

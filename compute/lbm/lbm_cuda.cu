@@ -22,25 +22,34 @@ namespace {
 
 constexpr int kReduceBlock = 256;
 
+// The cells a stream-collide launch updates: [x0, x1) x [y0, y1) x [z0, z1), the whole lattice
+// but where a split lattice steps some layers of its slab (LbmEngine::stepLayers).
+struct CellBox {
+  int x0 = 0, y0 = 0, z0 = 0, x1 = 0, y1 = 0, z1 = 0;
+  explicit CellBox(const Grid& g) : x1(g.nx), y1(g.ny), z1(g.nz) {}
+};
+
 // Threads along x (each taking `cellsPerThread` neighbouring cells of a row), block rows along y,
 // one block layer per z.
 struct LaunchShape {
   dim3 grid, block;
-  LaunchShape(const Grid& g, int threads, int cellsPerThread) {
-    const int columns = (g.nx + cellsPerThread - 1) / cellsPerThread;
+  LaunchShape(const CellBox& box, int threads, int cellsPerThread) {
+    const int columns = (box.x1 - box.x0 + cellsPerThread - 1) / cellsPerThread;
     const int width = std::min(threads, (columns + 31) / 32 * 32);
     block = dim3(width, threads / width);
-    grid = dim3(blocksFor(columns, block.x), blocksFor(g.ny, block.y), g.nz);
+    grid = dim3(blocksFor(columns, block.x), blocksFor(box.y1 - box.y0, block.y), box.z1 - box.z0);
   }
 };
 
 template <typename Lat, typename T, Layout L, Propagation P, bool kOdd, bool kForce>
 __global__ void __launch_bounds__(1024)
-    streamCollideKernel(Grid g, const std::uint8_t* __restrict__ flags, Store<T, Lat::Q, L> src,
-                        Store<T, Lat::Q, L> dst, StepParams p, std::uint32_t* status) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= g.nx || y >= g.ny) return;
-  const Neighbourhood nb(g, x, y, int(blockIdx.z));
+    streamCollideKernel(Grid g, CellBox box, const std::uint8_t* __restrict__ flags,
+                        Store<T, Lat::Q, L> src, Store<T, Lat::Q, L> dst, StepParams p,
+                        std::uint32_t* status) {
+  const int x = box.x0 + blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = box.y0 + blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= box.x1 || y >= box.y1) return;
+  const Neighbourhood nb(g, x, y, box.z0 + int(blockIdx.z));
   const std::uint32_t bits = streamCollide<Lat, P, kOdd, kForce>(g, flags, src, dst, nb, p);
   if (bits) atomicOr(status, bits);
 }
@@ -55,7 +64,7 @@ __global__ void __launch_bounds__(1024)
 // (x - 1, x) is a funnel shift of the aligned words at x - 2 and x. Each cell is relaxed as in the
 // one-cell kernel (lbm_cell.h). A pair with a wall, or next to walls in an A-A odd step, stores
 // cell by cell; in A-A odd steps the x-streaming populations land unaligned, also cell by cell.
-// Needs an even nx, so that every row starts at an even cell.
+// Needs an even nx, so that every row starts at an even cell, and a box of even x0 and x1.
 
 template <int Q>
 using HalfStore = Store<__half, Q, Layout::SoA>;
@@ -86,12 +95,14 @@ __device__ void storePair(__half* at, float first, float second) {
 
 template <typename Lat, Propagation P, bool kOdd, bool kForce>
 __global__ void __launch_bounds__(1024)
-    streamCollidePairsKernel(Grid g, const std::uint8_t* __restrict__ flags, HalfStore<Lat::Q> src,
-                             HalfStore<Lat::Q> dst, StepParams p, std::uint32_t* status) {
-  const int x = 2 * (blockIdx.x * blockDim.x + threadIdx.x);
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= g.nx || y >= g.ny) return;
-  const Neighbourhood first(g, x, y, int(blockIdx.z)), second(g, x + 1, y, int(blockIdx.z));
+    streamCollidePairsKernel(Grid g, CellBox box, const std::uint8_t* __restrict__ flags,
+                             HalfStore<Lat::Q> src, HalfStore<Lat::Q> dst, StepParams p,
+                             std::uint32_t* status) {
+  const int x = box.x0 + 2 * (blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = box.y0 + blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= box.x1 || y >= box.y1) return;
+  const int z = box.z0 + int(blockIdx.z);
+  const Neighbourhood first(g, x, y, z), second(g, x + 1, y, z);
   const PairColumns columns{first.x[1], first.x[0] - 1, second.x[2]};
   // The row of the pair at offset (dy, dz), in the array of population `slot`.
   const auto row = [&first](__half* const* base, int slot, int dy, int dz) {
@@ -192,7 +203,7 @@ __global__ void __launch_bounds__(kReduceBlock)
   double mass = 0;
   unsigned long long fluid = 0;
   float speed = 0;
-  if (n < g.cells() && !isSolid(flags[n])) {
+  if (n < g.cells() && !isSolid(flags[n]) && !(flags[n] & kHalo)) {
     const Moments m = cellMoments<Lat, P>(g, flags, f, n, odd, p);
     mass = m.rho;
     fluid = 1;
@@ -277,6 +288,36 @@ __global__ void openOutletsKernel(Store<T, Lat::Q, L> f, const SlotPair* pairs, 
   if (k < outlets) extrapolateOutlet<Lat>(f, pairs + k, std::size_t(outlets));
 }
 
+// The open outlets of a step taken in pieces along `axis` (LbmEngine::stepLayers): each once it
+// and the cell before it (the layer before, along x) have stepped, in the piece [first, first +
+// count) or before it (`stepped`, a flag a layer).
+template <typename Lat, typename T, Layout L>
+__global__ void openOutletsOfLayersKernel(Grid g, Store<T, Lat::Q, L> f, const SlotPair* pairs,
+                                          const std::uint32_t* cells, int outlets, int axis,
+                                          int first, int count, const std::uint8_t* stepped) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= outlets) return;
+  const std::uint32_t n = cells[k];
+  const int c[3] = {int(n % g.nx), int(n / g.nx % g.ny), int(n / g.nx / g.ny)};
+  const int at = c[axis], before = axis == 0 ? (at + g.nx - 1) % g.nx : at;
+  const auto inPiece = [&](int layer) { return layer >= first && layer < first + count; };
+  const auto done = [&](int layer) { return inPiece(layer) || stepped[layer]; };
+  if ((inPiece(at) || inPiece(before)) && done(at) && done(before))
+    extrapolateOutlet<Lat>(f, pairs + k, std::size_t(outlets));
+}
+
+// A halo's values: the raw slots of a list gathered into a packed array, and back.
+template <typename T>
+__global__ void gatherSlotsKernel(const T* f, const std::uint64_t* elements, int count, T* out) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < count) out[k] = f[elements[k]];
+}
+template <typename T>
+__global__ void scatterSlotsKernel(T* f, const std::uint64_t* elements, int count, const T* in) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < count) f[elements[k]] = in[k];
+}
+
 template <typename V>
 DeviceBuffer<V> toDevice(const std::vector<V>& values) {
   DeviceBuffer<V> buffer(values.size());
@@ -326,6 +367,13 @@ class CudaEngine final : public LbmEngine {
       : variant_(variant), block_(block), timings_(timings), status_(1), totals_(1) {
     status_.zero();
   }
+  ~CudaEngine() override {
+    if (copies_) cudaStreamDestroy(copies_);
+    if (steppedSoFar_) cudaEventDestroy(steppedSoFar_);
+    for (cudaEvent_t e : pieceEvents_) cudaEventDestroy(e);
+  }
+  CudaEngine(const CudaEngine&) = delete;
+  CudaEngine& operator=(const CudaEngine&) = delete;
 
   void reshape(const Grid& g) override {
     const double copies = P == Propagation::AB ? 2 : 1;
@@ -406,25 +454,9 @@ class CudaEngine final : public LbmEngine {
     planeDone_.reset();
     if (stride_) prepareRecords(count);
     stepRing_.start();
-    const LaunchShape shape(grid_, block_, 1), pairShape(grid_, block_, 2);
     for (int c = 0; c < count; ++c) {
-      const auto src = store(a_), dst = store(P == Propagation::AB ? b_ : a_);
-      returnFromWalls(src, steps_ & 1);
-      withStepKind(steps_ & 1, hasForce(params_), [&]<bool kOdd, bool kForce>() {
-        if constexpr (kPairs && (!kOdd || kPairsInOddSteps)) {
-          if (cellsPerThread() == 2) {
-            recordedLaunch(
-                kOdd ? "streamCollidePairsKernel (odd step)" : "streamCollidePairsKernel",
-                streamCollidePairsKernel<Lat, P, kOdd, kForce>, pairShape.grid,
-                pairShape.block)(grid_, flags_.data(), src, dst, params_, status_.data());
-            return;
-          }
-        }
-        recordedLaunch(kOdd ? "streamCollideKernel (odd step)" : "streamCollideKernel",
-                       streamCollideKernel<Lat, T, L, P, kOdd, kForce>, shape.grid,
-                       shape.block)(grid_, flags_.data(), src, dst, params_, status_.data());
-      });
-      WS_CUDA_CHECK(cudaGetLastError());
+      returnFromWalls(store(a_), steps_ & 1);
+      streamCollide(CellBox(grid_), store(P == Propagation::AB ? b_ : a_));
       if (P == Propagation::AB) std::swap(a_, b_);
       ++steps_;
       if (outlets_.count)
@@ -437,9 +469,120 @@ class CudaEngine final : public LbmEngine {
     stepRing_.stop(updates, updates * bytesPerCellUpdate(lattice(), variant_));
   }
 
+  // A step in pieces (LbmEngine::beginStep), queued on the default stream like step(); each
+  // piece's device time is measured with a pair of events.
+  void beginStep() override {
+    injectGpuFaultIfRequested();
+    planeDone_.reset();
+    returnFromWalls(store(a_), steps_ & 1);
+    stepping_ = true;
+    pieces_ = 0;
+    const std::size_t layers = std::size_t(std::max({grid_.nx, grid_.ny, grid_.nz}));
+    if (layersStepped_.size() != layers) layersStepped_.allocate(layers);
+    WS_CUDA_CHECK(cudaMemsetAsync(layersStepped_.data(), 0, layers, 0));
+  }
+  void stepLayers(int axis, int first, int count) override {
+    CellBox box(grid_);
+    int* lo[3] = {&box.x0, &box.y0, &box.z0};
+    int* hi[3] = {&box.x1, &box.y1, &box.z1};
+    *lo[axis] = first;
+    *hi[axis] = first + count;
+    if (pieceEvents_.size() < 2 * std::size_t(pieces_ + 1)) {
+      for (int k = 0; k < 2; ++k) {
+        pieceEvents_.emplace_back();
+        WS_CUDA_CHECK(cudaEventCreate(&pieceEvents_.back()));
+      }
+    }
+    WS_CUDA_CHECK(cudaEventRecord(pieceEvents_[2 * pieces_], 0));
+    const auto dst = written();
+    streamCollide(box, dst);
+    const int outlets = int(outletCells_.size());
+    if (outlets_.count && outlets)
+      recordedLaunch("openOutletsOfLayersKernel", openOutletsOfLayersKernel<Lat, T, L>,
+                     blocksFor(outlets, 128), 128)(grid_, dst, outlets_.of(!(steps_ & 1)),
+                                                   outletCells_.data(), outlets, axis, first, count,
+                                                   layersStepped_.data());
+    WS_CUDA_CHECK(cudaMemsetAsync(layersStepped_.data() + first, 1, std::size_t(count), 0));
+    WS_CUDA_CHECK(cudaEventRecord(pieceEvents_[2 * pieces_ + 1], 0));
+    ++pieces_;
+  }
+  void endStep() override {
+    if (P == Propagation::AB) std::swap(a_, b_);
+    ++steps_;
+    stepping_ = false;
+    if (stride_ && !deferRecords_) recordNow();
+  }
+  bool queuesWork() const override { return true; }
+  // The device time of each stepLayers() call of the last step, in call order.
+  std::vector<float> pieceTimesMs() override {
+    std::vector<float> times(std::size_t(pieces_), 0.0f);
+    for (int k = 0; k < pieces_; ++k) {
+      WS_CUDA_CHECK(cudaEventSynchronize(pieceEvents_[2 * k + 1]));
+      WS_CUDA_CHECK(cudaEventElapsedTime(&times[k], pieceEvents_[2 * k], pieceEvents_[2 * k + 1]));
+    }
+    return times;
+  }
+
+  void deferRecords(bool deferred) override { deferRecords_ = deferred; }
+  void recordNow() override {
+    if (!stride_) return;
+    prepareRecords(1);
+    record(0);
+  }
+
+  // The halo staged through pinned host memory: a list's slots are gathered on the device on a
+  // stream of their own, once what the default stream has queued so far (a split lattice's border
+  // layers) is done, and copied to the host while the default stream goes on (the inside).
+  std::size_t bytesPerSlot() const override { return sizeof(T); }
+  void setSlotLists(const std::vector<std::vector<std::uint64_t>>& lists) override {
+    if (!copies_) {
+      WS_CUDA_CHECK(cudaStreamCreateWithFlags(&copies_, cudaStreamNonBlocking));
+      WS_CUDA_CHECK(cudaEventCreateWithFlags(&steppedSoFar_, cudaEventDisableTiming));
+    }
+    WS_CUDA_CHECK(cudaDeviceSynchronize());  // no copy of the old lists in flight
+    slotLists_.clear();
+    slotLists_.resize(lists.size());
+    for (std::size_t k = 0; k < lists.size(); ++k) {
+      SlotList& l = slotLists_[k];
+      l.count = int(lists[k].size());
+      l.elements = toDevice(lists[k]);
+      l.values.allocate(lists[k].size());
+      l.host.allocate(lists[k].size());
+    }
+  }
+  std::byte* slotBuffer(int list) override {
+    return reinterpret_cast<std::byte*>(slotLists_.at(list).host.data());
+  }
+  void readSlots(int list) override {
+    SlotList& l = slotLists_.at(list);
+    if (l.count == 0) return;
+    WS_CUDA_CHECK(cudaEventRecord(steppedSoFar_, 0));
+    WS_CUDA_CHECK(cudaStreamWaitEvent(copies_, steppedSoFar_, 0));
+    gatherSlotsKernel<<<blocksFor(l.count, 256), 256, 0, copies_>>>(
+        written().base[0], l.elements.data(), l.count, l.values.data());
+    WS_CUDA_CHECK(cudaGetLastError());
+    WS_CUDA_CHECK(cudaMemcpyAsync(l.host.data(), l.values.data(), l.host.bytes(),
+                                  cudaMemcpyDeviceToHost, copies_));
+  }
+  void slotsRead() override {
+    if (copies_) WS_CUDA_CHECK(cudaStreamSynchronize(copies_));
+  }
+  // Queued behind the step on the default stream. The host buffer is written again only after
+  // the next slotsRead(), by when the default stream has gone past this copy.
+  void writeSlots(int list) override {
+    SlotList& l = slotLists_.at(list);
+    if (l.count == 0) return;
+    WS_CUDA_CHECK(
+        cudaMemcpyAsync(l.values.data(), l.host.data(), l.host.bytes(), cudaMemcpyHostToDevice, 0));
+    scatterSlotsKernel<<<blocksFor(l.count, 256), 256>>>(written().base[0], l.elements.data(),
+                                                         l.count, l.values.data());
+    WS_CUDA_CHECK(cudaGetLastError());
+  }
+
   void setBoundaryLinks(const BoundaryLinks& links) override {
     const BoundaryMoves moves = boundaryMoves<Lat, T, L, P>(grid_, hostFlags_.data(), links);
     outlets_.upload(moves.outlets);
+    outletCells_ = toDevice(moves.outletCells);
     curved_.upload(moves.curved);
     swaps_.upload(moves.swaps);
   }
@@ -546,7 +689,7 @@ class CudaEngine final : public LbmEngine {
   void synchronize() override { WS_CUDA_CHECK(cudaDeviceSynchronize()); }
 
   std::string configuration() const override {
-    const LaunchShape shape(grid_, block_, cellsPerThread());
+    const LaunchShape shape(CellBox(grid_), block_, cellsPerThread());
     return std::string(Lat::name) + ", " + variant_.name() +
            (cellsPerThread() == 1 ? ", one thread per cell"
             : kPairsInOddSteps    ? ", two cells per thread (__half2 pairs)"
@@ -569,6 +712,30 @@ class CudaEngine final : public LbmEngine {
   static constexpr bool kPairsInOddSteps = P == Propagation::AB || Lat::Q == 9;
   int cellsPerThread() const { return kPairs && grid_.nx % 2 == 0 ? 2 : 1; }
   Store<T, Lat::Q, L> store(DeviceBuffer<T>& b) const { return {b.data(), grid_.cells()}; }
+  // The storage a step in progress writes, or the state between steps.
+  Store<T, Lat::Q, L> written() { return store(P == Propagation::AB && stepping_ ? b_ : a_); }
+
+  // The stream-collide of the cells of `box` from the state into `dst`: two cells a thread where
+  // the variant and the box allow (an even start and end along x), else one.
+  void streamCollide(const CellBox& box, Store<T, Lat::Q, L> dst) {
+    const auto src = store(a_);
+    withStepKind(steps_ & 1, hasForce(params_), [&]<bool kOdd, bool kForce>() {
+      if constexpr (kPairs && (!kOdd || kPairsInOddSteps)) {
+        if (cellsPerThread() == 2 && box.x0 % 2 == 0 && box.x1 % 2 == 0) {
+          const LaunchShape shape(box, block_, 2);
+          recordedLaunch(kOdd ? "streamCollidePairsKernel (odd step)" : "streamCollidePairsKernel",
+                         streamCollidePairsKernel<Lat, P, kOdd, kForce>, shape.grid,
+                         shape.block)(grid_, box, flags_.data(), src, dst, params_, status_.data());
+          return;
+        }
+      }
+      const LaunchShape shape(box, block_, 1);
+      recordedLaunch(kOdd ? "streamCollideKernel (odd step)" : "streamCollideKernel",
+                     streamCollideKernel<Lat, T, L, P, kOdd, kForce>, shape.grid,
+                     shape.block)(grid_, box, flags_.data(), src, dst, params_, status_.data());
+    });
+    WS_CUDA_CHECK(cudaGetLastError());
+  }
 
   // What the walls send back that the step's bounce-back does not: curved and free-slip walls.
   void returnFromWalls(Store<T, Lat::Q, L> f, bool odd) {
@@ -660,6 +827,23 @@ class CudaEngine final : public LbmEngine {
   StepParams params_;
   std::uint64_t steps_ = 0;
   GpuTimerRing stepRing_, viewRing_;
+  // A step in pieces (beginStep): whether one is in progress, the layers stepped so far along its
+  // axis, the outlets' cells (for the outlets of each piece), a pair of events a piece.
+  bool stepping_ = false, deferRecords_ = false;
+  DeviceBuffer<std::uint8_t> layersStepped_;
+  DeviceBuffer<std::uint32_t> outletCells_;
+  std::vector<cudaEvent_t> pieceEvents_;
+  int pieces_ = 0;
+  // The halo's lists (setSlotLists): the slots, their values gathered, and the host's copy.
+  struct SlotList {
+    int count = 0;
+    DeviceBuffer<std::uint64_t> elements;
+    DeviceBuffer<T> values;
+    PinnedBuffer<T> host;
+  };
+  std::vector<SlotList> slotLists_;
+  cudaStream_t copies_ = nullptr;       // the gathers and copies to the host
+  cudaEvent_t steppedSoFar_ = nullptr;  // what they wait for
 };
 
 }  // namespace

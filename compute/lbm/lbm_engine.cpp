@@ -65,10 +65,16 @@ void LbmEngine::endStep() {
 std::size_t LbmEngine::bytesPerSlot() const {
   noRawSlots(*this);
 }
-void LbmEngine::readSlots(const std::vector<std::uint64_t>&, std::byte*) {
+void LbmEngine::setSlotLists(const std::vector<std::vector<std::uint64_t>>&) {
   noRawSlots(*this);
 }
-void LbmEngine::writeSlots(const std::vector<std::uint64_t>&, const std::byte*) {
+std::byte* LbmEngine::slotBuffer(int) {
+  noRawSlots(*this);
+}
+void LbmEngine::readSlots(int) {
+  noRawSlots(*this);
+}
+void LbmEngine::writeSlots(int) {
   noRawSlots(*this);
 }
 void LbmEngine::deferRecords(bool) {

@@ -191,17 +191,28 @@ class LbmEngine {
   // A step in parts, so that a lattice split over ranks can send what crossed its slab's borders
   // while the inside still steps (Riesinger 2017, Figure 14.4): beginStep(), then stepLayers()
   // over every layer along `axis` once ([first, first + count), in any order and any pieces),
-  // then endStep(). step(1) is the same. The CPU engine has them; others throw InputError.
+  // then endStep(). step(1) is the same. Engines without them throw InputError.
   virtual void beginStep();
   virtual void stepLayers(int axis, int first, int count);
   virtual void endStep();
+  // Whether stepLayers() and readSlots() only queue their work (a GPU's stream), so that a split
+  // lattice queues the inside's update before it waits for the border's halo to be read; such an
+  // engine measures the device time of each stepLayers() call of the last step, in call order.
+  virtual bool queuesWork() const { return false; }
+  virtual std::vector<float> pieceTimesMs() { return {}; }
 
   // Raw storage, for the halo exchange between the subdomains of a lattice split over ranks
-  // (lbm_split.h): the values at Store::element indices of the storage the next step reads (or,
-  // between beginStep() and endStep(), the one the step writes), as stored (bytesPerSlot() each).
+  // (lbm_split.h): lists of Store::element indices (set again whenever they change), each with a
+  // buffer of host memory (pinned, for a GPU) for its values as stored, bytesPerSlot() each.
+  // readSlots() copies the values at a list's slots into its buffer, from the storage the next
+  // step reads or, between beginStep() and endStep(), the one the step writes; slotsRead() returns
+  // once every such copy is in its buffer. writeSlots() copies a buffer back into the slots.
   virtual std::size_t bytesPerSlot() const;
-  virtual void readSlots(const std::vector<std::uint64_t>& elements, std::byte* out);
-  virtual void writeSlots(const std::vector<std::uint64_t>& elements, const std::byte* in);
+  virtual void setSlotLists(const std::vector<std::vector<std::uint64_t>>& lists);
+  virtual std::byte* slotBuffer(int list);
+  virtual void readSlots(int list);
+  virtual void slotsRead() {}
+  virtual void writeSlots(int list);
   // A split lattice's slab measures only once its halo is refreshed after a step: with
   // `deferred`, step() leaves the monitor's record to recordNow(), which records the state now.
   virtual void deferRecords(bool deferred);

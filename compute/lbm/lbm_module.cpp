@@ -378,8 +378,7 @@ bool LbmModule::applies(const std::string& key) const {
     return surface && p.getInt("streamlines") > 0 && p.getText("scene") == "cylinder";
   if (key == "reynolds" || key == "viscosity") return p.getText("viscosity_from") == key;
   if (key == "block") return backend() == Backend::Cuda;
-  if (key == "split_axis" || key == "split_overlap")
-    return backend() == Backend::Cpu && ranks::count() > 1;
+  if (key == "split_axis" || key == "split_overlap") return ranks::count() > 1;
   if (key == "cylinders" || key == "sides" || key == "curved_walls" || key == "outflow")
     return p.getText("scene") == "cylinder";
   if (key == "obstacle_mesh") return is3d && p.getText("scene") == "cylinder";
@@ -430,11 +429,13 @@ int LbmModule::splitAxis() const {
 
 void LbmModule::buildEngine() {
   const Variant v = entryNamed(storageCatalog(), variant()).how;
-  if (backend() == Backend::Cuda)
-    engine_ = makeCudaEngine(spec_.lattice, v, std::stoi(params().getText("block")), gpuTimings_);
-  else if (ranks::count() > 1)
-    engine_ = mpi::makeEngine(spec_.lattice, v, cpuTimings_, splitAxis(),
-                              params().getBool("split_overlap"));
+  const bool cuda = backend() == Backend::Cuda;
+  const int block = std::stoi(params().getText("block"));
+  if (ranks::count() > 1)
+    engine_ = mpi::makeEngine(spec_.lattice, v, cuda ? gpuTimings_ : cpuTimings_, splitAxis(),
+                              params().getBool("split_overlap"), cuda ? block : 0);
+  else if (cuda)
+    engine_ = makeCudaEngine(spec_.lattice, v, block, gpuTimings_);
   else
     engine_ = makeCpuEngine(spec_.lattice, v, cpuTimings_);
   engine_->setParams(flow_.params);
@@ -757,12 +758,7 @@ std::string LbmModule::notes() const {
                          fixed(period->steps, 1) + " steps\n"
                    : "St: the lift on " + name + " is not periodic (yet)\n";
   }
-  if (const SplitState* split = engine_->split())
-    text += splitNotes(*split);
-  else if (ranks::count() > 1)
-    text +=
-        "under mpirun the CUDA backend runs on rank 0 alone: splitting the lattice over the "
-        "ranks needs the CPU backend for now\n";
+  if (const SplitState* split = engine_->split()) text += splitNotes(*split);
   if (!bodies_.empty() && entryNamed(storageCatalog(), variant()).how.half)
     text +=
         "FP16 storage keeps each population to about 3 digits: the forces, the lift most, are "

@@ -6,6 +6,7 @@
 
 #include "compute/core/errors.h"
 #include "compute/core/ranks.h"
+#include "compute/lbm/lbm_cuda.h"
 #include "compute/lbm/lbm_split.h"
 
 namespace ws::lbm::mpi {
@@ -32,13 +33,21 @@ enum class Op : std::uint8_t {
   VolumeInPlace
 };
 
+// What steps each rank's slab: the CPU, or the rank's GPU.
+MakeEngine slabEngines(const SplitPlan& plan) {
+  if (plan.cudaBlock == 0) return makeCpuEngine;
+  return [block = plan.cudaBlock](LatticeKind lattice, const Variant& variant, LbmTimings timings) {
+    return makeCudaEngine(lattice, variant, block, timings);
+  };
+}
+
 // Rank 0's engine: each call goes to the other ranks, then is made here.
 class Leader final : public LbmEngine {
  public:
   Leader(LatticeKind lattice, const Variant& variant, LbmTimings timings, SplitPlan plan)
       : id_(nextId_++), timings_(timings) {
     ranks::send(call(Op::Make).put(lattice).put(variant).put(plan));
-    split_ = makeSplitEngine(lattice, variant, timings, plan, makeCpuEngine, &ranks::wire());
+    split_ = makeSplitEngine(lattice, variant, timings, plan, slabEngines(plan), &ranks::wire());
   }
   ~Leader() override { ranks::send(call(Op::Drop)); }
 
@@ -256,7 +265,7 @@ void serve(Call& call) {
     const auto variant = call.get<Variant>();
     const auto plan = call.get<SplitPlan>();
     engines[id] =
-        makeSplitEngine(lattice, variant, {&step, &view}, plan, makeCpuEngine, &ranks::wire());
+        makeSplitEngine(lattice, variant, {&step, &view}, plan, slabEngines(plan), &ranks::wire());
   } else if (op == Op::Drop) {
     engines.erase(id);
   } else if (const auto found = engines.find(id); found != engines.end()) {
@@ -270,9 +279,9 @@ void serve(Call& call) {
 }  // namespace
 
 std::unique_ptr<LbmEngine> makeEngine(LatticeKind lattice, const Variant& variant,
-                                      LbmTimings timings, int axis, bool overlap) {
+                                      LbmTimings timings, int axis, bool overlap, int cudaBlock) {
   return std::make_unique<Leader>(lattice, variant, timings,
-                                  SplitPlan{axis, ranks::count(), overlap});
+                                  SplitPlan{axis, ranks::count(), overlap, cudaBlock});
 }
 
 }  // namespace ws::lbm::mpi

@@ -8,9 +8,10 @@
 
 namespace ws::lbm::mpi {
 
-// Rank 0's engine of a lattice split over every rank along `axis` (CPU slabs), the halos
-// exchanged while the inside steps (`overlap`) or after the step.
+// Rank 0's engine of a lattice split over every rank along `axis`, the halos exchanged while the
+// inside steps (`overlap`) or after the step; each rank steps its slab on the CPU, or with
+// `cudaBlock` > 0 on its GPU (blocks of that many threads).
 std::unique_ptr<LbmEngine> makeEngine(LatticeKind lattice, const Variant& variant,
-                                      LbmTimings timings, int axis, bool overlap);
+                                      LbmTimings timings, int axis, bool overlap, int cudaBlock);
 
 }  // namespace ws::lbm::mpi

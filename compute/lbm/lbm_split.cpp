@@ -299,13 +299,19 @@ class SplitEngine final : public LbmEngine {
         const int upper = upperBorder(own, last);
         return std::vector<std::pair<int, int>>{{own, 1}, {upper, last + 1 - upper}};
       });
-      if (overlap_) postHalo(odd);
+      // Overlapped, the border's halo is read now; a CPU sends it before the inside steps, a GPU
+      // once the inside is queued behind the copies. Else all of it after the step.
+      const bool queued = parts_.front()->engine->queuesWork();
+      if (overlap_) packHalo(odd);
+      if (overlap_ && !queued) postHalo(odd);
       stepLayers(&SplitState::Rank::insideMs, [this](int own, int last) {
         return std::vector<std::pair<int, int>>{{own + 1, upperBorder(own, last) - own - 1}};
       });
-      if (!overlap_) postHalo(odd);
+      if (!overlap_) packHalo(odd);
+      if (!overlap_ || queued) postHalo(odd);
       finishHalo(odd);
       for (auto& part : parts_) part->engine->endStep();
+      pieceTimes();
       ++steps_;
       for (auto& part : parts_) part->engine->recordNow();
     }
@@ -515,6 +521,9 @@ class SplitEngine final : public LbmEngine {
     std::unique_ptr<LbmEngine> engine;
     std::vector<std::size_t> probes;  // the monitor's probes this rank holds
     SplitState::Rank last;            // of the step() call in progress or last made
+    // By parity, channel: its engine's slot list this part sends from, receives into (or -1).
+    std::vector<int> sendList[2], receiveList[2];
+    std::vector<double SplitState::Rank::*> pieces;  // the phase of each piece of the step
   };
   // The part of a plane's rows [first, first + count) a rank owns: plane coordinates [aLo, aHi)
   // x [bLo, bHi), which its storage's plane `local` holds shifted by aShift, bShift.
@@ -593,6 +602,7 @@ class SplitEngine final : public LbmEngine {
 
   // Each part's update of some of its own layers along the axis, timed into `phase`: `layers`
   // gives (first, count) pieces from its first own layer and its last.
+  // (An engine that queues its work is timed on its device after the step: pieceTimes().)
   template <typename Layers>
   void stepLayers(double SplitState::Rank::*phase, Layers layers) {
     for (auto& part : parts_) {
@@ -600,8 +610,20 @@ class SplitEngine final : public LbmEngine {
       const int own = split_->halo();
       const int last = extentOf(split_->local(part->rank), axis_) - 1 - own;
       for (const auto& [first, count] : layers(own, last))
-        if (count > 0) part->engine->stepLayers(axis_, first, count);
-      part->last.*phase += update.elapsedMs();
+        if (count > 0) {
+          part->engine->stepLayers(axis_, first, count);
+          part->pieces.push_back(phase);
+        }
+      if (!part->engine->queuesWork()) part->last.*phase += update.elapsedMs();
+    }
+  }
+  // Each queuing part's device time of the step's pieces, to the phases they were of.
+  void pieceTimes() {
+    for (auto& part : parts_) {
+      const std::vector<float> times = part->engine->pieceTimesMs();
+      for (std::size_t k = 0; k < times.size() && k < part->pieces.size(); ++k)
+        part->last.*part->pieces[k] += times[k];
+      part->pieces.clear();
     }
   }
 
@@ -610,29 +632,44 @@ class SplitEngine final : public LbmEngine {
   // and a measurement read only the current state, whatever the flags have become. The sends are
   // packed and posted, then finished and unpacked; each part's times add to its `last`.
   void exchange(bool odd) {
+    packHalo(odd);
     postHalo(odd);
     finishHalo(odd);
   }
-  void postHalo(bool odd) {
-    const std::vector<HaloChannel>& channels = channels_[odd];
-    halo_.assign(channels.size(), {});
+  // Each held sender's values read into its buffers (a GPU queues the copies).
+  void packHalo(bool odd) {
     const std::size_t slot = parts_.front()->engine->bytesPerSlot();
-    for (std::size_t k = 0; k < channels.size(); ++k) {
-      const HaloChannel& c = channels[k];
+    for (std::size_t k = 0; k < channels_[odd].size(); ++k)
+      if (Part* from = held(channels_[odd][k].from)) {
+        const CpuStopwatch pack;
+        from->engine->readSlots(from->sendList[odd][k]);
+        from->last.packMs += pack.elapsedMs();
+        from->last.haloBytes += double(channels_[odd][k].sent.size() * slot);
+      }
+  }
+  // Once the buffers hold them, each channel's values go to the receiver's buffer: posted to
+  // another process, or copied within this one.
+  void postHalo(bool odd) {
+    for (auto& part : parts_) {
+      const CpuStopwatch copies;
+      part->engine->slotsRead();
+      part->last.packMs += copies.elapsedMs();
+    }
+    const std::size_t slot = parts_.front()->engine->bytesPerSlot();
+    for (std::size_t k = 0; k < channels_[odd].size(); ++k) {
+      const HaloChannel& c = channels_[odd][k];
       Part* from = held(c.from);
       Part* to = held(c.to);
-      if (!from && !to) continue;
-      halo_[k].resize(c.sent.size() * slot);
-      if (from) {
-        const CpuStopwatch pack;
-        from->engine->readSlots(c.sent, halo_[k].data());
-        from->last.packMs += pack.elapsedMs();
-        from->last.haloBytes += double(halo_[k].size());
-      }
-      if (!wire_) continue;
+      const std::size_t bytes = c.sent.size() * slot;
+      std::byte* sent = from ? from->engine->slotBuffer(from->sendList[odd][k]) : nullptr;
+      std::byte* received = to ? to->engine->slotBuffer(to->receiveList[odd][k]) : nullptr;
       const int tag = 2 * c.from + c.side;  // the same in every process
-      if (from && !to) wire_->post(c.to, tag, halo_[k].data(), halo_[k].size());
-      if (to && !from) wire_->expect(c.from, tag, halo_[k].data(), halo_[k].size());
+      if (from && to) {
+        if (bytes) std::memcpy(received, sent, bytes);  // (an all-solid border sends nothing)
+      } else if (from)
+        wire_->post(c.to, tag, sent, bytes);
+      else if (to)
+        wire_->expect(c.from, tag, received, bytes);
     }
   }
   void finishHalo(bool odd) {
@@ -641,11 +678,10 @@ class SplitEngine final : public LbmEngine {
       wire_->finish();
       parts_.front()->last.waitMs += wait.elapsedMs();
     }
-    const std::vector<HaloChannel>& channels = channels_[odd];
-    for (std::size_t k = 0; k < channels.size(); ++k)
-      if (Part* to = held(channels[k].to)) {
+    for (std::size_t k = 0; k < channels_[odd].size(); ++k)
+      if (Part* to = held(channels_[odd][k].to)) {
         const CpuStopwatch unpack;
-        to->engine->writeSlots(channels[k].received, halo_[k].data());
+        to->engine->writeSlots(to->receiveList[odd][k]);
         to->last.packMs += unpack.elapsedMs();
       }
   }
@@ -674,6 +710,26 @@ class SplitEngine final : public LbmEngine {
     for (int odd = 0; odd < 2; ++odd)
       channels_[odd] =
           haloChannels(lattice_, variant_, *split_, flags_, odd, wire_ ? wire_->rank() : -1);
+    // Each held part's lists of the slots it sends from and receives into.
+    for (auto& part : parts_) {
+      std::vector<std::vector<std::uint64_t>> lists;
+      for (int odd = 0; odd < 2; ++odd) {
+        part->sendList[odd].assign(channels_[odd].size(), -1);
+        part->receiveList[odd].assign(channels_[odd].size(), -1);
+        for (std::size_t k = 0; k < channels_[odd].size(); ++k) {
+          const HaloChannel& c = channels_[odd][k];
+          if (c.from == part->rank) {
+            part->sendList[odd][k] = int(lists.size());
+            lists.push_back(c.sent);
+          }
+          if (c.to == part->rank) {
+            part->receiveList[odd][k] = int(lists.size());
+            lists.push_back(c.received);
+          }
+        }
+      }
+      part->engine->setSlotLists(lists);
+    }
   }
 
   static std::byte* bytesOf(std::vector<float>& v) {
@@ -692,7 +748,6 @@ class SplitEngine final : public LbmEngine {
   Grid whole_;
   std::vector<std::uint8_t> flags_;  // the lattice's
   std::vector<HaloChannel> channels_[2];
-  std::vector<std::vector<std::byte>> halo_;  // a buffer a channel, from posting to finishing
   StepParams params_;
   Monitor monitor_;
   std::vector<PlaneSample> plane_, volume_;

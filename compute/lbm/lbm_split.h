@@ -14,6 +14,7 @@
 // run it).
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -69,16 +70,19 @@ std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& varian
                                       const Split& split, const std::vector<std::uint8_t>& flags,
                                       bool odd, int only = -1);
 
-// How a lattice is split: along which axis, over how many ranks, and whether the halo exchange
-// runs while the inside of each slab steps (the border layers step first) or after the step.
+// How a lattice is split: along which axis, over how many ranks, whether the halo exchange runs
+// while the inside of each slab steps (the border layers step first) or after the step, and on
+// what each rank steps its slab (over MPI: the CPU, or its GPU with blocks of `cudaBlock`).
 struct SplitPlan {
   int axis = 2;
   int ranks = 1;
   bool overlap = true;
+  int cudaBlock = 0;
 };
 
 // Makes the engine of one rank's slab.
-using MakeEngine = std::unique_ptr<LbmEngine> (*)(LatticeKind, const Variant&, LbmTimings);
+using MakeEngine =
+    std::function<std::unique_ptr<LbmEngine>(LatticeKind, const Variant&, LbmTimings)>;
 
 // The split lattice as one engine. With no wire it holds every rank; with one, the rank the wire
 // says, and every process calls the same methods in the same order (lbm_mpi.h). What an engine
