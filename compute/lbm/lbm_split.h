@@ -1,9 +1,10 @@
 #pragma once
 // A lattice cut into slabs along one axis, a slab a rank, as Riesinger et al. (2017, part IV) run
 // D3Q19 over many GPUs. Each rank keeps its own cells and, on either side along the axis, a layer
-// of its neighbours' (the halo). After each step the neighbours send into the halo what their
-// step streamed across: only the populations that point out of their slab, from wherever the
-// storage variant keeps them at that parity (postCollisionSlot, lbm_cell.h). Between steps, then,
+// of its neighbours' (the halo). In each step the neighbours send into the halo what their step
+// streamed across: only the populations that point out of their slab, from wherever the storage
+// variant keeps them at that parity (postCollisionSlot, lbm_cell.h), as soon as their border
+// layers have stepped (SplitPlan::overlap) or after the whole step. Between steps, then,
 // every slot that a rank's own cells read holds what the whole lattice holds there, so the next
 // step, the moves at the boundaries and every measurement are the whole lattice's, bit for bit,
 // whatever edits came between.
