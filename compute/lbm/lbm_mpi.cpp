@@ -1,6 +1,7 @@
 #include "compute/lbm/lbm_mpi.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,7 +54,7 @@ class Leader final : public LbmEngine {
 
   void reshape(const Grid& grid) override {
     send(Op::Reshape, grid);
-    planeKept_ = false;
+    planeKept_.reset();
     split_->reshape(grid);
   }
   const Grid& grid() const override { return split_->grid(); }
@@ -63,27 +64,27 @@ class Leader final : public LbmEngine {
     m.put(first);
     m.put(std::vector<std::uint8_t>(flags.begin() + first, flags.begin() + first + count));
     ranks::send(m);
-    planeKept_ = false;
+    planeKept_.reset();
     split_->setFlags(flags, first, count);
   }
   void restCells(const std::vector<std::size_t>& cells) override {
     send(Op::RestCells, cells);
-    planeKept_ = false;
+    planeKept_.reset();
     split_->restCells(cells);
   }
   void setParams(const StepParams& params) override {
     send(Op::SetParams, params);
-    planeKept_ = false;
+    planeKept_.reset();
     split_->setParams(params);
   }
   void initialize(const InitialFlow& flow) override {
     send(Op::Initialize, flow);
-    planeKept_ = false;
+    planeKept_.reset();
     split_->initialize(flow);
   }
   void importState(const std::vector<float>& state, std::uint64_t steps) override {
     send(Op::ImportState, steps);
-    planeKept_ = false;
+    planeKept_.reset();
     split_->importState(state, steps);
   }
   std::vector<float> exportState() override {
@@ -92,7 +93,7 @@ class Leader final : public LbmEngine {
   }
   void step(int count) override {
     send(Op::Step, count);
-    planeKept_ = false;
+    planeKept_.reset();
     split_->step(count);
   }
   void setBoundaryLinks(const BoundaryLinks& links) override {
@@ -142,10 +143,9 @@ class Leader final : public LbmEngine {
     return split_->planeRows(plane, first, count);
   }
   const PlaneSample* planeMomentsInPlace(const Plane& plane) override {
-    if (!planeKept_ || plane.axis != keptPlane_.axis || plane.index != keptPlane_.index) {
+    if (!planeKept_ || plane.axis != planeKept_->axis || plane.index != planeKept_->index) {
       plane_ = planeMoments(plane);
-      keptPlane_ = plane;
-      planeKept_ = true;
+      planeKept_ = plane;
     }
     return plane_.data();
   }
@@ -176,10 +176,10 @@ class Leader final : public LbmEngine {
   int id_;
   LbmTimings timings_;
   std::unique_ptr<LbmEngine> split_;
-  // The plane last gathered, until a call changes the state (each such call clears planeKept_).
+  // The plane last gathered and which plane it is, until a call changes the state (each such
+  // call resets planeKept_), as the CUDA engine keeps its planeDone_.
   std::vector<PlaneSample> plane_;
-  Plane keptPlane_;
-  bool planeKept_ = false;
+  std::optional<Plane> planeKept_;
 };
 
 // A call from rank 0 made on this rank's engine.
