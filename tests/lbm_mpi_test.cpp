@@ -1,7 +1,7 @@
 // The LBM lattice over MPI processes (compute/core/ranks.h, compute/lbm/lbm_mpi.h): the real
 // program under mpirun with 1 to 4 ranks (oversubscribed on CI's two cores) writes the same flow,
-// bit for bit, as one process does; a bad rank count is refused with exit 2, and a rank killed
-// mid-run ends the run everywhere rather than leaving it hanging.
+// bit for bit, as one process does, on the CPU and on a GPU; a bad rank count is refused with exit
+// 2, and a rank killed mid-run ends the run everywhere rather than leaving it hanging.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -14,6 +14,7 @@
 #include <string>
 
 #include "tests/process.h"
+#include "tests/test_support.h"
 
 namespace ws {
 namespace {
@@ -51,14 +52,16 @@ struct Written {
   int exitCode = -1;
 };
 
-Written run(int ranks, const std::string& options, const std::string& name) {
+Written run(int ranks, const std::string& options, const std::string& name,
+            const std::string& backend = "cpu") {
   const auto folder =
       std::filesystem::temp_directory_path() /
       ("ws_mpi_" + name + "_" + std::to_string(ranks) + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(folder);
   std::filesystem::create_directories(folder);
   const std::string command = (ranks > 1 ? mpirun(ranks) : "OMP_NUM_THREADS=1 ") + WARPSCOPE_BIN +
-                              " --headless --backend cpu --module lbm --window 320x200 " + options +
+                              " --headless --backend " + backend +
+                              " --module lbm --window 320x200 " + options +
                               " --action \"export VTI\" --output-dir " + folder.string();
   const test::ProcessResult result = test::runProcess("timeout 300 env " + command);
   Written w{"", result.output, result.exitCode};
@@ -106,6 +109,31 @@ TEST(LbmMpi, OneToFourRanksWriteTheFlowOfOneProcessBitForBit) {
           << c.name << ": " << split.output;
       EXPECT_TRUE(split.vti == one.vti) << c.name << " over " << ranks << " ranks";
     }
+  }
+}
+
+// Ranks sharing one GPU, each slab on it, write the flow of one process on it, bit for bit, while
+// every frame draws what a split lattice gathers on the host (the plane shown, the tracers on it,
+// in 3-D the isosurfaces and streamlines) into buffers that CUDA-GL interop maps on the device.
+TEST(LbmMpi, OnTheGpuTwoRanksWriteTheFlowOfOneProcessBitForBit) {
+  REQUIRE_MPI();
+  WS_REQUIRE_GPU();
+  const Case cases[] = {
+      {"gpu_cylinder_y", "--size 256x128 --steps 41"},
+      {"gpu_cylinder_x_after",
+       "--size 256x128 --steps 30 --variant aa-soa-fp16 --set lbm.split_axis=x "
+       "--set lbm.split_overlap=false"},
+      {"gpu_cavity3d_z",
+       "--preset lbm-cavity-3d --size 32 --steps 17 --variant aa-soa-fp32 "
+       "--set lbm.display=isosurface --set lbm.streamlines=16"},
+  };
+  for (const Case& c : cases) {
+    const Written one = run(1, c.options, c.name, "cuda");
+    ASSERT_EQ(one.exitCode, 0) << c.name << ": " << one.output;
+    const Written split = run(2, c.options, c.name, "cuda");
+    ASSERT_EQ(split.exitCode, 0) << c.name << " over 2 ranks: " << split.output;
+    EXPECT_NE(split.output.find("split over 2 ranks along"), std::string::npos) << split.output;
+    EXPECT_TRUE(split.vti == one.vti) << c.name << " over 2 ranks";
   }
 }
 

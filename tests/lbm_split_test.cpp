@@ -26,9 +26,9 @@ std::string describe(const Grid& g, int axis, int ranks, const std::string& vari
 }
 
 TEST(LbmSplit, EachCellHasOneOwnerAndItsNeighboursAreInItsSlab) {
-  const Grid g{11, 7, 5};
+  const Grid g{11, 7, 6};
   for (int axis = 0; axis < 3; ++axis)
-    for (int ranks = 1; ranks <= 2; ++ranks) {
+    for (int ranks = 1; ranks <= 3; ++ranks) {
       const Split split(g, axis, ranks);
       std::vector<int> owners(g.cells(), 0);
       for (int r = 0; r < ranks; ++r) {
@@ -52,6 +52,18 @@ TEST(LbmSplit, EachCellHasOneOwnerAndItsNeighboursAreInItsSlab) {
       for (std::size_t cell = 0; cell < g.cells(); ++cell)
         ASSERT_EQ(owners[cell], 1) << "cell " << cell << " along "
                                    << "xyz"[axis];
+      // The runs that copies go by cover each rank's cells once, in order, as cell by cell.
+      for (int r = 0; r < ranks; ++r) {
+        std::size_t next = 0;
+        for (const Split::Run& run : split.runs(r))
+          for (int k = 0; k < run.count; ++k, ++next) {
+            ASSERT_EQ(run.local + k, next) << "rank " << r << " along "
+                                           << "xyz"[axis];
+            EXPECT_EQ(run.global + k, split.global(r, next));
+            EXPECT_EQ(run.own, split.ownsLocal(r, next));
+          }
+        EXPECT_EQ(next, split.local(r).cells());
+      }
     }
   // Slabs as even as they come: 11 cells over 3 ranks along x are 3, 4 and 4.
   const Split three(g, 0, 3);

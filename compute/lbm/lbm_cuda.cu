@@ -639,18 +639,8 @@ class CudaEngine final : public LbmEngine {
 
   VolumeFields volumeInPlace(VolumeQuantity quantity) override {
     const std::size_t cells = grid_.cells();
-    if (volume_.size() != cells) {
-      requireDeviceMemory(double(cells) * (sizeof(PlaneSample) + 2 * sizeof(float)), 0,
-                          "the 3-D view's fields");
-      volume_.allocate(cells);
-      quantity_.allocate(cells);
-      speed_.allocate(cells);
-      largest_.allocate(1);
-    }
+    momentsOfEveryCell();
     constexpr unsigned kThreads = 256;
-    volumeMomentsKernel<Lat, T, L, P><<<blocksFor(cells, kThreads), kThreads>>>(
-        grid_, flags_.data(), store(a_), steps_ & 1, params_, volume_.data());
-    WS_CUDA_CHECK(cudaGetLastError());
     largest_.zero();
     volumeValuesKernel<<<blocksFor(cells, kThreads), kThreads>>>(
         quantity, grid_, volume_.data(), quantity_.data(), speed_.data(), largest_.data());
@@ -660,6 +650,15 @@ class CudaEngine final : public LbmEngine {
     float largest;
     std::memcpy(&largest, &bits, sizeof largest);
     return {quantity_.data(), speed_.data(), largest, volume_.data()};
+  }
+
+  bool fieldsOnDevice() const override { return true; }
+  std::vector<PlaneSample> volumeMoments() override {
+    momentsOfEveryCell();
+    std::vector<PlaneSample> moments(volume_.size());
+    WS_CUDA_CHECK(
+        cudaMemcpy(moments.data(), volume_.data(), volume_.bytes(), cudaMemcpyDeviceToHost));
+    return moments;
   }
 
   void render(LbmView view, const Plane& plane, const FieldRequest& request,
@@ -780,6 +779,23 @@ class CudaEngine final : public LbmEngine {
   double heldBytes() const {
     return double(a_.bytes() + b_.bytes() + flags_.bytes() + moments_.bytes() + volume_.bytes() +
                   quantity_.bytes() + speed_.bytes());
+  }
+
+  // Every cell's moments in volume_, with room for volumeInPlace()'s fields beside them.
+  void momentsOfEveryCell() {
+    const std::size_t cells = grid_.cells();
+    if (volume_.size() != cells) {
+      requireDeviceMemory(double(cells) * (sizeof(PlaneSample) + 2 * sizeof(float)), 0,
+                          "the 3-D view's fields");
+      volume_.allocate(cells);
+      quantity_.allocate(cells);
+      speed_.allocate(cells);
+      largest_.allocate(1);
+    }
+    constexpr unsigned kThreads = 256;
+    volumeMomentsKernel<Lat, T, L, P><<<blocksFor(cells, kThreads), kThreads>>>(
+        grid_, flags_.data(), store(a_), steps_ & 1, params_, volume_.data());
+    WS_CUDA_CHECK(cudaGetLastError());
   }
 
   // The moments of a plane in moments_ (one pass over the plane's cells), unless they are there

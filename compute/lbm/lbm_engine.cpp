@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compute/core/errors.h"
+#include "compute/core/memory.h"
 
 namespace ws::lbm {
 
@@ -22,11 +23,18 @@ double bytesPerCellUpdate(LatticeKind lattice, const Variant& variant) {
 void renderFromMoments(LbmView view, const Plane& plane, const Grid& g, const FieldRequest& request,
                        const std::vector<PlaneSample>& moments, FieldImage& image) {
   const int w = plane.width(g), h = plane.height(g);
+  std::vector<float> staged;
+  float* pixels = image.pixels;
+  if (image.onDevice) {  // a GL buffer mapped for CUDA
+    staged.resize(std::size_t(image.width) * image.height);
+    pixels = staged.data();
+  }
 #pragma omp parallel for schedule(static)
   for (int py = 0; py < image.height; ++py)
     for (int px = 0; px < image.width; ++px)
-      image.pixels[std::size_t(py) * image.width + px] =
+      pixels[std::size_t(py) * image.width + px] =
           renderPixel(view, plane, w, h, request, px, py, moments.data());
+  if (image.onDevice) copyToView(image.pixels, pixels, staged.size() * sizeof(float), true);
 }
 
 float volumeFromMoments(VolumeQuantity quantity, const Grid& g, const PlaneSample* moments,
@@ -82,6 +90,11 @@ void LbmEngine::deferRecords(bool) {
 }
 void LbmEngine::recordNow() {
   noRawSlots(*this);
+}
+
+std::vector<PlaneSample> LbmEngine::volumeMoments() {
+  const PlaneSample* moments = volumeInPlace(VolumeQuantity::Speed).moments;
+  return std::vector<PlaneSample>(moments, moments + grid().cells());
 }
 
 namespace {

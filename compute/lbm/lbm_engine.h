@@ -180,13 +180,20 @@ class LbmEngine {
   std::vector<PlaneSample> planeMoments(const Plane& plane) {
     return planeRows(plane, 0, plane.height(grid()));
   }
-  // The same in the engine's own memory (device memory for CUDA), valid until the next call; what
-  // the tracers move through.
+  // The same in the engine's own memory (device memory where fieldsOnDevice()), valid until the
+  // next call; what the tracers move through.
   virtual const PlaneSample* planeMomentsInPlace(const Plane& plane) = 0;
   // The whole lattice's `quantity` and speed (lbm_volume.h), likewise in the engine's own memory
   // until the next call: what the 3-D view's isosurfaces follow. Throws OutOfMemoryError where
   // they won't fit (24 bytes a cell).
   virtual VolumeFields volumeInPlace(VolumeQuantity quantity) = 0;
+  // Whether those two give device memory (a GPU engine's own), so that what reads them (tracers,
+  // isosurfaces, streamlines) must run on the device too. A lattice split over ranks gathers
+  // them into host memory, whichever engines step its slabs.
+  virtual bool fieldsOnDevice() const { return false; }
+  // Every cell's moments, in host memory (volumeInPlace()'s, copied from the device where they
+  // are there).
+  virtual std::vector<PlaneSample> volumeMoments();
 
   // A step in parts, so that a lattice split over ranks can send what crossed its slab's borders
   // while the inside still steps (Riesinger 2017, Figure 14.4): beginStep(), then stepLayers()
@@ -227,7 +234,8 @@ class LbmEngine {
   virtual std::string configuration() const = 0;
 };
 
-// A view of a plane of grid g into a host image, from the plane's moments.
+// A view of a plane of grid g into an image (in host or device memory: image.onDevice), from the
+// plane's moments in host memory.
 void renderFromMoments(LbmView view, const Plane& plane, const Grid& g, const FieldRequest& request,
                        const std::vector<PlaneSample>& moments, FieldImage& image);
 

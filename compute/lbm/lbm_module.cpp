@@ -37,6 +37,18 @@ constexpr std::uint32_t kTracerSeed = 1;
 constexpr double kSnapshotBytes = 256.0 * 1024 * 1024;
 constexpr double kSnapshotSeconds = 5.0;  // a 75 MB copy costs a frame or two
 
+// Has `write` fill `count` floats of a view's buffer at `out`, staged through host memory where
+// the buffer is the device's (a GL buffer mapped for CUDA) but the writer runs on the host (the
+// tracers, isosurfaces and streamlines of a lattice split over ranks, whose fields are gathered on
+// the host).
+template <typename Write>
+void writeFromHost(float* out, std::size_t count, bool outOnDevice, Write write) {
+  if (!outOnDevice) return write(out);
+  std::vector<float> staged(count);
+  write(staged.data());
+  copyToView(out, staged.data(), count * sizeof(float), true);
+}
+
 double nowSeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -439,12 +451,14 @@ void LbmModule::buildEngine() {
   else
     engine_ = makeCpuEngine(spec_.lattice, v, cpuTimings_);
   engine_->setParams(flow_.params);
-  tracers_ = backend() == Backend::Cuda ? makeCudaTracers(*gpuTracerTiming_)
-                                        : makeCpuTracers(*cpuTracerTiming_);
-  isosurface_ = backend() == Backend::Cuda ? geometry::makeCudaIsosurface(*gpuSurfaceTiming_)
-                                           : geometry::makeCpuIsosurface(*cpuSurfaceTiming_);
-  streamlines_ = backend() == Backend::Cuda ? makeCudaStreamlines(*gpuStreamTiming_)
-                                            : makeCpuStreamlines(*cpuStreamTiming_);
+  // What follows the engine's fields runs where they are: on the host for a lattice split over
+  // ranks, which gathers them there.
+  const bool onDevice = engine_->fieldsOnDevice();
+  tracers_ = onDevice ? makeCudaTracers(*gpuTracerTiming_) : makeCpuTracers(*cpuTracerTiming_);
+  isosurface_ = onDevice ? geometry::makeCudaIsosurface(*gpuSurfaceTiming_)
+                         : geometry::makeCpuIsosurface(*cpuSurfaceTiming_);
+  streamlines_ =
+      onDevice ? makeCudaStreamlines(*gpuStreamTiming_) : makeCpuStreamlines(*cpuStreamTiming_);
   streamField_ = {};
 }
 
@@ -507,7 +521,12 @@ void LbmModule::seedTracers() {
 }
 
 void LbmModule::renderPoints(PointImage& points) {
-  tracers_->draw(plane().height(spec_.grid), points);
+  const int height = plane().height(spec_.grid);
+  if (engine_->fieldsOnDevice()) return tracers_->draw(height, points);
+  writeFromHost(points.data, 3 * points.count, points.onDevice, [&](float* out) {
+    PointImage host{out, points.count, false};
+    tracers_->draw(height, host);
+  });
 }
 
 void LbmModule::pollTimings() {
@@ -583,11 +602,20 @@ std::size_t LbmModule::surfaceSegments() const {
 }
 
 void LbmModule::renderSurface(SurfaceImage& image) {
-  if (params().getText("iso_quantity") != "none")  // surfaceTriangles() counted them
-    isosurface_->write(image.vertices, image.triangles, image.onDevice);
+  const bool device = engine_->fieldsOnDevice();
+  if (params().getText("iso_quantity") != "none") {  // surfaceTriangles() counted them
+    const std::size_t floats = image.triangles * 3 * kSurfaceVertexFloats;
+    writeFromHost(image.vertices, floats, image.onDevice && !device, [&](float* out) {
+      isosurface_->write(out, image.triangles, image.onDevice && device);
+    });
+  }
   const StreamSpec spec = streamSpec();
-  if (streamField_.moments && image.segments == spec.segments() && image.segments > 0)
-    streamlines_->trace(streamField_, spec, image.lineVertices, image.linesOnDevice);
+  if (streamField_.moments && image.segments == spec.segments() && image.segments > 0) {
+    const std::size_t floats = image.segments * 2 * kLineVertexFloats;
+    writeFromHost(image.lineVertices, floats, image.linesOnDevice && !device, [&](float* out) {
+      streamlines_->trace(streamField_, spec, out, image.linesOnDevice && device);
+    });
+  }
   streamField_ = {};  // the engine's moments are good until it next changes
 }
 

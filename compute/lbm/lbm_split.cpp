@@ -31,11 +31,23 @@ std::size_t cellAt(const Grid& g, const int c[3]) {
 // Rank r's flag field: the lattice's flags of the cells it holds, its halo marked.
 std::vector<std::uint8_t> localFlags(const Split& split, const std::vector<std::uint8_t>& flags,
                                      int rank) {
-  const std::size_t cells = split.local(rank).cells();
-  std::vector<std::uint8_t> local(cells);
-  for (std::size_t n = 0; n < cells; ++n)
-    local[n] = flags[split.global(rank, n)] | (split.ownsLocal(rank, n) ? 0 : kHalo);
+  std::vector<std::uint8_t> local(split.local(rank).cells());
+  for (const Split::Run& run : split.runs(rank))
+    for (int k = 0; k < run.count; ++k)
+      local[run.local + k] = flags[run.global + k] | (run.own ? 0 : kHalo);
   return local;
+}
+
+// The cells of grid g's layer `layer` along `axis`, in storage order.
+template <typename Visit>
+void forEachCellOfLayer(const Grid& g, int axis, int layer, Visit visit) {
+  int lo[3] = {0, 0, 0}, hi[3] = {g.nx, g.ny, g.nz};
+  lo[axis] = layer;
+  hi[axis] = layer + 1;
+  int c[3];
+  for (c[2] = lo[2]; c[2] < hi[2]; ++c[2])
+    for (c[1] = lo[1]; c[1] < hi[1]; ++c[1])
+      for (c[0] = lo[0]; c[0] < hi[0]; ++c[0]) visit(cellAt(g, c));
 }
 
 }  // namespace
@@ -105,6 +117,25 @@ bool Split::ownsLocal(int rank, std::size_t n) const {
   return c[axis_] >= halo() && c[axis_] < extentOf(g, axis_) - halo();
 }
 
+std::vector<Split::Run> Split::runs(int rank) const {
+  const Grid g = local(rank);
+  const int own0 = halo(), own1 = extentOf(g, axis_) - halo();  // its own layers: [own0, own1)
+  std::vector<Run> runs;
+  for (int z = 0; z < g.nz; ++z)
+    for (int y = 0; y < g.ny; ++y)
+      for (int x = 0; x < g.nx;) {
+        int c[3] = {x, y, z};
+        const int layer = c[axis_];
+        // Split along x, a row changes owner at the halo's layers, where the lattice wraps too.
+        const int end = axis_ != 0 ? g.nx : layer < own0 ? own0 : layer < own1 ? own1 : g.nx;
+        const std::size_t first = cellAt(g, c);
+        c[axis_] = (layer + origin(rank) + extent_) % extent_;
+        runs.push_back({first, cellAt(lattice_, c), end - x, layer >= own0 && layer < own1});
+        x = end;
+      }
+  return runs;
+}
+
 // ---- the halo ---------------------------------------------------------------------------------
 
 std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& variant,
@@ -132,10 +163,8 @@ std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& varian
         const int sign = side ? 1 : -1;
         // The sender's layer beside the receiver: its first own layer or its last.
         const int layer = side ? extentOf(gf, axis) - 1 - split.halo() : split.halo();
-        for (std::size_t n = 0; n < gf.cells(); ++n) {
-          int c[3];
-          coordinatesOf(gf, n, c);
-          if (c[axis] != layer || isSolid(flagsFrom[n])) continue;
+        forEachCellOfLayer(gf, axis, layer, [&](std::size_t n) {
+          if (isSolid(flagsFrom[n])) return;
           const auto m = std::size_t(split.local(channel.to, split.global(from, n)));
           for (int i = 1; i < Lat::Q; ++i) {
             const int toward[3] = {Lat::cx(i), Lat::cy(i), Lat::cz(i)};
@@ -145,7 +174,7 @@ std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& varian
             channel.sent.push_back(S::element(sent.cell, sent.i, gf.cells()));
             channel.received.push_back(S::element(received.cell, received.i, gt.cells()));
           }
-        }
+        });
         channels.push_back(std::move(channel));
       }
   });
@@ -248,10 +277,10 @@ class SplitEngine final : public LbmEngine {
       const std::size_t localCells = split_->local(r).cells();
       std::vector<float> local(localCells * q);
       if (!wire_ || wire_->rank() == 0)
-        for (std::size_t n = 0; n < localCells; ++n) {
-          const std::size_t global = split_->global(r, n);
-          for (int i = 0; i < q; ++i) local[i * localCells + n] = state[i * cells + global];
-        }
+        for (const Split::Run& run : split_->runs(r))
+          for (int i = 0; i < q; ++i)
+            std::copy_n(state.begin() + long(i * cells + run.global), run.count,
+                        local.begin() + long(i * localCells + run.local));
       if (wire_ && r != 0) {
         if (wire_->rank() == 0)
           wire_->post(r, kStateTag, bytesOf(local), local.size() * 4);
@@ -270,11 +299,11 @@ class SplitEngine final : public LbmEngine {
     if (!wire_ || wire_->rank() == 0) state.assign(cells * q, 0.0f);
     const auto place = [&](int rank, const std::vector<float>& local) {
       const std::size_t localCells = split_->local(rank).cells();
-      for (std::size_t n = 0; n < localCells; ++n) {
-        if (!split_->ownsLocal(rank, n)) continue;
-        const std::size_t global = split_->global(rank, n);
-        for (int i = 0; i < q; ++i) state[i * cells + global] = local[i * localCells + n];
-      }
+      for (const Split::Run& run : split_->runs(rank))
+        if (run.own)
+          for (int i = 0; i < q; ++i)
+            std::copy_n(local.begin() + long(i * localCells + run.local), run.count,
+                        state.begin() + long(i * cells + run.global));
     };
     if (!wire_) {
       for (auto& part : parts_) place(part->rank, part->engine->exportState());
@@ -443,21 +472,21 @@ class SplitEngine final : public LbmEngine {
     const int w = plane.width(grid());
     std::vector<PlaneSample> rows;
     if (!wire_ || wire_->rank() == 0) rows.resize(std::size_t(w) * count);
+    // A part asked only for rows it holds: a plane outside its slab is not a plane of its own
+    // lattice, and a GPU engine moments the whole plane it is given.
+    const auto rowsOf = [&](Part& part, const Piece& piece) {
+      if (piece.bHi <= piece.bLo) return std::vector<PlaneSample>{};
+      return part.engine->planeRows(piece.local, piece.bLo - piece.bShift, piece.bHi - piece.bLo);
+    };
     if (!wire_) {
       for (auto& part : parts_) {
         const Piece piece = planePiece(part->rank, plane, first, count);
-        placePiece(
-            piece,
-            part->engine->planeRows(piece.local, piece.bLo - piece.bShift, piece.bHi - piece.bLo),
-            first, w, rows);
+        placePiece(piece, rowsOf(*part, piece), first, w, rows);
       }
       return rows;
     }
-    const Piece piece = planePiece(parts_[0]->rank, plane, first, count);
-    std::vector<PlaneSample> mine;
-    if (piece.bHi > piece.bLo)
-      mine = parts_[0]->engine->planeRows(piece.local, piece.bLo - piece.bShift,
-                                          piece.bHi - piece.bLo);
+    const std::vector<PlaneSample> mine =
+        rowsOf(*parts_[0], planePiece(parts_[0]->rank, plane, first, count));
     const auto gathered = gatherValues(*wire_, mine.data(), mine.size());
     for (int r = 0; r < int(gathered.size()); ++r)
       placePiece(planePiece(r, plane, first, count), gathered[r], first, w, rows);
@@ -481,17 +510,15 @@ class SplitEngine final : public LbmEngine {
     }
     // Each slab's moments, by planes across the split axis where the lattice is 3-D.
     const auto place = [&](int rank, const PlaneSample* local) {
-      const std::size_t localCells = split_->local(rank).cells();
-      for (std::size_t n = 0; n < localCells; ++n)
-        if (split_->ownsLocal(rank, n)) volume_[split_->global(rank, n)] = local[n];
+      for (const Split::Run& run : split_->runs(rank))
+        if (run.own) std::copy_n(local + run.local, run.count, volume_.begin() + long(run.global));
     };
     if (!wire_) {
-      for (auto& part : parts_)
-        place(part->rank, part->engine->volumeInPlace(VolumeQuantity::Speed).moments);
+      for (auto& part : parts_) place(part->rank, part->engine->volumeMoments().data());
     } else {
       const Part& part = *parts_[0];
-      const PlaneSample* local = part.engine->volumeInPlace(VolumeQuantity::Speed).moments;
-      const auto gathered = gatherValues(*wire_, local, split_->local(part.rank).cells());
+      const std::vector<PlaneSample> local = part.engine->volumeMoments();
+      const auto gathered = gatherValues(*wire_, local.data(), local.size());
       for (int r = 0; r < int(gathered.size()); ++r) place(r, gathered[r].data());
     }
     if (!root) return {};

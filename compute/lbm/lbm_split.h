@@ -49,6 +49,14 @@ class Split {
   int owner(std::size_t cell) const;
   // Whether rank r's local cell n is its own (not the halo's).
   bool ownsLocal(int rank, std::size_t n) const;
+  // Rank r's local cells, in order, as runs along x that are consecutive both in its storage and
+  // in the lattice's, each all its own or all halo: what copies between the two go by.
+  struct Run {
+    std::size_t local, global;  // the first cell's, in rank r's storage and in the lattice's
+    int count;
+    bool own;
+  };
+  std::vector<Run> runs(int rank) const;
 
  private:
   int along(std::size_t cell) const;  // the cell's coordinate along the axis
