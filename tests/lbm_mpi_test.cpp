@@ -133,6 +133,8 @@ TEST(LbmMpi, OnTheGpuTwoRanksWriteTheFlowOfOneProcessBitForBit) {
     const Written split = run(2, c.options, c.name, "cuda");
     ASSERT_EQ(split.exitCode, 0) << c.name << " over 2 ranks: " << split.output;
     EXPECT_NE(split.output.find("split over 2 ranks along"), std::string::npos) << split.output;
+    EXPECT_NE(split.output.find("staged through pinned host memory"), std::string::npos)
+        << split.output;
     EXPECT_TRUE(split.vti == one.vti) << c.name << " over 2 ranks";
   }
 }

@@ -8,6 +8,9 @@
 
 #if WS_WITH_MPI
 #include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI's extensions: MPIX_Query_cuda_support
+#endif
 
 #include <chrono>
 #include <thread>
@@ -57,6 +60,9 @@ int rankOnHost() {
   return 0;
 }
 bool built() {
+  return false;
+}
+bool cudaAware() {
   return false;
 }
 Wire& wire() {
@@ -207,6 +213,13 @@ int rankOnHost() {
 }
 bool built() {
   return true;
+}
+bool cudaAware() {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return false;
+#endif
 }
 Wire& wire() {
   static MpiWire instance;

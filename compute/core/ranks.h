@@ -104,6 +104,9 @@ int rank();
 int count();
 int rankOnHost();  // among the ranks on this machine (each takes a GPU of its own where it can)
 bool built();      // whether warpscope was built with MPI
+// Whether the MPI library sends from and into device memory (CUDA-aware; Open MPI's
+// MPIX_Query_cuda_support). warpscope stages the halo through pinned host memory either way.
+bool cudaAware();
 
 // The run's wire (only where count() > 1).
 Wire& wire();

@@ -892,6 +892,10 @@ std::string LbmModule::splitNotes(const SplitState& split) const {
                      " (MPI processes): a slab each, its border layers stepped first and its halo "
                      "sent " +
                      (split.overlapped ? "while the rest steps" : "after the step");
+  if (backend() == Backend::Cuda)
+    text +=
+        std::string(", staged through pinned host memory (this MPI library is ") +
+        (ranks::cudaAware() ? "CUDA-aware, which warpscope does not use yet)" : "not CUDA-aware)");
   if (split.ranks.empty() || split.stepMs <= 0) return text + "\n";
   text += "; a step:\n";
   int slowest = 0;  // the rank with the most work of its own, whom the others wait for
