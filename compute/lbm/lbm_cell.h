@@ -98,6 +98,7 @@ constexpr std::size_t kMaxCells = 2147483647;
 struct Grid {
   int nx = 1, ny = 1, nz = 1;
   WS_HD std::size_t cells() const { return std::size_t(nx) * ny * nz; }
+  WS_HD int extent(int axis) const { return axis == 0 ? nx : axis == 1 ? ny : nz; }
 };
 
 // The indices of a cell's neighbourhood along each axis (previous, self, next), wrapped.
@@ -633,6 +634,19 @@ WS_HD void extrapolateOutlet(S f, const SlotPair* pairs, std::size_t stride) {
   equilibrium<Lat>(1.0f, m.u, held, S::kUnit);
   WS_UNROLL
   for (int i = 0; i < Lat::Q; ++i) f.storeRawAt(pairs[i * stride].a, held[i] + (s[i] - atRest[i]));
+}
+
+// Whether a step taken in pieces of layers along `axis` (LbmEngine::stepLayers) extrapolates the
+// open outlet at cell n in the piece [first, first + count): once the outlet and the cell before it
+// (the layer before, along x) have both stepped, the one of them stepped last being in the piece.
+// `stepped(layer)`: whether the layer has stepped, in this piece or before it.
+template <typename Stepped>
+WS_HD bool outletDueInPiece(const Grid& g, std::uint32_t n, int axis, int first, int count,
+                            const Stepped& stepped) {
+  const int c[3] = {int(n % g.nx), int(n / g.nx % g.ny), int(n / g.nx / g.ny)};
+  const int at = c[axis], before = axis == 0 ? (at + g.nx - 1) % g.nx : at;
+  const auto inPiece = [&](int layer) { return layer >= first && layer < first + count; };
+  return (inPiece(at) || inPiece(before)) && stepped(at) && stepped(before);
 }
 
 // The momentum that one step moves from the fluid into a wall across a link: the population f_i

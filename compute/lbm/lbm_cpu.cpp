@@ -105,20 +105,16 @@ class CpuEngine final : public LbmEngine {
     });
     // The open outlets as the step left them, each once both it and the cell before it (the
     // layer before, along x) have stepped.
-    if (stepped_.empty()) stepped_.assign(std::size_t(extentOf(axis)), false);
+    if (stepped_.empty()) stepped_.assign(std::size_t(grid_.extent(axis)), false);
     std::fill(stepped_.begin() + first, stepped_.begin() + first + count, true);
     const std::vector<SlotPair>& pairs = moves_.outlets[!odd];
     const std::vector<std::uint32_t>& cells = moves_.outletCells;
     const auto outlets = std::ptrdiff_t(cells.size());
+    const auto stepped = [this](int layer) { return bool(stepped_[std::size_t(layer)]); };
 #pragma omp parallel for schedule(static) if (worthATeam(pairs.size()))
-    for (std::ptrdiff_t k = 0; k < outlets; ++k) {
-      const int c[3] = {int(cells[k] % grid_.nx), int(cells[k] / grid_.nx % grid_.ny),
-                        int(cells[k] / grid_.nx / grid_.ny)};
-      const int at = c[axis], before = axis == 0 ? (at + grid_.nx - 1) % grid_.nx : at;
-      const auto inBox = [&](int layer) { return layer >= first && layer < first + count; };
-      if ((inBox(at) || inBox(before)) && stepped_[at] && stepped_[before])
+    for (std::ptrdiff_t k = 0; k < outlets; ++k)
+      if (outletDueInPiece(grid_, cells[k], axis, first, count, stepped))
         extrapolateOutlet<Lat>(dst, &pairs[std::size_t(k)], cells.size());
-    }
   }
   void endStep() override {
     if (P == Propagation::AB) std::swap(a_, b_);
@@ -287,9 +283,6 @@ class CpuEngine final : public LbmEngine {
       const Moments m = cellMoments<Lat, P>(grid_, flags_.data(), f, n, odd, params_);
       records_.insert(records_.end(), {m.rho, m.u[0], m.u[1], m.u[2]});
     }
-  }
-  int extentOf(int axis) const {
-    return axis == 0 ? grid_.nx : axis == 1 ? grid_.ny : grid_.nz;
   }
   Store<T, Lat::Q, L> store(std::vector<T>& v) const {
     return {v.data(), grid_.cells()};

@@ -297,12 +297,11 @@ __global__ void openOutletsOfLayersKernel(Grid g, Store<T, Lat::Q, L> f, const S
                                           int first, int count, const std::uint8_t* stepped) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= outlets) return;
-  const std::uint32_t n = cells[k];
-  const int c[3] = {int(n % g.nx), int(n / g.nx % g.ny), int(n / g.nx / g.ny)};
-  const int at = c[axis], before = axis == 0 ? (at + g.nx - 1) % g.nx : at;
-  const auto inPiece = [&](int layer) { return layer >= first && layer < first + count; };
-  const auto done = [&](int layer) { return inPiece(layer) || stepped[layer]; };
-  if ((inPiece(at) || inPiece(before)) && done(at) && done(before))
+  // (`stepped` marks this piece's layers only after it.)
+  const auto done = [&](int layer) {
+    return (layer >= first && layer < first + count) || stepped[layer];
+  };
+  if (outletDueInPiece(g, cells[k], axis, first, count, done))
     extrapolateOutlet<Lat>(f, pairs + k, std::size_t(outlets));
 }
 

@@ -14,10 +14,6 @@ namespace {
 
 constexpr const char* kAxisNames[3] = {"x", "y", "z"};
 
-int extentOf(const Grid& g, int axis) {
-  return axis == 0 ? g.nx : axis == 1 ? g.ny : g.nz;
-}
-
 void coordinatesOf(const Grid& g, std::size_t n, int c[3]) {
   c[0] = int(n % g.nx);
   c[1] = int(n / g.nx % g.ny);
@@ -60,7 +56,7 @@ Split::Split(const Grid& lattice, int axis, int ranks)
     throw InputError("a " + std::string(lattice.nz == 1 ? "2-D" : "3-D") +
                      " lattice cannot be split along " +
                      (axis >= 0 && axis <= 2 ? kAxisNames[axis] : "that axis"));
-  extent_ = extentOf(lattice, axis);
+  extent_ = lattice.extent(axis);
   if (ranks < 1 || extent_ < 2 * ranks)
     throw InputError("the lattice's " + std::to_string(extent_) + " cells along " +
                      kAxisNames[axis] + " cannot be split over " + std::to_string(ranks) +
@@ -97,7 +93,7 @@ std::int64_t Split::local(int rank, std::size_t cell) const {
   int c[3];
   coordinatesOf(lattice_, cell, c);
   const int layer = ((c[axis_] - origin(rank)) % extent_ + extent_) % extent_;
-  if (layer >= extentOf(g, axis_)) return -1;
+  if (layer >= g.extent(axis_)) return -1;
   c[axis_] = layer;
   return std::int64_t(cellAt(g, c));
 }
@@ -114,12 +110,12 @@ bool Split::ownsLocal(int rank, std::size_t n) const {
   const Grid g = local(rank);
   int c[3];
   coordinatesOf(g, n, c);
-  return c[axis_] >= halo() && c[axis_] < extentOf(g, axis_) - halo();
+  return c[axis_] >= halo() && c[axis_] < g.extent(axis_) - halo();
 }
 
 std::vector<Split::Run> Split::runs(int rank) const {
   const Grid g = local(rank);
-  const int own0 = halo(), own1 = extentOf(g, axis_) - halo();  // its own layers: [own0, own1)
+  const int own0 = halo(), own1 = g.extent(axis_) - halo();  // its own layers: [own0, own1)
   std::vector<Run> runs;
   for (int z = 0; z < g.nz; ++z)
     for (int y = 0; y < g.ny; ++y)
@@ -162,7 +158,7 @@ std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& varian
         const Grid gf = split.local(from), gt = split.local(channel.to);
         const int sign = side ? 1 : -1;
         // The sender's layer beside the receiver: its first own layer or its last.
-        const int layer = side ? extentOf(gf, axis) - 1 - split.halo() : split.halo();
+        const int layer = side ? gf.extent(axis) - 1 - split.halo() : split.halo();
         forEachCellOfLayer(gf, axis, layer, [&](std::size_t n) {
           if (isSolid(flagsFrom[n])) return;
           const auto m = std::size_t(split.local(channel.to, split.global(from, n)));
@@ -635,7 +631,7 @@ class SplitEngine final : public LbmEngine {
     for (auto& part : parts_) {
       const CpuStopwatch update;
       const int own = split_->halo();
-      const int last = extentOf(split_->local(part->rank), axis_) - 1 - own;
+      const int last = split_->local(part->rank).extent(axis_) - 1 - own;
       for (const auto& [first, count] : layers(own, last))
         if (count > 0) {
           part->engine->stepLayers(axis_, first, count);
