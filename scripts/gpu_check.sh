@@ -253,12 +253,15 @@ if has mpi; then
 fi
 if has mpi-bench; then
   # The overhead of splitting: 1 rank against 2 sharing the GPU, the halo overlapped and not.
-  for lattice in "--size 8192x4096" "--size 256x256x256 --set lbm.lattice=d3q19"; do
-    for variant in aa-soa-fp32 aa-soa-fp16; do
-      "$BUILD/warpscope" bench --module lbm $lattice --variant $variant --steps-per-sample 20 --json "$OUT/bench-mpi-1-$variant.json" | grep -E "^cuda"
+  # No tracers: each sample would gather the whole plane shown for them, which is not the step.
+  for lattice in ${MPI_LATTICES:-d2q9 d3q19}; do
+    size=$([ $lattice = d2q9 ] && echo 8192x4096 || echo 256x256x256)
+    for variant in ${MPI_VARIANTS:-aa-soa-fp32 aa-soa-fp16}; do
+      common="--module lbm --size $size --set lbm.lattice=$lattice --set lbm.tracers=0 --variant $variant --steps-per-sample 20"
+      "$BUILD/warpscope" bench $common --json "$OUT/bench-mpi-1-$lattice-$variant.json" | grep -E "^cuda"
       for overlap in true false; do
-        mpirun --oversubscribe -np 2 "$BUILD/warpscope" bench --module lbm $lattice --variant $variant \
-          --set lbm.split_overlap=$overlap --steps-per-sample 20 --json "$OUT/bench-mpi-2-$variant-$overlap.json" | grep -E "^cuda" | sed "s/^/2 ranks, overlap $overlap: /"
+        timeout ${MPI_TIMEOUT:-120} mpirun --oversubscribe -np 2 "$BUILD/warpscope" bench $common --set lbm.split_overlap=$overlap \
+          --json "$OUT/bench-mpi-2-$lattice-$variant-$overlap.json" | grep -E "^cuda" | sed "s/^/2 ranks, overlap $overlap: /"
       done
     done
   done
