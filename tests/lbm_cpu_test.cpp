@@ -204,6 +204,54 @@ TEST(LbmVariants, AllCpuVariantsAgreeOnRandomLattices) {
   }
 }
 
+// The totals (mass, fastest speed, fluid cells) are kept between frames, so each change of the
+// state must let them go: after steps, cells set at rest, new flags, new parameters and an
+// imported state, every variant's totals are those of a new engine given the state as it is.
+TEST(LbmVariants, TheTotalsFollowEveryChangeOfTheState) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  TimingScope step("step", "u", false), view("view", "p", false);
+  for (LatticeKind lattice : {LatticeKind::D2Q9, LatticeKind::D3Q19}) {
+    const Grid grid = lattice == LatticeKind::D2Q9 ? Grid{29, 17, 1} : Grid{11, 9, 7};
+    test::RandomLattice r = test::randomLattice(lattice, grid, seed);
+    for (const auto& entry : storageCatalog()) {
+      auto engine = makeCpuEngine(lattice, entry.how, {&step, &view});
+      test::load(*engine, r, 0);
+      std::uint64_t steps = 0;
+      const auto expectAsNew = [&](const char* after) {
+        test::RandomLattice now = r;
+        now.state = engine->exportState();
+        auto fresh = makeCpuEngine(lattice, entry.how, {&step, &view});
+        test::load(*fresh, now, steps);
+        const Totals kept = engine->totals(), expected = fresh->totals();
+        EXPECT_EQ(kept.mass, expected.mass) << entry.variant.name << " after " << after;
+        EXPECT_EQ(kept.maxSpeed, expected.maxSpeed) << entry.variant.name << " after " << after;
+        EXPECT_EQ(kept.fluidCells, expected.fluidCells) << entry.variant.name << " after " << after;
+      };
+      expectAsNew("loading");
+      engine->step(3);
+      steps += 3;
+      expectAsNew("3 steps");
+      std::vector<std::size_t> fluid;
+      for (std::size_t n = 0; n < r.flags.size() && fluid.size() < 20; ++n)
+        if (!isSolid(r.flags[n])) fluid.push_back(n);
+      engine->restCells(fluid);
+      expectAsNew("cells set at rest");
+      for (std::size_t n : fluid) r.flags[n] = kWall;
+      markNearWalls(grid, r.flags, 0, grid.cells());
+      engine->setFlags(r.flags, 0, r.flags.size());
+      expectAsNew("new walls");
+      r.params.force[1] *= 4;
+      engine->setParams(r.params);
+      expectAsNew("new parameters");
+      test::RandomLattice other = test::randomLattice(lattice, grid, seed + 1);
+      other.flags = r.flags;
+      engine->importState(other.state, steps);
+      expectAsNew("an imported state");
+      r = test::randomLattice(lattice, grid, seed);  // the next variant's
+    }
+  }
+}
+
 // The engine sets up a scene's starting flow itself (on the device for CUDA): every variant
 // leaves the equilibrium of the scene's flow, with walls, moving walls, inlets and outlets about.
 TEST(LbmVariants, EveryVariantStartsAtTheScenesEquilibrium) {

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "compute/core/memory.h"
@@ -22,6 +23,7 @@ class CpuEngine final : public LbmEngine {
     requireHostMemory(double(g.cells()) * (copies * Lat::Q * sizeof(T) + 1),
                       "a " + std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" +
                           std::to_string(g.nz) + " lattice");
+    changed();
     grid_ = g;
     a_.assign(g.cells() * Lat::Q, T(0.0f));
     if (P == Propagation::AB) b_.assign(a_.size(), T(0.0f));
@@ -35,17 +37,21 @@ class CpuEngine final : public LbmEngine {
 
   void setFlags(const std::vector<std::uint8_t>& flags, std::size_t first,
                 std::size_t count) override {
+    changed();
     std::copy_n(flags.begin() + first, count, flags_.begin() + first);
   }
   void restCells(const std::vector<std::size_t>& cells) override {
+    changed();
     for (std::size_t n : cells)
       for (int i = 0; i < Lat::Q; ++i) store(a_).store(n, i, 0.0f);
   }
   void setParams(const StepParams& params) override {
+    changed();
     params_ = withForceTerms<Lat>(params, Codec<T>::kUnit);
   }
 
   void initialize(const InitialFlow& flow) override {
+    changed();
     steps_ = 0;
     const auto f = store(a_);
     const std::size_t cells = grid_.cells();
@@ -57,6 +63,7 @@ class CpuEngine final : public LbmEngine {
       initializeCell<Lat, P>(grid_, flags_.data(), f, n, flow, params_);
   }
   void importState(const std::vector<float>& state, std::uint64_t steps) override {
+    changed();
     steps_ = steps;
     canonicalToRaw<Lat, T, L, P>(grid_, flags_.data(), params_, steps_ & 1, state, a_.data());
   }
@@ -76,11 +83,13 @@ class CpuEngine final : public LbmEngine {
                           updates * bytesPerCellUpdate(lattice(), variant_));
   }
   void beginStep() override {
+    changed();
     returnFromWalls(store(a_), steps_ & 1);
     stepping_ = true;
     stepped_.clear();
   }
   void stepLayers(int axis, int first, int count) override {
+    changed();
     // The box of layers: rows along x, each row's cells contiguous.
     int lo[3] = {0, 0, 0}, hi[3] = {grid_.nx, grid_.ny, grid_.nz};
     lo[axis] = first;
@@ -117,6 +126,7 @@ class CpuEngine final : public LbmEngine {
         extrapolateOutlet<Lat>(dst, &pairs[std::size_t(k)], cells.size());
   }
   void endStep() override {
+    changed();
     if (P == Propagation::AB) std::swap(a_, b_);
     ++steps_;
     stepping_ = false;
@@ -137,24 +147,11 @@ class CpuEngine final : public LbmEngine {
     return std::exchange(status_, 0u);
   }
 
+  // Kept until the populations, flags or parameters change: the window asks every frame, and a
+  // paused 3-D lattice on the CPU took most of each frame to add up again.
   Totals totals() override {
-    const std::size_t cells = grid_.cells();
-    double mass = 0;
-    float maxSpeed = 0;
-    std::uint64_t fluid = 0;
-    const auto f = store(a_);
-    const bool odd = steps_ & 1;
-#pragma omp parallel for schedule(static) reduction(+ : mass, fluid) reduction(max : maxSpeed) \
-    if (worthATeam(cells))
-    for (std::size_t n = 0; n < cells; ++n) {
-      if (isSolid(flags_[n]) || (flags_[n] & kHalo)) continue;
-      const Moments m = cellMoments<Lat, P>(grid_, flags_.data(), f, n, odd, params_);
-      mass += m.rho;
-      ++fluid;
-      const float speed = std::sqrt(m.u[0] * m.u[0] + m.u[1] * m.u[1] + m.u[2] * m.u[2]);
-      maxSpeed = std::isnan(speed) ? INFINITY : std::max(maxSpeed, speed);
-    }
-    return {mass, maxSpeed, fluid};
+    if (!totals_) totals_ = addUpTotals();
+    return *totals_;
   }
 
   std::vector<PlaneSample> planeRows(const Plane& plane, int first, int count) override {
@@ -237,6 +234,7 @@ class CpuEngine final : public LbmEngine {
     for (std::ptrdiff_t k = 0; k < count; ++k) out[k] = raw[elements[k]];
   }
   void writeSlots(int list) override {
+    changed();
     T* raw = written().base[0];
     const std::vector<std::uint64_t>& elements = slotLists_.at(list);
     const T* in = slotBuffers_[list].data();
@@ -246,10 +244,32 @@ class CpuEngine final : public LbmEngine {
   }
 
  private:
+  void changed() {
+    totals_.reset();
+  }
+  Totals addUpTotals() {
+    const std::size_t cells = grid_.cells();
+    double mass = 0;
+    float maxSpeed = 0;
+    std::uint64_t fluid = 0;
+    const auto f = store(a_);
+    const bool odd = steps_ & 1;
+#pragma omp parallel for schedule(static) reduction(+ : mass, fluid) reduction(max : maxSpeed) \
+    if (worthATeam(cells))
+    for (std::size_t n = 0; n < cells; ++n) {
+      if (isSolid(flags_[n]) || (flags_[n] & kHalo)) continue;
+      const Moments m = cellMoments<Lat, P>(grid_, flags_.data(), f, n, odd, params_);
+      mass += m.rho;
+      ++fluid;
+      const float speed = std::sqrt(m.u[0] * m.u[0] + m.u[1] * m.u[1] + m.u[2] * m.u[2]);
+      maxSpeed = std::isnan(speed) ? INFINITY : std::max(maxSpeed, speed);
+    }
+    return {mass, maxSpeed, fluid};
+  }
+
   static constexpr LatticeKind lattice() {
     return Lat::Q == 9 ? LatticeKind::D2Q9 : LatticeKind::D3Q19;
   }
-  // Appends the monitor's record of the current state.
   // Applies `move` to each of `moves` (BoundaryMoves), in parallel.
   template <typename M, typename F>
   static void each(const std::vector<M>& moves, F move) {
@@ -263,6 +283,7 @@ class CpuEngine final : public LbmEngine {
     each(moves_.swaps[odd], [f](const SlotPair& m) { swapSlots(f, m); });
   }
 
+  // Appends the monitor's record of the current state.
   void record() {
     const auto f = store(a_);
     const bool odd = steps_ & 1;
@@ -306,6 +327,7 @@ class CpuEngine final : public LbmEngine {
   StepParams params_;
   std::uint64_t steps_ = 0;
   std::uint32_t status_ = 0;
+  std::optional<Totals> totals_;  // totals() since the last change
   bool deferRecords_ = false;
   std::vector<std::vector<std::uint64_t>> slotLists_;  // setSlotLists, with:
   std::vector<std::vector<T>> slotBuffers_;
