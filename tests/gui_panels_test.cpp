@@ -413,7 +413,7 @@ TEST(GuiPanels, TheLayoutKeepsTheViewClearAtEverySizeAndScale) {
 TEST(GuiPanels, ThePlaybackStaysPutWhileTheFiguresChange) {
   REQUIRE_WINDOWS();
   const std::string runAndPause =
-      "click Run\nexpect-still Pause 90\nexpect-still Step 30\nclick Pause\nexpect-widget Run\n";
+      "click Run\nexpect-still Pause 45\nexpect-still Step 15\nclick Pause\nexpect-widget Run\n";
   std::string script;
   for (const ModuleFacts& m : modules())
     script += "pick module " + quoted(m.listTitle) + "\n" + runAndPause +
@@ -553,10 +553,10 @@ TEST(GuiPanels, A3DFlowIsShownAsAnIsosurfaceAndTurnedWithTheMouse) {
   REQUIRE_WINDOWS();
   const std::string script = R"ui(
 pick module "Lattice Boltzmann flow"
-pick lattice d3q19
-pick scene cavity
 set width 24
 set height 24
+pick lattice d3q19
+pick scene cavity
 set "depth (3-D)" 24
 expect-widget "slice normal"
 pick "3-D view" isosurface
@@ -755,9 +755,9 @@ TEST(GuiPanels, A3DChannelFlowsPastAMeshNamedInThePanel) {
   REQUIRE_WINDOWS();
   const std::string script = R"ui(
 pick module "Lattice Boltzmann flow"
-pick lattice d3q19
 set width 48
 set height 24
+pick lattice d3q19
 set "depth (3-D)" 24
 expect-no-widget "obstacle place"
 set "obstacle mesh" star
@@ -1023,6 +1023,8 @@ pick workload intersection
 expect-widget "voxels per axis"
 pick module "Lattice Boltzmann flow"
 expect-no-widget "depth (3-D)"
+set width 32
+set height 32
 pick lattice d3q19
 expect-widget "depth (3-D)"
 expect-no-error

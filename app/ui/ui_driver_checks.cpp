@@ -223,6 +223,7 @@ bool UiDriver::walkStep(Lab& lab) {
       continue;
     }
     if (!reveal(*w)) return true;
+    if (trace_) std::cout << "ui-test: walk: " << id << " (" << w->kind << ")" << std::endl;
     waited_ = 0;
     ++count_;
     remembered_ = id;
