@@ -19,7 +19,8 @@
 # Nelder-Mead's divergence toggle, with their tests (models-sanitize: under compute-sanitizer too);
 # mpi: the LBM lattice split over ranks on the GPU (issue 33): its tests, under compute-sanitizer
 # too, mpirun with 2 ranks sharing the GPU against 1 byte for byte (and under memcheck); mpi-bench:
-# the benchmark of 1 rank against 2 with the halo overlapped and not. OpenMPI comes from .devdeps,
+# the benchmark of 1 rank against 2 with the halo overlapped and not; mpi-scale (several GPUs,
+# issue 35): weak and strong scaling, a rank a GPU. OpenMPI comes from .devdeps,
 # staged with ../shared/gpu/stage-debs.sh and the packages the README (Several processes) lists).
 set -uo pipefail
 OUT=${OUT:-/tmp/warpscope-gpu}
@@ -265,6 +266,41 @@ if has mpi-bench; then
       done
     done
   done
+fi
+if has mpi-scale; then
+  # Issue 35, on a machine of several GPUs, one rank a GPU (each takes the GPU of its rank on the
+  # host): weak scaling, a 512x512x128 (SCALE_WEAK_CELLS) D3Q19 lattice a GPU, the lattice growing
+  # along the axis it is split on; strong scaling, 512^3 (SCALE_STRONG_SIZE) over more and more
+  # GPUs, the halo exchange hidden and not. SCALE_COUNTS, SCALE_AXES, SCALE_VARIANTS pick what runs.
+  gpus=$(nvidia-smi -L | grep -c "^GPU")
+  counts=${SCALE_COUNTS:-$(for n in 1 2 4 8; do [ $n -le $gpus ] && echo -n "$n "; done)}
+  weak=${SCALE_WEAK_CELLS:-512x512x128}
+  IFS=x read -r wx wy wz <<< "$weak"
+  for n in $counts; do
+    for axis in ${SCALE_AXES:-z y}; do
+      case $axis in
+        x) size=$((wx * n))x${wy}x$wz ;;
+        y) size=${wx}x$((wy * n))x$wz ;;
+        z) size=${wx}x${wy}x$((wz * n)) ;;
+      esac
+      for variant in ${SCALE_VARIANTS:-aa-soa-fp32 aa-soa-fp16 ab-soa-fp32}; do
+        timeout ${MPI_TIMEOUT:-120} mpirun -np $n "$BUILD/warpscope" bench --module lbm --size $size \
+          --set lbm.lattice=d3q19 --set lbm.tracers=0 --set lbm.split_axis=$axis --variant $variant \
+          --steps-per-sample 20 --json "$OUT/scale-weak-$n-$axis-$variant.json" | grep -E "^cuda" |
+          sed "s/^/weak, $n GPUs, $size split along $axis: /"
+      done
+    done
+  done
+  for n in $counts; do
+    for overlap in true false; do
+      timeout ${MPI_TIMEOUT:-120} mpirun -np $n "$BUILD/warpscope" bench --module lbm \
+        --size ${SCALE_STRONG_SIZE:-512x512x512} --set lbm.lattice=d3q19 --set lbm.tracers=0 \
+        --set lbm.split_axis=z --set lbm.split_overlap=$overlap --variant aa-soa-fp32 \
+        --steps-per-sample 20 --json "$OUT/scale-strong-$n-$overlap.json" | grep -E "^cuda" |
+        sed "s/^/strong, $n GPUs, overlap $overlap: /"
+    done
+  done
+  nvidia-smi topo -m > "$OUT/topology.txt" 2>&1
 fi
 if has lbm-bench; then
   # Every storage variant on both lattices at the issue's sizes, then block sizes of the fast one.
