@@ -614,6 +614,31 @@ TEST(LbmTracers, TracersRespawnInFluidWhenTheyAgeOutOrEndInAWall) {
   EXPECT_NEAR(young, 1000, 150);
 }
 
+// The 3-D view of the whole lattice draws no tracers, so they wait while it is shown and move
+// again with the slice.
+TEST(LbmTracers, TracersWaitWhileTheIsosurfaceIsShown) {
+  auto m = cpuModule({{"lattice", std::string("d3q19")},
+                      {"scene", std::string("cavity")},
+                      {"width", std::int64_t(16)},
+                      {"height", std::int64_t(16)},
+                      {"depth", std::int64_t(16)},
+                      {"display", std::string("isosurface")},
+                      {"tracers", std::int64_t(500)}});
+  const auto same = [](const std::vector<Tracer>& x, const std::vector<Tracer>& y) {
+    if (x.size() != y.size()) return false;
+    for (std::size_t k = 0; k < x.size(); ++k)
+      if (x[k].a != y[k].a || x[k].b != y[k].b || x[k].age != y[k].age) return false;
+    return true;
+  };
+  const std::vector<Tracer> seeded = m->tracers().tracers();
+  ASSERT_EQ(seeded.size(), 500u);
+  m->step(30);
+  EXPECT_TRUE(same(m->tracers().tracers(), seeded));
+  m->setParam("display", std::string("slice"));
+  m->step(30);
+  EXPECT_FALSE(same(m->tracers().tracers(), seeded));
+}
+
 TEST(LbmTracers, TheModuleDrawsItsTracersInTheFluidOfTheWorld) {
   auto m = cpuModule({{"scene", std::string("cylinder")},
                       {"width", std::int64_t(120)},

@@ -653,7 +653,9 @@ void LbmModule::advance(int count) {
              : std::string("(none kept yet, or the lattice is too large to keep one)")) +
         " or reset.");
   }
-  if (tracers_->count()) tracers_->advect(tracerField(), float(count));
+  // The tracers move through the slice shown; the 3-D view of the whole lattice shows none (and
+  // on a lattice split over ranks each advection would gather the slice for nothing).
+  if (tracers_->count() && !surfaceScene()) tracers_->advect(tracerField(), float(count));
 }
 
 void LbmModule::keepSnapshot() {
