@@ -548,9 +548,12 @@ void LbmModule::cellTypesChanged() {
   cellTypesRevision_ = newSurfaceRevision();
 }
 
+bool LbmModule::showsVolume() const {
+  return spec_.lattice == LatticeKind::D3Q19 && params().getText("display") == "isosurface";
+}
+
 std::optional<SurfaceScene> LbmModule::surfaceScene() const {
-  if (spec_.lattice != LatticeKind::D3Q19 || params().getText("display") != "isosurface")
-    return std::nullopt;
+  if (!showsVolume()) return std::nullopt;
   const Grid& g = spec_.grid;
   SurfaceScene scene = boxScene(float(g.nx), float(g.ny), float(g.nz));
   scene.revision = cellTypesRevision_;
@@ -655,7 +658,7 @@ void LbmModule::advance(int count) {
   }
   // The tracers move through the slice shown; the 3-D view of the whole lattice shows none (and
   // on a lattice split over ranks each advection would gather the slice for nothing).
-  if (tracers_->count() && !surfaceScene()) tracers_->advect(tracerField(), float(count));
+  if (tracers_->count() && !showsVolume()) tracers_->advect(tracerField(), float(count));
 }
 
 void LbmModule::keepSnapshot() {

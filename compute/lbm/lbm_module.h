@@ -115,6 +115,8 @@ class LbmModule final : public Module,
   void applySelection(Backend previous, const StateBlob& state) override;
 
  private:
+  // Whether the 3-D view shows the whole lattice (isosurfaces, streamlines) rather than a slice.
+  bool showsVolume() const;
   FlowSpec specFromParams() const;
   void buildEngine();
   int splitAxis() const;  // under mpirun (lbm_mpi.h): 0, 1, 2 for x, y, z
