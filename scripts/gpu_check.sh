@@ -271,11 +271,19 @@ if has mpi-scale; then
   # Issue 35, on a machine of several GPUs, one rank a GPU (each takes the GPU of its rank on the
   # host): weak scaling, a 512x512x128 (SCALE_WEAK_CELLS) D3Q19 lattice a GPU, the lattice growing
   # along the axis it is split on; strong scaling, 512^3 (SCALE_STRONG_SIZE) over more and more
-  # GPUs, the halo exchange hidden and not. SCALE_COUNTS, SCALE_AXES, SCALE_VARIANTS pick what runs.
+  # GPUs, the halo exchange hidden and not. SCALE_COUNTS, SCALE_AXES, SCALE_VARIANTS pick what runs;
+  # one rank runs once whatever the axis; SCALE_MPIRUN adds options to mpirun (--bind-to none).
   gpus=$(nvidia-smi -L | grep -c "^GPU")
   counts=${SCALE_COUNTS:-$(for n in 1 2 4 8; do [ $n -le $gpus ] && echo -n "$n "; done)}
   weak=${SCALE_WEAK_CELLS:-512x512x128}
   IFS=x read -r wx wy wz <<< "$weak"
+  scale_run() {  # json label ranks warpscope-options...
+    local json=$1 label=$2 n=$3
+    shift 3
+    timeout ${MPI_TIMEOUT:-120} mpirun ${SCALE_MPIRUN:-} -np $n "$BUILD/warpscope" bench --module lbm \
+      --set lbm.lattice=d3q19 --set lbm.tracers=0 --samples ${SCALE_SAMPLES:-7} --steps-per-sample 20 \
+      "$@" --json "$OUT/$json.json" | grep -E "^cuda|set-up" | sed "s/^/$label: /"
+  }
   for n in $counts; do
     for axis in ${SCALE_AXES:-z y}; do
       case $axis in
@@ -284,20 +292,18 @@ if has mpi-scale; then
         z) size=${wx}x${wy}x$((wz * n)) ;;
       esac
       for variant in ${SCALE_VARIANTS:-aa-soa-fp32 aa-soa-fp16 ab-soa-fp32}; do
-        timeout ${MPI_TIMEOUT:-120} mpirun -np $n "$BUILD/warpscope" bench --module lbm --size $size \
-          --set lbm.lattice=d3q19 --set lbm.tracers=0 --set lbm.split_axis=$axis --variant $variant \
-          --steps-per-sample 20 --json "$OUT/scale-weak-$n-$axis-$variant.json" | grep -E "^cuda" |
-          sed "s/^/weak, $n GPUs, $size split along $axis: /"
+        scale_run scale-weak-$weak-$n-$axis-$variant "weak $weak, $n GPUs, $size split along $axis" $n \
+          --size $size --set lbm.split_axis=$axis --variant $variant
       done
+      [ $n = 1 ] && break
     done
   done
   for n in $counts; do
     for overlap in true false; do
-      timeout ${MPI_TIMEOUT:-120} mpirun -np $n "$BUILD/warpscope" bench --module lbm \
-        --size ${SCALE_STRONG_SIZE:-512x512x512} --set lbm.lattice=d3q19 --set lbm.tracers=0 \
-        --set lbm.split_axis=z --set lbm.split_overlap=$overlap --variant aa-soa-fp32 \
-        --steps-per-sample 20 --json "$OUT/scale-strong-$n-$overlap.json" | grep -E "^cuda" |
-        sed "s/^/strong, $n GPUs, overlap $overlap: /"
+      strong=${SCALE_STRONG_SIZE:-512x512x512}
+      scale_run scale-strong-$strong-$n-$overlap "strong $strong, $n GPUs, overlap $overlap" $n \
+        --size $strong --set lbm.split_axis=z --set lbm.split_overlap=$overlap --variant aa-soa-fp32
+      [ $n = 1 ] && break
     done
   done
   nvidia-smi topo -m > "$OUT/topology.txt" 2>&1
