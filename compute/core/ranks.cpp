@@ -1,5 +1,7 @@
 #include "compute/core/ranks.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -95,19 +97,29 @@ int byteCount(std::size_t bytes) {
   return int(bytes);
 }
 
+// MPI counts in int: a message of more (a lattice's state gathered to rank 0) goes as pieces of
+// at most this, which MPI delivers in order between two ranks under one tag.
+constexpr std::size_t kPieceBytes = std::size_t(1) << 30;
+// Gathers go with this tag, above every halo's.
+constexpr int kGatherTag = kCallTag + 1;
+
 class MpiWire final : public Wire {
  public:
   int rank() const override { return worldRank; }
   int ranks() const override { return worldRanks; }
   void post(int to, int tag, const std::byte* bytes, std::size_t size) override {
-    requests_.emplace_back();
-    check(MPI_Isend(bytes, byteCount(size), MPI_BYTE, to, tag, MPI_COMM_WORLD, &requests_.back()),
-          "MPI_Isend");
+    forEachPiece(size, [&](std::size_t offset, int count) {
+      requests_.emplace_back();
+      check(MPI_Isend(bytes + offset, count, MPI_BYTE, to, tag, MPI_COMM_WORLD, &requests_.back()),
+            "MPI_Isend");
+    });
   }
   void expect(int from, int tag, std::byte* into, std::size_t size) override {
-    requests_.emplace_back();
-    check(MPI_Irecv(into, byteCount(size), MPI_BYTE, from, tag, MPI_COMM_WORLD, &requests_.back()),
-          "MPI_Irecv");
+    forEachPiece(size, [&](std::size_t offset, int count) {
+      requests_.emplace_back();
+      check(MPI_Irecv(into + offset, count, MPI_BYTE, from, tag, MPI_COMM_WORLD, &requests_.back()),
+            "MPI_Irecv");
+    });
   }
   void finish() override {
     check(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
@@ -116,23 +128,33 @@ class MpiWire final : public Wire {
   void sum(std::vector<double>& values) override { reduce(values, MPI_SUM); }
   void max(std::vector<double>& values) override { reduce(values, MPI_MAX); }
   std::vector<std::vector<std::byte> > gather(const std::vector<std::byte>& mine) override {
-    const int size = byteCount(mine.size());
-    std::vector<int> sizes(worldRank == 0 ? worldRanks : 0);
-    check(MPI_Gather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Gather");
-    std::vector<int> offsets(sizes.size());
-    std::size_t total = 0;
-    for (std::size_t r = 0; r < sizes.size(); ++r) {
-      offsets[r] = byteCount(total);
-      total += std::size_t(sizes[r]);
-    }
-    std::vector<std::byte> all(total);
-    check(MPI_Gatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), offsets.data(),
-                      MPI_BYTE, 0, MPI_COMM_WORLD),
-          "MPI_Gatherv");
+    std::uint64_t size = mine.size();
+    std::vector<std::uint64_t> sizes(worldRank == 0 ? worldRanks : 0);
+    check(MPI_Gather(&size, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, 0, MPI_COMM_WORLD),
+          "MPI_Gather");
     std::vector<std::vector<std::byte> > each(sizes.size());
-    for (std::size_t r = 0; r < sizes.size(); ++r)
-      each[r].assign(all.begin() + offsets[r], all.begin() + offsets[r] + sizes[r]);
+    if (worldRank != 0) {
+      post(0, kGatherTag, mine.data(), mine.size());
+    } else {
+      each[0] = mine;
+      for (int r = 1; r < worldRanks; ++r) {
+        each[r].resize(sizes[r]);
+        expect(r, kGatherTag, each[r].data(), sizes[r]);
+      }
+    }
+    finish();
     return each;
+  }
+
+ private:
+  template <typename Piece>
+  static void forEachPiece(std::size_t size, Piece piece) {
+    std::size_t offset = 0;
+    do {
+      const std::size_t count = std::min(size - offset, kPieceBytes);
+      piece(offset, int(count));
+      offset += count;
+    } while (offset < size);
   }
 
  private:
