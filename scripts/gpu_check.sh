@@ -272,7 +272,8 @@ if has mpi-scale; then
   # host): weak scaling, a 512x512x128 (SCALE_WEAK_CELLS) D3Q19 lattice a GPU, the lattice growing
   # along the axis it is split on; strong scaling, 512^3 (SCALE_STRONG_SIZE) over more and more
   # GPUs, the halo exchange hidden and not. SCALE_COUNTS, SCALE_AXES, SCALE_VARIANTS pick what runs;
-  # one rank runs once whatever the axis; SCALE_MPIRUN adds options to mpirun (--bind-to none).
+  # one rank runs once whatever the axis; SCALE_MPIRUN adds options to mpirun (--bind-to none);
+  # SCALE_STRONG_SIZE=none skips strong scaling, SCALE_STRONG_VARIANT picks its variant.
   gpus=$(nvidia-smi -L | grep -c "^GPU")
   counts=${SCALE_COUNTS:-$(for n in 1 2 4 8; do [ $n -le $gpus ] && echo -n "$n "; done)}
   weak=${SCALE_WEAK_CELLS:-512x512x128}
@@ -298,11 +299,12 @@ if has mpi-scale; then
       [ $n = 1 ] && break
     done
   done
+  strong=${SCALE_STRONG_SIZE:-512x512x512}
+  [ "$strong" = none ] && counts=""
   for n in $counts; do
     for overlap in true false; do
-      strong=${SCALE_STRONG_SIZE:-512x512x512}
       scale_run scale-strong-$strong-$n-$overlap "strong $strong, $n GPUs, overlap $overlap" $n \
-        --size $strong --set lbm.split_axis=z --set lbm.split_overlap=$overlap --variant aa-soa-fp32
+        --size $strong --set lbm.split_axis=z --set lbm.split_overlap=$overlap --variant ${SCALE_STRONG_VARIANT:-aa-soa-fp32}
       [ $n = 1 ] && break
     done
   done
