@@ -370,6 +370,7 @@ class CudaEngine final : public LbmEngine {
     if (copies_) cudaStreamDestroy(copies_);
     if (steppedSoFar_) cudaEventDestroy(steppedSoFar_);
     for (cudaEvent_t e : pieceEvents_) cudaEventDestroy(e);
+    for (cudaEvent_t e : haloEvents_) cudaEventDestroy(e);
   }
   CudaEngine(const CudaEngine&) = delete;
   CudaEngine& operator=(const CudaEngine&) = delete;
@@ -476,6 +477,7 @@ class CudaEngine final : public LbmEngine {
     returnFromWalls(store(a_), steps_ & 1);
     stepping_ = true;
     pieces_ = 0;
+    haloCopies_ = 0;
     const std::size_t layers = std::size_t(std::max({grid_.nx, grid_.ny, grid_.nz}));
     if (layersStepped_.size() != layers) layersStepped_.allocate(layers);
     WS_CUDA_CHECK(cudaMemsetAsync(layersStepped_.data(), 0, layers, 0));
@@ -486,13 +488,7 @@ class CudaEngine final : public LbmEngine {
     int* hi[3] = {&box.x1, &box.y1, &box.z1};
     *lo[axis] = first;
     *hi[axis] = first + count;
-    if (pieceEvents_.size() < 2 * std::size_t(pieces_ + 1)) {
-      for (int k = 0; k < 2; ++k) {
-        pieceEvents_.emplace_back();
-        WS_CUDA_CHECK(cudaEventCreate(&pieceEvents_.back()));
-      }
-    }
-    WS_CUDA_CHECK(cudaEventRecord(pieceEvents_[2 * pieces_], 0));
+    WS_CUDA_CHECK(cudaEventRecord(eventPair(pieceEvents_, pieces_)[0], 0));
     const auto dst = written();
     streamCollide(box, dst);
     const int outlets = int(outletCells_.size());
@@ -535,7 +531,11 @@ class CudaEngine final : public LbmEngine {
   std::size_t bytesPerSlot() const override { return sizeof(T); }
   void setSlotLists(const std::vector<std::vector<std::uint64_t>>& lists) override {
     if (!copies_) {
-      WS_CUDA_CHECK(cudaStreamCreateWithFlags(&copies_, cudaStreamNonBlocking));
+      // The highest priority: the gathers' blocks go before the inside's waiting ones, so the
+      // halo leaves while the inside steps rather than after it.
+      int least = 0, greatest = 0;
+      WS_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+      WS_CUDA_CHECK(cudaStreamCreateWithPriority(&copies_, cudaStreamNonBlocking, greatest));
       WS_CUDA_CHECK(cudaEventCreateWithFlags(&steppedSoFar_, cudaEventDisableTiming));
     }
     WS_CUDA_CHECK(cudaDeviceSynchronize());  // no copy of the old lists in flight
@@ -557,11 +557,14 @@ class CudaEngine final : public LbmEngine {
     if (l.count == 0) return;
     WS_CUDA_CHECK(cudaEventRecord(steppedSoFar_, 0));
     WS_CUDA_CHECK(cudaStreamWaitEvent(copies_, steppedSoFar_, 0));
+    const cudaEvent_t* times = haloCopyEvents();
+    WS_CUDA_CHECK(cudaEventRecord(times[0], copies_));
     gatherSlotsKernel<<<blocksFor(l.count, 256), 256, 0, copies_>>>(
         written().base[0], l.elements.data(), l.count, l.values.data());
     WS_CUDA_CHECK(cudaGetLastError());
     WS_CUDA_CHECK(cudaMemcpyAsync(l.host.data(), l.values.data(), l.host.bytes(),
                                   cudaMemcpyDeviceToHost, copies_));
+    WS_CUDA_CHECK(cudaEventRecord(times[1], copies_));
   }
   void slotsRead() override {
     if (copies_) WS_CUDA_CHECK(cudaStreamSynchronize(copies_));
@@ -571,11 +574,38 @@ class CudaEngine final : public LbmEngine {
   void writeSlots(int list) override {
     SlotList& l = slotLists_.at(list);
     if (l.count == 0) return;
+    const cudaEvent_t* times = haloCopyEvents();
+    WS_CUDA_CHECK(cudaEventRecord(times[0], 0));
     WS_CUDA_CHECK(
         cudaMemcpyAsync(l.values.data(), l.host.data(), l.host.bytes(), cudaMemcpyHostToDevice, 0));
     scatterSlotsKernel<<<blocksFor(l.count, 256), 256>>>(written().base[0], l.elements.data(),
                                                          l.count, l.values.data());
     WS_CUDA_CHECK(cudaGetLastError());
+    WS_CUDA_CHECK(cudaEventRecord(times[1], 0));
+  }
+  // The pair of events that times a slot copy: the next of the step's, or one left untold outside
+  // a step (an exchange after the state was set).
+  const cudaEvent_t* haloCopyEvents() {
+    return eventPair(haloEvents_, stepping_ ? haloCopies_++ : 0);
+  }
+  // The k-th pair of events in `events`, made when first asked for.
+  static const cudaEvent_t* eventPair(std::vector<cudaEvent_t>& events, int k) {
+    while (events.size() < 2 * std::size_t(k + 1)) {
+      events.emplace_back();
+      WS_CUDA_CHECK(cudaEventCreate(&events.back()));
+    }
+    return &events[2 * std::size_t(k)];
+  }
+  // The device time of the last step's slot copies, both ways.
+  double haloCopiesMs() override {
+    double ms = 0;
+    for (int k = 0; k < haloCopies_; ++k) {
+      float each = 0;
+      WS_CUDA_CHECK(cudaEventSynchronize(haloEvents_[2 * k + 1]));
+      WS_CUDA_CHECK(cudaEventElapsedTime(&each, haloEvents_[2 * k], haloEvents_[2 * k + 1]));
+      ms += each;
+    }
+    return ms;
   }
 
   void setBoundaryLinks(const BoundaryLinks& links) override {
@@ -849,6 +879,8 @@ class CudaEngine final : public LbmEngine {
   DeviceBuffer<std::uint32_t> outletCells_;
   std::vector<cudaEvent_t> pieceEvents_;
   int pieces_ = 0;
+  std::vector<cudaEvent_t> haloEvents_;  // a pair for each slot copy of the step, both ways
+  int haloCopies_ = 0;
   // The halo's lists (setSlotLists): the slots, their values gathered, and the host's copy.
   struct SlotList {
     int count = 0;

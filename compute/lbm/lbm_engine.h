@@ -207,6 +207,8 @@ class LbmEngine {
   // engine measures the device time of each stepLayers() call of the last step, in call order.
   virtual bool queuesWork() const { return false; }
   virtual std::vector<float> pieceTimesMs() { return {}; }
+  // Such an engine's device time of the last step's readSlots() and writeSlots() copies.
+  virtual double haloCopiesMs() { return 0; }
 
   // Raw storage, for the halo exchange between the subdomains of a lattice split over ranks
   // (lbm_split.h): lists of Store::element indices (set again whenever they change), each with a

@@ -924,13 +924,13 @@ std::string LbmModule::splitNotes(const SplitState& split) const {
           " + inside " + fixed(t.insideMs, 2) + " + halo " + fixed(exchange, 2) + " = " +
           fixed(t.borderMs + t.insideMs + exchange, 2) + " ms; measured " + fixed(split.stepMs, 2) +
           " ms\n";
+  const std::string model = fixed(t.borderMs, 2) + " + max(" + fixed(t.insideMs, 2) + ", " +
+                            fixed(exchange, 2) +
+                            ") = " + fixed(t.borderMs + std::max(t.insideMs, exchange), 2) + " ms";
   if (split.overlapped)
-    return text +
-           "eq. 15.1, T = border + max(inside, communication): the communication is "
-           "hidden where the slowest rank's waiting is near 0\n";
-  return text + "eq. 15.1 with the halo sent while the inside steps: " + fixed(t.borderMs, 2) +
-         " + max(" + fixed(t.insideMs, 2) + ", " + fixed(exchange, 2) +
-         ") = " + fixed(t.borderMs + std::max(t.insideMs, exchange), 2) + " ms\n";
+    return text + "eq. 15.1, T = border + max(inside, communication) = " + model +
+           " (the communication is hidden where the slowest rank's waiting is near 0)\n";
+  return text + "eq. 15.1 with the halo sent while the inside steps: " + model + "\n";
 }
 
 std::vector<Mark> LbmModule::marks() const {
