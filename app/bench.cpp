@@ -11,6 +11,7 @@
 #include "compute/core/bandwidth.h"
 #include "compute/core/errors.h"
 #include "compute/core/output_file.h"
+#include "compute/core/ranks.h"
 
 namespace ws::app {
 
@@ -22,6 +23,17 @@ struct Row {
   double perStepMs = 0, rate = 0, bytesPerSecond = 0, percentOfBandwidth = 0;
   double setupMs = 0;  // the reset before the steps: building the world from the parameters
 };
+
+// The GPUs a run uses: under mpirun each rank takes its own, round the machine's (app/main.cpp),
+// counted for ranks on one machine.
+int gpusInRun() {
+  return std::max(1, std::min(ranks::count(), gpuInfo().devices));
+}
+
+// What a CUDA run's bytes are measured against: the copy bandwidth of all its GPUs.
+double bandwidthOfRun() {
+  return gpuInfo().available ? measuredBandwidth() * gpusInRun() : 0;
+}
 
 Row measure(Module& module, const BenchOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -39,7 +51,7 @@ Row measure(Module& module, const BenchOptions& options) {
   row.setupMs = setupMs;
   row.rate = row.stats.ratePerSecond;
   row.bytesPerSecond = row.stats.bytesPerSecond;
-  const double bandwidth = module.backend() == Backend::Cuda ? measuredBandwidth() : 0;
+  const double bandwidth = module.backend() == Backend::Cuda ? bandwidthOfRun() : 0;
   row.percentOfBandwidth = bandwidth > 0 ? 100.0 * row.bytesPerSecond / bandwidth : 0;
   return row;
 }
@@ -70,10 +82,15 @@ int runBench(const BenchOptions& options) {
     throw InputError("the CUDA benchmark needs a GPU: " + gpuInfo().reason +
                      " (try --backend cpu)");
 
-  const double bandwidth = gpuInfo().available ? measuredBandwidth() : 0;
+  const double bandwidth = bandwidthOfRun();
   std::printf("warpscope bench: %s on %s, %s\n", options.module.c_str(),
               gpuInfo().available ? gpuInfo().name.c_str() : "no GPU", today().c_str());
-  if (bandwidth > 0)
+  if (bandwidth > 0 && gpusInRun() > 1)
+    std::printf(
+        "measured device-to-device copy bandwidth: %.0f GB/s (read + write) on each of "
+        "the %d GPUs the ranks use, %.0f GB/s together (%% bw of that)\n",
+        bandwidth / gpusInRun() / 1e9, gpusInRun(), bandwidth / 1e9);
+  else if (bandwidth > 0)
     std::printf("measured device-to-device copy bandwidth: %.0f GB/s (read + write)\n",
                 bandwidth / 1e9);
   std::printf("%d samples of %d steps per variant, median; warm-up excluded\n\n", options.samples,
@@ -156,6 +173,7 @@ int runBench(const BenchOptions& options) {
   const nlohmann::json report = {{"module", options.module},
                                  {"date", today()},
                                  {"gpu", gpuInfo().available ? gpuInfo().name : "none"},
+                                 {"gpus", gpuInfo().available ? gpusInRun() : 0},
                                  {"copy_bandwidth_gb_per_second", bandwidth / 1e9},
                                  {"results", results}};
   writeWholeFile(options.json, report.dump(2) + "\n", "results");

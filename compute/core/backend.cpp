@@ -44,6 +44,7 @@ GpuInfo probe(int device) {
   }
   info.available = true;
   info.device = device;
+  info.devices = count;
   info.name = prop.name;
   info.multiprocessors = prop.multiProcessorCount;
   info.computeMajor = prop.major;

@@ -17,6 +17,7 @@ struct GpuInfo {
   bool available = false;
   std::string reason;
   int device = -1;
+  int devices = 0;  // on this machine
   std::string name;
   int multiprocessors = 0;
   int computeMajor = 0, computeMinor = 0;
