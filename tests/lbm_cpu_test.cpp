@@ -368,6 +368,34 @@ TEST(LbmInput, InvalidParametersAreRefusedAndChangeNothing) {
   EXPECT_EQ(test::maxDifference(m->engine().exportState(), before), 0.0f);
 }
 
+// A user who picks D3Q19 at the 2-D default size gets a 3-D lattice of its own default size (not
+// 512x256x32, 4 million cells a step on the CPU), and back; a size of their own stays.
+TEST(LbmInput, PickingTheOtherLatticeAtItsDefaultSizeTakesThatOnes) {
+  LbmModule m(Backend::Cpu);
+  ASSERT_EQ(m.sizeText(), "512x256");
+  m.setParamText("lattice", "d3q19");
+  EXPECT_EQ(m.sizeText(), "96x48x48");
+  EXPECT_EQ(m.engine().grid().cells(), 96u * 48 * 48);
+  m.setParamText("lattice", "d2q9");
+  EXPECT_EQ(m.sizeText(), "512x256");
+
+  m.setParamText("width", "300");  // a size of the user's own
+  m.setParamText("lattice", "d3q19");
+  EXPECT_EQ(m.sizeText(), "300x256x48");
+  m.setParamText("depth", "20");
+  m.setParamText("lattice", "d2q9");
+  EXPECT_EQ(m.sizeText(), "300x256");
+
+  // Named in the same call, or chosen by --size (even the default), the size is kept.
+  LbmModule named(Backend::Cpu);
+  named.setParams({{"lattice", std::string("d3q19")}, {"depth", std::int64_t(8)}});
+  EXPECT_EQ(named.sizeText(), "512x256x8");
+  LbmModule sized(Backend::Cpu);
+  sized.setSize("512x256x32");
+  sized.setParamText("lattice", "d3q19");
+  EXPECT_EQ(sized.sizeText(), "512x256x32");
+}
+
 TEST(LbmInput, ADivergingRunPausesAndTheLastGoodStateComesBack) {
   auto m = cpuModule({{"scene", std::string("cavity")},
                       {"width", std::int64_t(48)},

@@ -28,6 +28,12 @@ void Module::setParams(const std::vector<std::pair<std::string, ParamValue>>& va
     changed.push_back(key);
   }
   if (changed.empty()) return;
+  for (const auto& [key, value] : alongWith(changed, before))
+    if (std::find(changed.begin(), changed.end(), key) == changed.end() &&
+        params_.value(key) != value) {
+      params_.assign(key, params_.check(key, value));
+      changed.push_back(key);
+    }
   const std::string variantBefore = variant();
   if (!offers(backend_, variantBefore)) variant_ = defaultVariant(backend_);
   try {

@@ -242,6 +242,13 @@ class Module {
   // Where the change leaves the current variant unoffered (another operation), the backend's
   // default is current when this runs.
   virtual void applyParams(const std::vector<std::string>& changedKeys) = 0;
+  // Values that change with the ones a call of setParams() changes (`changed`, from `before`),
+  // set in the same call: a lattice's own default size when the lattice changes at its old
+  // default size. Keys that call named itself are left as it set them.
+  virtual std::vector<std::pair<std::string, ParamValue>> alongWith(
+      const std::vector<std::string>& /*changed*/, const ParamSet& /*before*/) const {
+    return {};
+  }
   // Rebuild the implementation for backend()/variant(), moving `state` into it; throw to refuse.
   virtual void applySelection(Backend previous, const StateBlob& state) = 0;
 

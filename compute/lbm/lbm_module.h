@@ -112,6 +112,8 @@ class LbmModule final : public Module,
  protected:
   void advance(int count) override;
   void applyParams(const std::vector<std::string>& changed) override;
+  std::vector<std::pair<std::string, ParamValue>> alongWith(const std::vector<std::string>& changed,
+                                                            const ParamSet& before) const override;
   void applySelection(Backend previous, const StateBlob& state) override;
 
  private:
@@ -165,6 +167,7 @@ class LbmModule final : public Module,
   // The monitor: bodies and probes are found again before a step once the cell types or the
   // probes have changed.
   bool monitorStale_ = true;
+  bool sizeChosen_ = false;  // by setSize (--size): picking the lattice keeps it
   // The cell types' revision, unique across modules: the surface scene's. And the last surface
   // extracted: its triangles, and the level it was at.
   std::uint64_t cellTypesRevision_ = 0;
