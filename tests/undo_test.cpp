@@ -217,6 +217,21 @@ TEST(Undo, AChangeThatStartsTheWorldAgainLetsTheEarlierStepsGo) {
   EXPECT_EQ(lab.undoMessage, "nothing to undo");
 }
 
+// Picking D3Q19 at the default size changes the size with it (lbm_module.cpp, alongWith): one
+// step, undone whole.
+TEST(Undo, TheLatticeAndTheSizeThatCameWithItAreOneStep) {
+  Lab lab = labOf("lbm", {});
+  ASSERT_EQ(lab.module().sizeText(), "512x256");
+  lab.setParam("lattice", std::string("d3q19"));
+  ASSERT_EQ(lab.module().sizeText(), "96x48x48");
+  EXPECT_EQ(lab.history().undoable(), 1u);
+  lab.undo();
+  EXPECT_EQ(lab.module().params().getText("lattice"), "d2q9");
+  EXPECT_EQ(lab.module().sizeText(), "512x256");
+  lab.redo();
+  EXPECT_EQ(lab.module().sizeText(), "96x48x48");
+}
+
 TEST(Undo, AnotherVariantKeepsTheHistory) {
   Lab lab = labOf("life", {"width=128", "height=64", "density=0.2"});
   const LifeGrid start = gridOf(lab);
