@@ -156,8 +156,6 @@ class MpiWire final : public Wire {
       offset += count;
     } while (offset < size);
   }
-
- private:
   static void reduce(std::vector<double>& values, MPI_Op op) {
     check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, op,
                         MPI_COMM_WORLD),
