@@ -215,9 +215,12 @@ int runCommandLine(int argc, char** argv) {
       setOutputFolder(outputDir);
       gui.outputDirGiven = true;
     }
-    // A preset names its module: --preset alone runs that module.
-    if (!lab.preset.empty() && moduleOption->count() == 0)
-      if (const auto module = presetModule(lab.preset)) lab.module = *module;
+    // Read once, here: a preset names its module, and --preset alone runs that module.
+    if (!lab.preset.empty()) {
+      lab.presetContent = readPresetFile(lab.preset);
+      if (moduleOption->count() == 0)
+        if (const auto module = presetModuleOf(*lab.presetContent)) lab.module = *module;
+    }
     if (*benchCommand) return runBench(bench);
     if (*replayCommand) {
       if (!replaySize.empty()) parseWindow("--size", replaySize, replay.width, replay.height);

@@ -35,11 +35,11 @@ void applySettings(Module& module, const std::vector<std::string>& settings) {
   if (!values.empty()) module.setParams(values);
 }
 
-namespace {
-
-nlohmann::json readJsonFile(const std::string& path) {
+nlohmann::json readPresetFile(const std::string& path) {
   return json_input::parseFile(path, "preset");
 }
+
+namespace {
 
 // Where in the preset's file the first parameter `module` refuses is (" at line L, column C"), or
 // "" where none is refused on its own or the file no longer says it.
@@ -93,10 +93,6 @@ std::optional<int> presetStepsPerFrame(const nlohmann::json& preset) {
 
 }  // namespace
 
-std::optional<std::string> presetModule(const std::string& path) {
-  return presetModuleOf(readJsonFile(path));
-}
-
 std::optional<std::string> presetModuleOf(const nlohmann::json& preset) {
   if (!preset.is_object() || !preset.contains("module") || !preset["module"].is_string())
     return std::nullopt;
@@ -116,7 +112,8 @@ Lab::Lab(const LabOptions& options) {
   bool presetPaused = false;
   std::optional<int> presetSpeed;
   if (!options.preset.empty()) {
-    const nlohmann::json content = readJsonFile(options.preset);
+    const nlohmann::json content =
+        options.presetContent ? *options.presetContent : readPresetFile(options.preset);
     presetNote_ = scaledNote(loadPresetFrom(*module_, content, options.preset));
     presetPaused = startsPaused(content);
     presetSpeed = presetStepsPerFrame(content);
@@ -364,7 +361,7 @@ void Lab::select(Backend backend, const std::string& variant) {
 
 void Lab::loadPreset(const std::string& path) {
   nlohmann::json content;
-  if (attempt([&] { content = readJsonFile(path); })) perform(act::LoadPreset{path, content});
+  if (attempt([&] { content = readPresetFile(path); })) perform(act::LoadPreset{path, content});
 }
 
 std::optional<std::string> Lab::savePreset(const std::string& name) {

@@ -30,9 +30,10 @@ struct LabOptions {
   std::optional<Backend> backend;
   std::string variant;
   std::string size;
-  std::vector<std::string> sets;  // "key=value" or "module.key=value"
-  std::string preset;             // JSON file
-  std::string compare;            // A/B: B's "backend[:variant]" or "variant"; empty: none
+  std::vector<std::string> sets;                // "key=value" or "module.key=value"
+  std::string preset;                           // JSON file
+  std::optional<nlohmann::json> presetContent;  // the file as read already (else read here)
+  std::string compare;  // A/B: B's "backend[:variant]" or "variant"; empty: none
   int stepsPerFrame = 1;
   bool paused = false;
   bool interop = true;  // false: --no-interop
@@ -201,10 +202,10 @@ class Lab {
 // ("life.rule").
 void applySettings(Module& module, const std::vector<std::string>& settings);
 
-// The module a preset file is for, where it names one of this build's (--preset without
-// --module runs it); nullopt otherwise, and loading it then says what is wrong. Throws
-// InputError for a file that cannot be read or is not JSON.
-std::optional<std::string> presetModule(const std::string& path);
+// A preset file's JSON. Throws InputError for a file that cannot be read or is not JSON.
+nlohmann::json readPresetFile(const std::string& path);
+// The module a preset is for, where it names one of this build's (--preset without --module
+// runs it); nullopt otherwise, and loading it then says what is wrong.
 std::optional<std::string> presetModuleOf(const nlohmann::json& preset);
 
 }  // namespace ws::app

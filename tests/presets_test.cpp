@@ -150,6 +150,15 @@ TEST(Presets, APausedPresetPausesTheLabAndANoteSaysWhatWasScaled) {
   Lab fromOptions(options);
   EXPECT_FALSE(fromOptions.running());
   EXPECT_EQ(fromOptions.presetNote(), "");
+  // As the command line read it once (the file may have changed or gone since).
+  const std::string gone =
+      writePreset("gone.json", {{"module", "life"}, {"params", {{"width", 48}}}});
+  options.presetContent = readPresetFile(gone);
+  std::filesystem::remove(gone);
+  options.preset = gone;
+  Lab fromContent(options);
+  EXPECT_EQ(fromContent.module().params().getInt("width"), 48);
+  EXPECT_TRUE(fromContent.running());
   // A module switch forgets the note.
   lab.switchModule("life");
   EXPECT_EQ(lab.presetNote(), "");
