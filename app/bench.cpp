@@ -105,12 +105,8 @@ int runBench(const BenchOptions& options) {
     // choosing it after carries the state over, which for a lattice split over ranks goes whole
     // through rank 0 (a minute at 67 million cells). It is chosen again below where the settings
     // leave another.
-    if (!options.variants.empty()) {
-      const std::vector<KernelVariant> offered = module->variants(backend);
-      if (std::any_of(offered.begin(), offered.end(),
-                      [&](const KernelVariant& v) { return v.name == options.variants.front(); }))
-        module->select(backend, options.variants.front());
-    }
+    if (!options.variants.empty() && module->offers(backend, options.variants.front()))
+      module->select(backend, options.variants.front());
     if (!options.size.empty()) module->setSize(options.size);
     applySettings(*module, options.sets);
     std::vector<std::string> names = options.variants;

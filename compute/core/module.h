@@ -139,6 +139,8 @@ class Module {
   // The current variant: the backend's default until one is selected.
   const std::string& variant() const;
   virtual std::vector<KernelVariant> variants(Backend backend) const = 0;
+  // Whether the backend offers a variant of this name.
+  bool offers(Backend backend, const std::string& variant) const;
   // The variant marked as the backend's default, else its first.
   std::string defaultVariant(Backend backend) const;
   KernelVariant currentVariant() const;
@@ -265,9 +267,6 @@ class Module {
   void countSteps(std::uint64_t steps) { steps_ += steps; }
 
  private:
-  // Whether the backend offers a variant of this name.
-  bool offers(Backend backend, const std::string& variant) const;
-
   Backend backend_;
   mutable std::string variant_;  // empty: the default, chosen on first use
   std::vector<KernelLaunch> launches_;
