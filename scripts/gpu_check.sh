@@ -227,7 +227,8 @@ if has mpi; then
   WS_SANITIZER_RUN=1 compute-sanitizer --tool memcheck --error-exitcode 99 "$BUILD/tests/lbm_split_test" \
     --gtest_filter='*OnTheGpu*' > "$OUT/sanitizer-lbm_split_test-memcheck.log" 2>&1
   echo "compute-sanitizer memcheck lbm_split_test (GPU): exit $?"
-  # The flow of 2 ranks sharing the GPU against 1, byte for byte, in 2-D and 3-D, overlapped or not.
+  # The flow of 2 ranks sharing the GPU against 1, byte for byte, in 2-D and 3-D, the halo from GPU
+  # to GPU (CUDA IPC, the default) and through the host.
   split_run() {  # name ranks sanitizer options...
     local name=$1 ranks=$2 tool=$3
     shift 3
@@ -247,9 +248,13 @@ if has mpi; then
     shift
     split_run "$name" 1 "" "$@"
     split_run "$name" 2 "" "$@"
-    if cmp -s "$OUT/mpi-$name-1"/*.vti "$OUT/mpi-$name-2"/*.vti; then echo "  $name: 2 ranks write 1 rank's VTI byte for byte"; else echo "  $name: VTI DIFFERS"; status=1; fi
+    split_run "$name-host" 2 "" "$@" --set lbm.split_peer=false
+    for two in "$name-2" "$name-host-2"; do
+      if cmp -s "$OUT/mpi-$name-1"/*.vti "$OUT/mpi-$two"/*.vti; then echo "  $two: 2 ranks write 1 rank's VTI byte for byte"; else echo "  $two: VTI DIFFERS"; status=1; fi
+    done
   done
   split_run cylinder 2 memcheck --size 256x128 --steps 21
+  split_run cylinder-host 2 memcheck --size 256x128 --steps 21 --set lbm.split_peer=false
   split_run cavity3d 2 memcheck --preset lbm-cavity-3d --size 32 --steps 9
 fi
 if has mpi-bench; then
@@ -273,7 +278,8 @@ if has mpi-scale; then
   # along the axis it is split on; strong scaling, 512^3 (SCALE_STRONG_SIZE) over more and more
   # GPUs, the halo exchange hidden and not. SCALE_COUNTS, SCALE_AXES, SCALE_VARIANTS pick what runs;
   # one rank runs once whatever the axis; SCALE_MPIRUN adds options to mpirun (--bind-to none);
-  # SCALE_STRONG_SIZE=none skips strong scaling, SCALE_STRONG_VARIANT picks its variant.
+  # SCALE_STRONG_SIZE=none skips strong scaling, SCALE_STRONG_VARIANT picks its variant;
+  # SCALE_OPTIONS adds options to warpscope (--set lbm.split_peer=false: halos through the host).
   gpus=$(nvidia-smi -L | grep -c "^GPU")
   counts=${SCALE_COUNTS:-$(for n in 1 2 4 8; do [ $n -le $gpus ] && echo -n "$n "; done)}
   weak=${SCALE_WEAK_CELLS:-512x512x128}
@@ -283,7 +289,8 @@ if has mpi-scale; then
     shift 3
     timeout ${MPI_TIMEOUT:-120} mpirun ${SCALE_MPIRUN:-} -np $n "$BUILD/warpscope" bench --module lbm \
       --set lbm.lattice=d3q19 --set lbm.tracers=0 --samples ${SCALE_SAMPLES:-7} --steps-per-sample 20 \
-      "$@" --json "$OUT/$json.json" | grep -E "^cuda|set-up" | sed "s/^/$label: /"
+      "$@" ${SCALE_OPTIONS:-} --json "$OUT/$json.json" > "$OUT/$json.log" 2>&1
+    grep -E "^cuda|set-up|error|warpscope:" "$OUT/$json.log" | sed "s/^/$label: /"
   }
   for n in $counts; do
     for axis in ${SCALE_AXES:-z y}; do

@@ -112,9 +112,11 @@ TEST(LbmMpi, OneToFourRanksWriteTheFlowOfOneProcessBitForBit) {
   }
 }
 
-// Ranks sharing one GPU, each slab on it, write the flow of one process on it, bit for bit, while
-// every frame draws what a split lattice gathers on the host (the plane shown, the tracers on it,
-// in 3-D the isosurfaces and streamlines) into buffers that CUDA-GL interop maps on the device.
+// Ranks sharing one GPU, each slab on it, write the flow of one process on it, bit for bit, their
+// halos written from GPU to GPU (CUDA IPC: here, into the other process's memory on the same GPU)
+// or staged through the host, while every frame draws what a split lattice gathers on the host
+// (the plane shown, the tracers on it, in 3-D the isosurfaces and streamlines) into buffers that
+// CUDA-GL interop maps on the device.
 TEST(LbmMpi, OnTheGpuTwoRanksWriteTheFlowOfOneProcessBitForBit) {
   REQUIRE_MPI();
   WS_REQUIRE_GPU();
@@ -130,12 +132,17 @@ TEST(LbmMpi, OnTheGpuTwoRanksWriteTheFlowOfOneProcessBitForBit) {
   for (const Case& c : cases) {
     const Written one = run(1, c.options, c.name, "cuda");
     ASSERT_EQ(one.exitCode, 0) << c.name << ": " << one.output;
-    const Written split = run(2, c.options, c.name, "cuda");
-    ASSERT_EQ(split.exitCode, 0) << c.name << " over 2 ranks: " << split.output;
-    EXPECT_NE(split.output.find("split over 2 ranks along"), std::string::npos) << split.output;
-    EXPECT_NE(split.output.find("staged through pinned host memory"), std::string::npos)
-        << split.output;
-    EXPECT_TRUE(split.vti == one.vti) << c.name << " over 2 ranks";
+    for (const bool peer : {true, false}) {
+      const Written split =
+          run(2, c.options + " --set lbm.split_peer=" + (peer ? "true" : "false"), c.name, "cuda");
+      ASSERT_EQ(split.exitCode, 0) << c.name << " over 2 ranks: " << split.output;
+      EXPECT_NE(split.output.find("split over 2 ranks along"), std::string::npos) << split.output;
+      EXPECT_NE(split.output.find(peer ? "written from GPU to GPU (CUDA IPC)"
+                                       : "staged through pinned host memory"),
+                std::string::npos)
+          << split.output;
+      EXPECT_TRUE(split.vti == one.vti) << c.name << " over 2 ranks, peer " << peer;
+    }
   }
 }
 

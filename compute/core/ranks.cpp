@@ -61,6 +61,9 @@ int count() {
 int rankOnHost() {
   return 0;
 }
+int countOnHost() {
+  return 1;
+}
 bool built() {
   return false;
 }
@@ -79,7 +82,7 @@ int serve() {
 
 namespace {
 
-int worldRank = 0, worldRanks = 1, hostRank = 0;
+int worldRank = 0, worldRanks = 1, hostRank = 0, hostRanks = 1;
 // A halo's tags lie below 2^20 (Wire::post); rank 0's calls go with this one.
 constexpr int kCallTag = 1 << 20;
 
@@ -214,6 +217,7 @@ int start(int& argc, char**& argv) {
   check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, worldRank, MPI_INFO_NULL, &host),
         "MPI_Comm_split_type");
   MPI_Comm_rank(host, &hostRank);
+  MPI_Comm_size(host, &hostRanks);
   MPI_Comm_free(&host);
   if (provided < MPI_THREAD_SERIALIZED && worldRank == 0)
     std::cerr << "warpscope: this MPI library takes calls from the first thread only; the "
@@ -230,6 +234,9 @@ int count() {
 }
 int rankOnHost() {
   return hostRank;
+}
+int countOnHost() {
+  return hostRanks;
 }
 bool built() {
   return true;

@@ -102,8 +102,9 @@ namespace ranks {
 int start(int& argc, char**& argv);
 int rank();
 int count();
-int rankOnHost();  // among the ranks on this machine (each takes a GPU of its own where it can)
-bool built();      // whether warpscope was built with MPI
+int rankOnHost();   // among the ranks on this machine (each takes a GPU of its own where it can)
+int countOnHost();  // the ranks on this machine
+bool built();       // whether warpscope was built with MPI
 // Whether the MPI library sends from and into device memory (CUDA-aware; Open MPI's
 // MPIX_Query_cuda_support). warpscope stages the halo through pinned host memory either way.
 bool cudaAware();

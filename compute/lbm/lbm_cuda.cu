@@ -317,6 +317,33 @@ __global__ void scatterSlotsKernel(T* f, const std::uint64_t* elements, int coun
   if (k < count) f[elements[k]] = in[k];
 }
 
+// Device memory of another process of this host, opened from its cudaIpcMemHandle_t (and closed
+// with this); peer access to its GPU is enabled as needed.
+class IpcMapping {
+ public:
+  IpcMapping() = default;
+  ~IpcMapping() { close(); }
+  IpcMapping(IpcMapping&& other) noexcept : data_(std::exchange(other.data_, nullptr)) {}
+  IpcMapping& operator=(IpcMapping&&) = delete;
+  // False (and nothing open) where this process cannot open it.
+  bool open(const cudaIpcMemHandle_t& handle) {
+    close();
+    if (cudaIpcOpenMemHandle(&data_, handle, cudaIpcMemLazyEnablePeerAccess) == cudaSuccess)
+      return true;
+    cudaGetLastError();  // clear the (non-sticky) error
+    data_ = nullptr;
+    return false;
+  }
+  void* data() const { return data_; }
+  void close() {
+    if (data_) cudaIpcCloseMemHandle(data_);
+    data_ = nullptr;
+  }
+
+ private:
+  void* data_ = nullptr;
+};
+
 template <typename V>
 DeviceBuffer<V> toDevice(const std::vector<V>& values) {
   DeviceBuffer<V> buffer(values.size());
@@ -527,7 +554,9 @@ class CudaEngine final : public LbmEngine {
 
   // The halo staged through pinned host memory: a list's slots are gathered on the device on a
   // stream of their own, once what the default stream has queued so far (a split lattice's border
-  // layers) is done, and copied to the host while the default stream goes on (the inside).
+  // layers) is done, and copied to the host while the default stream goes on (the inside). Device
+  // to device (peerSlots), the gather writes into the receiving process's buffer instead, and the
+  // receiver scatters from it.
   std::size_t bytesPerSlot() const override { return sizeof(T); }
   void setSlotLists(const std::vector<std::vector<std::uint64_t>>& lists) override {
     if (!copies_) {
@@ -539,13 +568,14 @@ class CudaEngine final : public LbmEngine {
       WS_CUDA_CHECK(cudaEventCreateWithFlags(&steppedSoFar_, cudaEventDisableTiming));
     }
     WS_CUDA_CHECK(cudaDeviceSynchronize());  // no copy of the old lists in flight
+    peer_ = false;
     slotLists_.clear();
     slotLists_.resize(lists.size());
     for (std::size_t k = 0; k < lists.size(); ++k) {
       SlotList& l = slotLists_[k];
       l.count = int(lists[k].size());
       l.elements = toDevice(lists[k]);
-      l.values.allocate(lists[k].size());
+      l.values[0].allocate(lists[k].size());
       l.host.allocate(lists[k].size());
     }
   }
@@ -554,34 +584,69 @@ class CudaEngine final : public LbmEngine {
   }
   void readSlots(int list) override {
     SlotList& l = slotLists_.at(list);
-    if (l.count == 0) return;
+    // Even with nothing to send, slotsRead() then says the default stream got this far (past the
+    // last scatter from a peer's buffers, which that peer may fill again once told).
     WS_CUDA_CHECK(cudaEventRecord(steppedSoFar_, 0));
     WS_CUDA_CHECK(cudaStreamWaitEvent(copies_, steppedSoFar_, 0));
+    if (l.count == 0) return;
     const cudaEvent_t* times = haloCopyEvents();
     WS_CUDA_CHECK(cudaEventRecord(times[0], copies_));
+    T* into = peer_ ? static_cast<T*>(l.peer[l.uses++ % 2].data()) : l.values[0].data();
     gatherSlotsKernel<<<blocksFor(l.count, 256), 256, 0, copies_>>>(
-        written().base[0], l.elements.data(), l.count, l.values.data());
+        written().base[0], l.elements.data(), l.count, into);
     WS_CUDA_CHECK(cudaGetLastError());
-    WS_CUDA_CHECK(cudaMemcpyAsync(l.host.data(), l.values.data(), l.host.bytes(),
-                                  cudaMemcpyDeviceToHost, copies_));
+    if (!peer_)
+      WS_CUDA_CHECK(cudaMemcpyAsync(l.host.data(), l.values[0].data(), l.host.bytes(),
+                                    cudaMemcpyDeviceToHost, copies_));
     WS_CUDA_CHECK(cudaEventRecord(times[1], copies_));
   }
   void slotsRead() override {
     if (copies_) WS_CUDA_CHECK(cudaStreamSynchronize(copies_));
   }
   // Queued behind the step on the default stream. The host buffer is written again only after
-  // the next slotsRead(), by when the default stream has gone past this copy.
+  // the next slotsRead(), by when the default stream has gone past this copy; a peer fills this
+  // list's other device buffer next, and this one only after this process's next slotsRead().
   void writeSlots(int list) override {
     SlotList& l = slotLists_.at(list);
     if (l.count == 0) return;
     const cudaEvent_t* times = haloCopyEvents();
     WS_CUDA_CHECK(cudaEventRecord(times[0], 0));
-    WS_CUDA_CHECK(
-        cudaMemcpyAsync(l.values.data(), l.host.data(), l.host.bytes(), cudaMemcpyHostToDevice, 0));
+    const T* from = l.values[peer_ ? l.uses++ % 2 : 0].data();
+    if (!peer_)
+      WS_CUDA_CHECK(cudaMemcpyAsync(l.values[0].data(), l.host.data(), l.host.bytes(),
+                                    cudaMemcpyHostToDevice, 0));
     scatterSlotsKernel<<<blocksFor(l.count, 256), 256>>>(written().base[0], l.elements.data(),
-                                                         l.count, l.values.data());
+                                                         l.count, from);
     WS_CUDA_CHECK(cudaGetLastError());
     WS_CUDA_CHECK(cudaEventRecord(times[1], 0));
+  }
+  static_assert(2 * sizeof(cudaIpcMemHandle_t) == kPeerHandleBytes);
+  std::vector<std::byte> shareSlots(int list) override {
+    SlotList& l = slotLists_.at(list);
+    l.values[1].allocate(std::size_t(l.count));
+    std::vector<std::byte> handles(2 * sizeof(cudaIpcMemHandle_t));
+    for (int b = 0; b < 2 && l.count > 0; ++b)
+      WS_CUDA_CHECK(cudaIpcGetMemHandle(reinterpret_cast<cudaIpcMemHandle_t*>(handles.data()) + b,
+                                        l.values[b].data()));
+    return handles;
+  }
+  bool openPeerSlots(int list, const std::vector<std::byte>& handles) override {
+    SlotList& l = slotLists_.at(list);
+    if (handles.size() != 2 * sizeof(cudaIpcMemHandle_t)) return false;
+    if (l.count == 0) return true;
+    for (int b = 0; b < 2; ++b) {
+      cudaIpcMemHandle_t handle;
+      std::memcpy(&handle, handles.data() + b * sizeof(handle), sizeof(handle));
+      if (!l.peer[b].open(handle)) return false;
+    }
+    return true;
+  }
+  void peerSlots(bool on) override {
+    peer_ = on;
+    for (SlotList& l : slotLists_) {
+      l.uses = 0;
+      if (!on) l.peer[0].close(), l.peer[1].close();
+    }
   }
   // The pair of events that times a slot copy: the next of the step's, or one left untold outside
   // a step (an exchange after the state was set).
@@ -881,14 +946,18 @@ class CudaEngine final : public LbmEngine {
   int pieces_ = 0;
   std::vector<cudaEvent_t> haloEvents_;  // a pair for each slot copy of the step, both ways
   int haloCopies_ = 0;
-  // The halo's lists (setSlotLists): the slots, their values gathered, and the host's copy.
+  // The halo's lists (setSlotLists): the slots, their values gathered, and the host's copy; device
+  // to device, a receive list's two buffers and a send list's two of the receiver's, in turn.
   struct SlotList {
     int count = 0;
     DeviceBuffer<std::uint64_t> elements;
-    DeviceBuffer<T> values;
+    DeviceBuffer<T> values[2];
     PinnedBuffer<T> host;
+    IpcMapping peer[2];
+    std::uint64_t uses = 0;
   };
   std::vector<SlotList> slotLists_;
+  bool peer_ = false;                   // device to device (peerSlots)
   cudaStream_t copies_ = nullptr;       // the gathers and copies to the host
   cudaEvent_t steppedSoFar_ = nullptr;  // what they wait for
 };

@@ -85,6 +85,15 @@ void LbmEngine::readSlots(int) {
 void LbmEngine::writeSlots(int) {
   noRawSlots(*this);
 }
+std::vector<std::byte> LbmEngine::shareSlots(int) {
+  return {};  // no device buffers to share: the halo goes through the host
+}
+bool LbmEngine::openPeerSlots(int, const std::vector<std::byte>&) {
+  return false;
+}
+void LbmEngine::peerSlots(bool on) {
+  if (on) throw InputError("this engine has no device-to-device halo");
+}
 void LbmEngine::deferRecords(bool) {
   noRawSlots(*this);
 }

@@ -128,6 +128,7 @@ struct SplitState {
   std::vector<int> first;
   bool overlapped = false;  // the exchange runs while the inside steps
   double stepMs = 0;        // a step of the whole lattice, as rank 0 saw it
+  bool peer = false;        // the halo goes from GPU to GPU (not through the host)
   struct Rank {
     double borderMs = 0, insideMs = 0;  // the update of the border layers, of the rest
     double packMs = 0, waitMs = 0;      // the halo's packing and unpacking, the wait for it
@@ -222,6 +223,18 @@ class LbmEngine {
   virtual void readSlots(int list);
   virtual void slotsRead() {}
   virtual void writeSlots(int list);
+  // Device to device between the processes of one host (CUDA IPC, over NVLink where the GPUs
+  // have it), where the engine can: shareSlots() gives handles to a receive list's two device
+  // buffers (empty where the engine cannot share); another process's openPeerSlots() opens them
+  // for its send list (false where it cannot). Once every rank could, peerSlots(true) has
+  // readSlots() gather each opened send list straight into the receiver's buffers and
+  // writeSlots() scatter each shared receive list from its own, the two buffers in turn (so that
+  // a list's next exchange never writes what its last is still scattering); the host buffers are
+  // then unused. peerSlots(false) closes what was opened. setSlotLists() ends it too.
+  static constexpr std::size_t kPeerHandleBytes = 128;  // shareSlots()'s, when it can
+  virtual std::vector<std::byte> shareSlots(int list);
+  virtual bool openPeerSlots(int list, const std::vector<std::byte>& handles);
+  virtual void peerSlots(bool on);
   // A split lattice's slab measures only once its halo is refreshed after a step: with
   // `deferred`, step() leaves the monitor's record to recordNow(), which records the state now.
   virtual void deferRecords(bool deferred);

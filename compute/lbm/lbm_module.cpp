@@ -330,6 +330,11 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
       "split_overlap", "exchange while the inside steps", true,
       "under mpirun: each slab's border layers step first and their halo travels while the "
       "rest of the slab steps (Riesinger 2017); off, the halo travels after the whole step"));
+  p.declare(ParamSpec::boolean(
+      "split_peer", "halo from GPU to GPU", true,
+      "under mpirun on the GPUs of one host: each slab's halo is written straight into its "
+      "neighbour's GPU memory (CUDA IPC, over NVLink where the GPUs have it); off, or where the "
+      "GPUs cannot share memory, it is staged through pinned host memory and sent by MPI"));
   p.declare(ParamSpec::choice("block", "threads per block", "128",
                               {"64", "128", "256", "512", "1024"},
                               "CUDA threads per block of the stream-collide kernel"));
@@ -404,6 +409,7 @@ bool LbmModule::applies(const std::string& key) const {
   if (key == "reynolds" || key == "viscosity") return p.getText("viscosity_from") == key;
   if (key == "block") return backend() == Backend::Cuda;
   if (key == "split_axis" || key == "split_overlap") return ranks::count() > 1;
+  if (key == "split_peer") return ranks::count() > 1 && backend() == Backend::Cuda;
   if (key == "cylinders" || key == "sides" || key == "curved_walls" || key == "outflow")
     return p.getText("scene") == "cylinder";
   if (key == "obstacle_mesh") return is3d && p.getText("scene") == "cylinder";
@@ -472,8 +478,11 @@ void LbmModule::buildEngine() {
   const bool cuda = backend() == Backend::Cuda;
   const int block = std::stoi(params().getText("block"));
   if (ranks::count() > 1)
-    engine_ = mpi::makeEngine(spec_.lattice, v, cuda ? gpuTimings_ : cpuTimings_, splitAxis(),
-                              params().getBool("split_overlap"), cuda ? block : 0);
+    engine_ = mpi::makeEngine(spec_.lattice, v, cuda ? gpuTimings_ : cpuTimings_,
+                              {.axis = splitAxis(),
+                               .overlap = params().getBool("split_overlap"),
+                               .cudaBlock = cuda ? block : 0,
+                               .peer = params().getBool("split_peer")});
   else if (cuda)
     engine_ = makeCudaEngine(spec_.lattice, v, block, gpuTimings_);
   else
@@ -925,7 +934,9 @@ std::string LbmModule::splitNotes(const SplitState& split) const {
                      " (MPI processes): a slab each, its border layers stepped first and its halo "
                      "sent " +
                      (split.overlapped ? "while the rest steps" : "after the step");
-  if (backend() == Backend::Cuda)
+  if (backend() == Backend::Cuda && split.peer)
+    text += ", written from GPU to GPU (CUDA IPC)";
+  else if (backend() == Backend::Cuda)
     text +=
         std::string(", staged through pinned host memory (this MPI library is ") +
         (ranks::cudaAware() ? "CUDA-aware, which warpscope does not use yet)" : "not CUDA-aware)");
@@ -1372,7 +1383,7 @@ void LbmModule::applyParams(const std::vector<std::string>& changed) {
   flow_ = flow;
   engine_->setParams(flow_.params);
   if ((anyOf(changed, {"block"}) && backend() == Backend::Cuda) ||
-      (anyOf(changed, {"split_axis", "split_overlap"}) && ranks::count() > 1)) {
+      (anyOf(changed, {"split_axis", "split_overlap", "split_peer"}) && ranks::count() > 1)) {
     const StateBlob state = saveState();
     buildEngine();
     restoreState(state);

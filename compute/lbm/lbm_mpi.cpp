@@ -279,9 +279,10 @@ void serve(Call& call) {
 }  // namespace
 
 std::unique_ptr<LbmEngine> makeEngine(LatticeKind lattice, const Variant& variant,
-                                      LbmTimings timings, int axis, bool overlap, int cudaBlock) {
-  return std::make_unique<Leader>(lattice, variant, timings,
-                                  SplitPlan{axis, ranks::count(), overlap, cudaBlock});
+                                      LbmTimings timings, SplitPlan plan) {
+  plan.ranks = ranks::count();
+  plan.peer = plan.peer && plan.cudaBlock > 0 && ranks::countOnHost() == ranks::count();
+  return std::make_unique<Leader>(lattice, variant, timings, plan);
 }
 
 }  // namespace ws::lbm::mpi

@@ -5,13 +5,14 @@
 #include <memory>
 
 #include "compute/lbm/lbm_engine.h"
+#include "compute/lbm/lbm_split.h"
 
 namespace ws::lbm::mpi {
 
-// Rank 0's engine of a lattice split over every rank along `axis`, the halos exchanged while the
-// inside steps (`overlap`) or after the step; each rank steps its slab on the CPU, or with
-// `cudaBlock` > 0 on its GPU (blocks of that many threads).
+// Rank 0's engine of a lattice split over every rank as `plan` says (its ranks: every rank of the
+// run); each rank steps its slab on the CPU, or with plan.cudaBlock > 0 on its GPU (blocks of that
+// many threads). Halos go from GPU to GPU (plan.peer) only where every rank is on this host.
 std::unique_ptr<LbmEngine> makeEngine(LatticeKind lattice, const Variant& variant,
-                                      LbmTimings timings, int axis, bool overlap, int cudaBlock);
+                                      LbmTimings timings, SplitPlan plan);
 
 }  // namespace ws::lbm::mpi

@@ -191,6 +191,7 @@ class SplitEngine final : public LbmEngine {
         axis_(plan.axis),
         ranks_(plan.ranks),
         overlap_(plan.overlap),
+        peerWanted_(plan.peer && wire),
         wire_(wire) {
     if (wire && wire->ranks() != ranks_)
       throw InputError("a lattice split over " + std::to_string(ranks_) + " ranks needs as many " +
@@ -218,7 +219,7 @@ class SplitEngine final : public LbmEngine {
     for (auto& part : parts_) part->engine->reshape(split.local(part->rank));
     split_ = std::make_unique<Split>(split);
     whole_ = grid;
-    state_ = {axis_, {}, overlap_, 0, {}};
+    state_ = {.axis = axis_, .overlapped = overlap_};
     for (int r = 0; r <= ranks_; ++r) state_.first.push_back(split.first(r));
     flags_.assign(grid.cells(), kFluid);
     steps_ = 0;
@@ -556,6 +557,7 @@ class SplitEngine final : public LbmEngine {
     int aLo = 0, aHi = 0, bLo = 0, bHi = 0, aShift = 0, bShift = 0;
   };
   static constexpr int kStateTag = (1 << 20) - 1;  // above every halo channel's (2 a rank)
+  static constexpr int kHandleTag = 1 << 19;       // + 4 a rank: its channels' shared buffers
 
   Part* held(int rank) {
     for (auto& part : parts_)
@@ -684,7 +686,7 @@ class SplitEngine final : public LbmEngine {
       const HaloChannel& c = channels_[odd][k];
       Part* from = held(c.from);
       Part* to = held(c.to);
-      const std::size_t bytes = c.sent.size() * slot;
+      const std::size_t bytes = peer_ ? 0 : c.sent.size() * slot;  // device to device: a token
       std::byte* sent = from ? from->engine->slotBuffer(from->sendList[odd][k]) : nullptr;
       std::byte* received = to ? to->engine->slotBuffer(to->receiveList[odd][k]) : nullptr;
       const int tag = 2 * c.from + c.side;  // the same in every process
@@ -760,6 +762,52 @@ class SplitEngine final : public LbmEngine {
       }
       part->engine->setSlotLists(lists);
     }
+    if (peerWanted_) connectPeers();
+  }
+
+  // Device to device where every rank's engine can: each receiver shares its lists' buffers with
+  // their sender, which opens them. Every rank learns whether all could, and all go so or all
+  // through the host. (Over a wire: one part, this rank's.)
+  void connectPeers() {
+    LbmEngine& engine = *parts_.front()->engine;
+    const int rank = parts_.front()->rank;
+    std::vector<std::vector<std::byte>> shared, opened;  // by channel received, sent
+    std::vector<double> cannot{0};
+    for (int odd = 0; odd < 2; ++odd)
+      for (std::size_t k = 0; k < channels_[odd].size(); ++k)
+        if (channels_[odd][k].to == rank) {
+          shared.push_back(engine.shareSlots(parts_.front()->receiveList[odd][k]));
+          if (shared.back().size() != LbmEngine::kPeerHandleBytes) cannot[0] = 1;
+        } else {
+          opened.emplace_back(LbmEngine::kPeerHandleBytes);
+        }
+    wire_->max(cannot);
+    peer_ = cannot[0] == 0;
+    if (peer_) {
+      std::size_t received = 0, sent = 0;
+      for (int odd = 0; odd < 2; ++odd)
+        for (const HaloChannel& c : channels_[odd]) {
+          const int tag = kHandleTag + 2 * (2 * c.from + c.side) + odd;  // the same everywhere
+          if (c.to == rank) {
+            const std::vector<std::byte>& handles = shared[received++];
+            wire_->post(c.from, tag, handles.data(), handles.size());
+          } else {
+            std::vector<std::byte>& handles = opened[sent++];
+            wire_->expect(c.to, tag, handles.data(), handles.size());
+          }
+        }
+      wire_->finish();
+      std::size_t opening = 0;
+      for (int odd = 0; odd < 2; ++odd)
+        for (std::size_t k = 0; k < channels_[odd].size(); ++k)
+          if (channels_[odd][k].from == rank &&
+              !engine.openPeerSlots(parts_.front()->sendList[odd][k], opened.at(opening++)))
+            cannot[0] = 1;
+      wire_->max(cannot);
+      peer_ = cannot[0] == 0;
+    }
+    engine.peerSlots(peer_);
+    state_.peer = peer_;
   }
 
   static std::byte* bytesOf(std::vector<float>& v) {
@@ -771,6 +819,7 @@ class SplitEngine final : public LbmEngine {
   LbmTimings timings_;
   int axis_, ranks_;
   bool overlap_;
+  bool peerWanted_, peer_ = false;  // halos from GPU to GPU: asked for, and what every rank could
   Wire* wire_;
   std::vector<std::unique_ptr<Part>> parts_;
   std::unique_ptr<Split> split_;  // from the first reshape on

@@ -80,13 +80,16 @@ std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& varian
                                       bool odd, int only = -1);
 
 // How a lattice is split: along which axis, over how many ranks, whether the halo exchange runs
-// while the inside of each slab steps (the border layers step first) or after the step, and on
-// what each rank steps its slab (over MPI: the CPU, or its GPU with blocks of `cudaBlock`).
+// while the inside of each slab steps (the border layers step first) or after the step, on what
+// each rank steps its slab (over MPI: the CPU, or its GPU with blocks of `cudaBlock`), and whether
+// halos go from GPU to GPU where every rank's engine can share its buffers with the others (over
+// MPI, ranks of one host: LbmEngine::shareSlots), rather than through the host and the wire.
 struct SplitPlan {
   int axis = 2;
   int ranks = 1;
   bool overlap = true;
   int cudaBlock = 0;
+  bool peer = false;
 };
 
 // Makes the engine of one rank's slab.
