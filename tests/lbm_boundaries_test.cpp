@@ -216,6 +216,32 @@ TEST(LbmBoundaries, TheCylinderScenesSidesAndOutflowComeFromItsParameters) {
   EXPECT_FALSE(m->applies("sides"));
 }
 
+// In a channel four times as high as long, the cylinder the scene places keeps a radius of fluid
+// between itself and the inlet (a cylinder of the height / 16 reached back to it, and the flow
+// diverged within 40 steps), and the flow stays finite.
+TEST(LbmBoundaries, TheCylinderOfATallChannelKeepsClearOfTheInlet) {
+  const int nx = 64, ny = 256;
+  auto m = cpuModule({{"scene", std::string("cylinder")},
+                      {"width", std::int64_t(nx)},
+                      {"height", std::int64_t(ny)},
+                      {"tracers", std::int64_t(0)}});
+  int firstSolid = nx, solidRows = 0;
+  for (int y = 1; y + 1 < ny; ++y) {
+    bool solid = false;
+    for (int x = 0; x < nx; ++x)
+      if ((m->flags()[std::size_t(y) * nx + x] & kTypeMask) == kWall) {
+        firstSolid = std::min(firstSolid, x);
+        solid = true;
+      }
+    solidRows += solid;
+  }
+  EXPECT_EQ(firstSolid, nx / 4 - nx / 8) << "a radius (length / 8) from the inlet";
+  EXPECT_GE(solidRows, nx / 4 - 1) << "a diameter of the length / 4";
+  EXPECT_LE(solidRows, nx / 4 + 1);
+  EXPECT_NO_THROW(m->step(400));
+  EXPECT_TRUE(std::isfinite(m->engine().totals().mass));
+}
+
 // A grey picture as binary PGM, rows from the top: what stb_image reads besides PNG.
 std::string writePgm(const std::string& name, int width, int height,
                      const std::vector<std::uint8_t>& grey, const std::string& header = "") {

@@ -33,7 +33,10 @@ Scene parseScene(const std::string& name) {
 }
 
 void cylinderGeometry(const Grid& g, double& cx, double& cy, double& radius) {
-  radius = std::max(2.0, std::round(g.ny / 16.0));
+  // A sixteenth of the height, but in a channel more than twice as high as long at most an eighth
+  // of its length: a radius of fluid stays between the inlet and the cylinder (which, touching the
+  // inlet, made the flow diverge).
+  radius = std::max(2.0, std::round(std::min(g.ny / 16.0, g.nx / 8.0)));
   cx = std::min(g.nx / 4.0, 2.5 * g.ny / 4.0);
   cy = 0.5 * g.ny + 0.05 * radius + 0.5;  // slightly off the axis, so the wake starts shedding
 }

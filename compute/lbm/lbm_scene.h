@@ -89,7 +89,9 @@ bool inMask(const io::Mask& mask, const Grid& g, int x, int y);
 // their height across the flow (0 where there are none).
 int maskHeight(const io::Mask& mask, const Grid& g);
 
-// The centre and radius of the cylinder placed where the cylinder scene gives none.
+// The centre and radius of the cylinder placed where the cylinder scene gives none: a radius of
+// the height / 16 (at most the length / 8), its centre a quarter of the length from the inlet (at
+// most 10 sixteenths of the height), slightly off the axis.
 void cylinderGeometry(const Grid& g, double& cx, double& cy, double& radius);
 // The cylinder scene's cylinders: those given, else (without a mesh or picture obstacle) the one
 // cylinderGeometry places.
