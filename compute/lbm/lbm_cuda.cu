@@ -645,7 +645,8 @@ class CudaEngine final : public LbmEngine {
     peer_ = on;
     for (SlotList& l : slotLists_) {
       l.uses = 0;
-      if (!on) l.peer[0].close(), l.peer[1].close();
+      if (!on)
+        for (IpcMapping& mapping : l.peer) mapping.close();
     }
   }
   // The pair of events that times a slot copy: the next of the step's, or one left untold outside
