@@ -624,7 +624,7 @@ class CudaEngine final : public LbmEngine {
   std::vector<std::byte> shareSlots(int list) override {
     SlotList& l = slotLists_.at(list);
     l.values[1].allocate(std::size_t(l.count));
-    std::vector<std::byte> handles(2 * sizeof(cudaIpcMemHandle_t));
+    std::vector<std::byte> handles(kPeerHandleBytes);
     for (int b = 0; b < 2 && l.count > 0; ++b)
       WS_CUDA_CHECK(cudaIpcGetMemHandle(reinterpret_cast<cudaIpcMemHandle_t*>(handles.data()) + b,
                                         l.values[b].data()));
@@ -632,7 +632,7 @@ class CudaEngine final : public LbmEngine {
   }
   bool openPeerSlots(int list, const std::vector<std::byte>& handles) override {
     SlotList& l = slotLists_.at(list);
-    if (handles.size() != 2 * sizeof(cudaIpcMemHandle_t)) return false;
+    if (handles.size() != kPeerHandleBytes) return false;
     if (l.count == 0) return true;
     for (int b = 0; b < 2; ++b) {
       cudaIpcMemHandle_t handle;
