@@ -296,6 +296,9 @@ class CudaEngine final : public ChEngine {
       case CudaChKernel::TextureShared:
         return "texture into shared, " + haloBlock + coefficients;
       case CudaChKernel::Shuffle:
+        if (fourColumnsALane())
+          return "warps of 128 columns (4 a lane, float4) marching down 64 rows, shuffles" +
+                 coefficients;
         return (is3d ? "warps of 32 columns x 4 rows marching through 32 planes, shuffles"
                      : "warps of 32 columns marching down 64 rows, shuffles") +
                coefficients;
@@ -404,6 +407,17 @@ class CudaEngine final : public ChEngine {
     const unsigned strips = blocksFor(shape_.nx, kShuffleColumns);
     const bool same = in == base;
     if constexpr (D == 2) {
+      if (fourColumnsALane()) {
+        const dim3 grid(blocksFor(blocksFor(shape_.nx / 4, kVectorLanes), kVectorWarps),
+                        blocksFor(shape_.ny, kVectorRows));
+        const auto kernel =
+            config_.constant ? (same ? vectorKernel2d<true, true> : vectorKernel2d<true, false>)
+                             : (same ? vectorKernel2d<false, true> : vectorKernel2d<false, false>);
+        recordedLaunch("vectorKernel2d", kernel, grid, dim3(32 * kVectorWarps))(
+            reinterpret_cast<const float4*>(in), reinterpret_cast<const float4*>(base),
+            reinterpret_cast<float4*>(out), shape_, h, k);
+        return;
+      }
       const dim3 grid(blocksFor(strips, kShuffleWarps), blocksFor(shape_.ny, kShuffleRows));
       const dim3 block(32 * kShuffleWarps);
       const auto kernel =
@@ -420,6 +434,9 @@ class CudaEngine final : public ChEngine {
       recordedLaunch("shuffleKernel3d", kernel, grid, block)(in, base, out, shape_, h, k);
     }
   }
+
+  // The 2-D fast path's lanes hold four columns where a row is a whole number of float4s.
+  bool fourColumnsALane() const { return shape_.nz == 1 && shape_.nx % 4 == 0; }
 
   template <int D>
   void arrayPass(const TextureField& in, const TextureField& base, const TextureField& out, float h,

@@ -340,6 +340,114 @@ __global__ void __launch_bounds__(32 * kShuffleWarps)
     march2d<kConst, kSameBase, true>(in, base, out, s, h, k, x, column, writes, y0, end);
 }
 
+// ---- The 2-D fast path with four columns a lane ----------------------------------------------
+
+// As above, but each lane holds four neighbouring columns as a float4, so a warp covers 128
+// columns: one 16-byte load and store a lane a row, and a shuffle each way brings the neighbour of
+// the first and the last of the four, where the one-column kernel spends a load, a store and four
+// shuffles on every cell. Lanes 1 to 30 update (120 columns, whose stores fill whole 32-byte
+// sectors); lane 0 holds the two columns before them and lane 31 the two after, plus two more
+// that nobody needs. For grids whose width is a multiple of four (a row starts on 16 bytes).
+constexpr int kVectorLanes = 30, kVectorColumns = 4 * kVectorLanes, kVectorRows = 64,
+              kVectorWarps = 4, kVectorAhead = 4;
+
+// The four values of v changed by f, one at a time.
+template <typename F>
+__device__ __forceinline__ float4 eachOf(const float4& v, F f) {
+  return make_float4(f(0, v.x), f(1, v.y), f(2, v.z), f(3, v.w));
+}
+__device__ __forceinline__ float part(const float4& v, int i) {
+  return i == 0 ? v.x : (i == 1 ? v.y : (i == 2 ? v.z : v.w));
+}
+
+// The sum of the 2-D neighbours of each of a lane's four cells: `up` and `down` the rows either
+// side, the left and right neighbours along the row from the next lanes.
+__device__ __forceinline__ float4 neighbourSums(const float4& up, const float4& centre,
+                                                const float4& down) {
+  const float west = __shfl_up_sync(0xffffffffu, centre.w, 1);
+  const float east = __shfl_down_sync(0xffffffffu, centre.x, 1);
+  return eachOf(centre, [&](int i, float) {
+    const float left = i == 0 ? west : part(centre, i - 1);
+    const float right = i == 3 ? east : part(centre, i + 1);
+    return neighbourSum(left, right, part(up, i), part(down, i));
+  });
+}
+
+template <bool kSameBase, bool kEdge>
+__device__ __forceinline__ void marchVector2d(const float4* in, const float4* base, float4* out,
+                                              int rowQuads, int ny, float h, const Coefficients& k,
+                                              int quad, int column, bool writes, int y0, int end) {
+  int loadRow = tileWrap(y0 - 2, ny);
+  std::size_t loadAt = std::size_t(loadRow) * rowQuads + column;
+  const auto load = [&] {  // the next row's four values in this lane's columns
+    const float4 v = in[loadAt];
+    if (kEdge && ++loadRow == ny)
+      loadRow = 0, loadAt = column;
+    else
+      loadAt += rowQuads;
+    return v;
+  };
+  const auto potentials = [&](const float4& up, const float4& centre, const float4& down) {
+    const float4 sums = neighbourSums(up, centre, down);
+    return eachOf(centre,
+                  [&](int i, float c) { return chemicalPotential<2>(c, part(sums, i), k); });
+  };
+  float4 phiUp = load(), phi = load(), phiDown = load();
+  float4 muUp = potentials(phiUp, phi, phiDown);  // mu at y0 - 1
+  phiUp = phi, phi = phiDown, phiDown = load();
+  float4 mu = potentials(phiUp, phi, phiDown);  // mu at y0
+  std::size_t at = std::size_t(y0) * rowQuads + quad;
+  for (int first = y0; first < end; first += kVectorAhead) {
+    float4 next[kVectorAhead], bases[kVectorAhead];
+    WS_UNROLL
+    for (int i = 0; i < kVectorAhead; ++i) next[i] = load();
+    if constexpr (!kSameBase) {
+      WS_UNROLL
+      for (int i = 0; i < kVectorAhead; ++i)
+        bases[i] = writes && (!kEdge || first + i < end) ? base[at + std::size_t(i) * rowQuads]
+                                                         : make_float4(0, 0, 0, 0);
+    }
+    WS_UNROLL
+    for (int i = 0; i < kVectorAhead; ++i) {
+      if (kEdge && first + i >= end) break;  // the same for the whole warp
+      const float4 phiHere = phi;
+      phiUp = phi, phi = phiDown, phiDown = next[i];
+      const float4 muDown = potentials(phiUp, phi, phiDown);  // mu at y + 1
+      const float4 sums = neighbourSums(muUp, mu, muDown);
+      const float4 from = kSameBase ? phiHere : bases[i];
+      if (writes)
+        out[at] = eachOf(mu, [&](int j, float centre) {
+          return part(from, j) + h * rateFromPotentials<2>(centre, part(sums, j), k);
+        });
+      at += rowQuads;
+      muUp = mu, mu = muDown;
+    }
+  }
+}
+
+template <bool kConst, bool kSameBase>
+__global__ void __launch_bounds__(32 * kVectorWarps)
+    vectorKernel2d(const float4* in, const float4* base, float4* out, Shape s, float h,
+                   Coefficients argument) {
+  const int lane = int(threadIdx.x) & 31;
+  const int strip = int(blockIdx.x) * kVectorWarps + int(threadIdx.x) / 32;
+  const int rowQuads = s.nx / 4;
+  const int quad = strip * kVectorLanes + lane - 1;  // this lane's columns, 4 quad to 4 quad + 3
+  // Wrapped; past the ring after the last column (lanes nobody reads) any quad of the row.
+  const int column =
+      quad < 0 ? quad + rowQuads : min(quad >= rowQuads ? quad - rowQuads : quad, rowQuads - 1);
+  const bool writes = lane >= 1 && lane <= kVectorLanes && quad < rowQuads;
+  const int y0 = int(blockIdx.y) * kVectorRows;
+  const int end = min(y0 + kVectorRows, s.ny);
+  const Coefficients k = coefficientsOf<kConst>(argument);
+  if (y0 >= 2 && y0 + kVectorRows + 2 <= s.ny)
+    marchVector2d<kSameBase, false>(in, base, out, rowQuads, s.ny, h, k, quad, column, writes, y0,
+                                    end);
+  else
+    marchVector2d<kSameBase, true>(in, base, out, rowQuads, s.ny, h, k, quad, column, writes, y0,
+                                   end);
+}
+
 // ---- The 3-D fast path: the same warps, several rows each, marching through the planes --------
 
 // A warp's lanes hold 32 neighbouring columns (x, by shuffles as in 2-D) of kMarchRows rows and the
