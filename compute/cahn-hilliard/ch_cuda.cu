@@ -297,7 +297,7 @@ class CudaEngine final : public ChEngine {
         return "texture into shared, " + haloBlock + coefficients;
       case CudaChKernel::Shuffle:
         if (fourColumnsALane())
-          return "warps of 128 columns (4 a lane, float4) marching down 64 rows, shuffles" +
+          return "warps of 128 columns (4 a lane, float4) marching down 16 rows, shuffles" +
                  coefficients;
         return (is3d ? "warps of 32 columns x 4 rows marching through 32 planes, shuffles"
                      : "warps of 32 columns marching down 64 rows, shuffles") +
