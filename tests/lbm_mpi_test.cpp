@@ -3,15 +3,18 @@
 // bit for bit, as one process does, on the CPU and on a GPU; a bad rank count is refused with exit
 // 2, and a rank killed mid-run ends the run everywhere rather than leaving it hanging.
 #include <gtest/gtest.h>
+#include <stb_image.h>
 
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/process.h"
 #include "tests/test_support.h"
@@ -46,14 +49,15 @@ std::string readFile(const std::filesystem::path& path) {
   return s.str();
 }
 
-// The VTI file a headless run of these options writes after its steps, and the run's output.
+// The VTI file a headless run of these options writes after its steps (and its last frame, where
+// asked), and the run's output.
 struct Written {
-  std::string vti, output;
+  std::string vti, png, output;
   int exitCode = -1;
 };
 
 Written run(int ranks, const std::string& options, const std::string& name,
-            const std::string& backend = "cpu") {
+            const std::string& backend = "cpu", bool picture = false) {
   const auto folder =
       std::filesystem::temp_directory_path() /
       ("ws_mpi_" + name + "_" + std::to_string(ranks) + "_" + std::to_string(::getpid()));
@@ -62,11 +66,15 @@ Written run(int ranks, const std::string& options, const std::string& name,
   const std::string command = (ranks > 1 ? mpirun(ranks) : "OMP_NUM_THREADS=1 ") + WARPSCOPE_BIN +
                               " --headless --backend " + backend +
                               " --module lbm --window 320x200 " + options +
-                              " --action \"export VTI\" --output-dir " + folder.string();
+                              " --action \"export VTI\" --output-dir " + folder.string() +
+                              (picture ? " --screenshot " + (folder / "frame.png").string() : "");
   const test::ProcessResult result = test::runProcess("timeout 300 env " + command);
-  Written w{"", result.output, result.exitCode};
+  Written w{"", "", result.output, result.exitCode};
   for (const auto& entry : std::filesystem::directory_iterator(folder))
-    if (entry.path().extension() == ".vti") w.vti = readFile(entry.path());
+    if (entry.path().extension() == ".vti")
+      w.vti = readFile(entry.path());
+    else if (entry.path().extension() == ".png")
+      w.png = readFile(entry.path());
   std::filesystem::remove_all(folder);
   return w;
 }
@@ -143,6 +151,53 @@ TEST(LbmMpi, OnTheGpuTwoRanksWriteTheFlowOfOneProcessBitForBit) {
           << split.output;
       EXPECT_TRUE(split.vti == one.vti) << c.name << " over 2 ranks, peer " << peer;
     }
+  }
+}
+
+// The rows of two pictures (PNG files' bytes) where they differ, or none where they cannot be read
+// or differ in size.
+std::vector<int> differingRows(const std::string& a, const std::string& b) {
+  int wa = 0, ha = 0, wb = 0, hb = 0, channels = 0;
+  const auto decode = [&](const std::string& png, int& w, int& h) {
+    return stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(png.data()), int(png.size()), &w,
+                                 &h, &channels, 3);
+  };
+  stbi_uc* pa = decode(a, wa, ha);
+  stbi_uc* pb = decode(b, wb, hb);
+  std::vector<int> rows;
+  if (pa && pb && wa == wb && ha == hb)
+    for (int y = 0; y < ha; ++y)
+      if (std::memcmp(pa + std::size_t(y) * wa * 3, pb + std::size_t(y) * wa * 3, wa * 3) != 0)
+        rows.push_back(y);
+  stbi_image_free(pa);
+  stbi_image_free(pb);
+  return rows;
+}
+
+// A lattice larger than the window, zoomed out: rank 0 draws from only the cells the picture reads
+// (a row and a column in every few, and their neighbours for the vorticity), which each rank
+// sends it, and the frame is one process's pixel for pixel but for the lines that mark the two
+// slab borders: two bands a few pixels high. (With tracers, which move through the whole plane,
+// the view draws from the plane they gathered.)
+TEST(LbmMpi, TheFrameOfALatticeLargerThanTheWindowIsOneProcesss) {
+  REQUIRE_MPI();
+  for (const char* view : {"vorticity --set lbm.tracers=0", "speed --set lbm.tracers=0", "speed"}) {
+    const std::string options = std::string("--size 720x420 --steps 6 --set lbm.view=") + view;
+    const Written one = run(1, options, "frame", "cpu", true);
+    ASSERT_EQ(one.exitCode, 0) << one.output;
+    const Written split = run(3, options, "frame", "cpu", true);
+    ASSERT_EQ(split.exitCode, 0) << split.output;
+    EXPECT_TRUE(split.vti == one.vti) << view;
+    const std::vector<int> rows = differingRows(one.png, split.png);
+    ASSERT_FALSE(rows.empty()) << view << ": unreadable frames, or no border marks";
+    std::vector<std::pair<int, int>> bands;  // (first row, last row)
+    for (int y : rows)
+      if (!bands.empty() && y == bands.back().second + 1)
+        bands.back().second = y;
+      else
+        bands.emplace_back(y, y);
+    EXPECT_EQ(bands.size(), 2u) << view;
+    for (const auto& [first, last] : bands) EXPECT_LE(last - first, 8) << view << " " << first;
   }
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <string>
@@ -324,6 +325,65 @@ TEST(LbmSplit, TheStartingFlowAndTheVolumeAreTheWholeLattices) {
         EXPECT_EQ(a.largest, b.largest) << context;
       }
   }
+}
+
+// The split lattice's picture, drawn from only the cells it reads (PlaneWindow), is the whole
+// lattice's pixel for pixel: every view, every plane, split along every axis, zoomed out (a cell
+// in every few), zoomed in, and half outside the plane; and zoomed out it reads a fraction of it.
+TEST(LbmSplit, ThePictureFromTheCellsItReadsIsTheWholeLattices) {
+  TimingScope step("step", "u", false), view("view", "p", false);
+  const Variant variant{Propagation::AB, Layout::SoA, false};
+  const std::uint64_t seed = ws::test::freshSeed();
+  for (const Grid grid : {Grid{90, 64, 1}, Grid{30, 22, 18}}) {
+    const LatticeKind lattice = grid.nz == 1 ? LatticeKind::D2Q9 : LatticeKind::D3Q19;
+    for (int axis = 0; axis < (grid.nz > 1 ? 3 : 2); ++axis) {
+      const test::RandomLattice r = splittable(lattice, grid, axis, 3, seed);
+      auto whole = makeCpuEngine(lattice, variant, {&step, &view});
+      auto split = makeSplitEngine(lattice, variant, {&step, &view}, {axis, 3});
+      for (LbmEngine* engine : {whole.get(), split.get()}) {
+        test::load(*engine, r, 0);
+        engine->step(6);
+      }
+      for (int normal = grid.nz > 1 ? 0 : 2; normal < 3; ++normal) {
+        const Plane plane{normal, (normal == 0 ? grid.nx : normal == 1 ? grid.ny : grid.nz) / 3};
+        const int w = plane.width(grid), h = plane.height(grid);
+        FieldRequest out, in, half;
+        out.worldPerPixel = 2.7;  // zoomed out: 2.7 cells a pixel
+        in.worldPerPixel = 0.37, in.originX = w * 0.4, in.originY = h * 0.3;
+        half.worldPerPixel = 0.9, half.originX = -w * 0.15, half.originY = h * 0.6;
+        for (const FieldRequest& base : {out, in, half})
+          for (LbmView shown : {LbmView::Speed, LbmView::Vorticity, LbmView::Density}) {
+            FieldRequest request = base;
+            request.width = 37, request.height = 29;
+            std::vector<float> a(37 * 29), b(37 * 29);
+            FieldImage ia{a.data(), 37, 29, false}, ib{b.data(), 37, 29, false};
+            whole->render(shown, plane, request, ia);
+            split->render(shown, plane, request, ib);
+            const std::string context = describe(grid, axis, 3, variant.name()) + ", plane " +
+                                        "xyz"[normal] + ", view " + std::to_string(int(shown)) +
+                                        ", " + std::to_string(base.worldPerPixel) + " a pixel";
+            ASSERT_GT(std::count_if(a.begin(), a.end(), [](float v) { return v == v; }), 20)
+                << context;
+            for (std::size_t k = 0; k < a.size(); ++k)
+              ASSERT_TRUE(std::memcmp(&a[k], &b[k], sizeof(float)) == 0 ||
+                          (std::isnan(a[k]) && std::isnan(b[k])))
+                  << context << ", pixel " << k << ": " << a[k] << " against " << b[k];
+          }
+        const PlaneWindow window = PlaneWindow::under(LbmView::Speed, w, h, out, 37, 29);
+        EXPECT_LT(window.rows.size() * window.columns.size(), std::size_t(w) * h / 4);
+      }
+    }
+  }
+  // The window holds every cell the vorticity reads: the pixels' cells and their neighbours.
+  FieldRequest r;
+  r.worldPerPixel = 3;
+  const PlaneWindow speed = PlaneWindow::under(LbmView::Speed, 30, 12, r, 10, 4);
+  EXPECT_EQ(speed.columns, (std::vector<int>{1, 4, 7, 10, 13, 16, 19, 22, 25, 28}));
+  EXPECT_EQ(speed.rows, (std::vector<int>{1, 4, 7, 10}));  // b = 11 - int(1.5 + 3 py)
+  const PlaneWindow curl = PlaneWindow::under(LbmView::Vorticity, 30, 12, r, 10, 4);
+  EXPECT_EQ(curl.rows, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+  EXPECT_EQ(curl.columns.size(), 30u);
+  EXPECT_EQ(curl.columnAt[29], 29);
 }
 
 // A closed box split four ways keeps its mass while the lid drives it (to rounding), and a wall

@@ -20,9 +20,11 @@ double bytesPerCellUpdate(LatticeKind lattice, const Variant& variant) {
   return 2.0 * latticeQ(lattice) * (variant.half ? 2 : 4) + 1.0;
 }
 
-void renderFromMoments(LbmView view, const Plane& plane, const Grid& g, const FieldRequest& request,
-                       const std::vector<PlaneSample>& moments, FieldImage& image) {
-  const int w = plane.width(g), h = plane.height(g);
+namespace {
+
+// Fills the image with pixel(px, py), staging it on the host where it lives on the device.
+template <typename Pixel>
+void fillImage(FieldImage& image, const Pixel& pixel) {
   std::vector<float> staged;
   float* pixels = image.pixels;
   if (image.onDevice) {  // a GL buffer mapped for CUDA
@@ -32,9 +34,63 @@ void renderFromMoments(LbmView view, const Plane& plane, const Grid& g, const Fi
 #pragma omp parallel for schedule(static)
   for (int py = 0; py < image.height; ++py)
     for (int px = 0; px < image.width; ++px)
-      pixels[std::size_t(py) * image.width + px] =
-          renderPixel(view, plane, w, h, request, px, py, moments.data());
+      pixels[std::size_t(py) * image.width + px] = pixel(px, py);
   if (image.onDevice) copyToView(image.pixels, pixels, staged.size() * sizeof(float), true);
+}
+
+// The places of the marked coordinates among them, and the list of them.
+void indexMarked(const std::vector<char>& marked, std::vector<int>& list, std::vector<int>& at) {
+  at.assign(marked.size(), -1);
+  for (int i = 0; i < int(marked.size()); ++i)
+    if (marked[i]) {
+      at[i] = int(list.size());
+      list.push_back(i);
+    }
+}
+
+}  // namespace
+
+void renderFromMoments(LbmView view, const Plane& plane, const Grid& g, const FieldRequest& request,
+                       const std::vector<PlaneSample>& moments, FieldImage& image) {
+  const int w = plane.width(g), h = plane.height(g);
+  fillImage(image, [&](int px, int py) {
+    return renderPixel(view, plane, w, h, request, px, py, moments.data());
+  });
+}
+
+PlaneWindow PlaneWindow::under(LbmView view, int width, int height, const FieldRequest& request,
+                               int imageWidth, int imageHeight) {
+  // As pixelCell (lbm_view.h) finds a pixel's cell: a from the pixel's column, b from its row.
+  const int reach = view == LbmView::Vorticity ? 1 : 0;  // the neighbours the value reads
+  std::vector<char> markedColumns(std::size_t(std::max(width, 0)), 0);
+  std::vector<char> markedRows(std::size_t(std::max(height, 0)), 0);
+  const auto mark = [reach](std::vector<char>& marked, int i) {
+    for (int d = -reach; d <= reach; ++d)
+      if (i + d >= 0 && i + d < int(marked.size())) marked[i + d] = 1;
+  };
+  for (int px = 0; px < imageWidth; ++px) {
+    const double wx = request.originX + (px + 0.5) * request.worldPerPixel;
+    if (wx >= 0 && wx < width) mark(markedColumns, int(wx));
+  }
+  for (int py = 0; py < imageHeight; ++py) {
+    const double wy = request.originY + (py + 0.5) * request.worldPerPixel;
+    if (wy >= 0 && wy < height) mark(markedRows, height - 1 - int(wy));
+  }
+  PlaneWindow window;
+  indexMarked(markedColumns, window.columns, window.columnAt);
+  indexMarked(markedRows, window.rows, window.rowAt);
+  return window;
+}
+
+void renderFromWindow(LbmView view, const Plane& plane, const Grid& g, const FieldRequest& request,
+                      const PlaneWindow& window, FieldImage& image) {
+  const int w = plane.width(g), h = plane.height(g);
+  fillImage(image, [&](int px, int py) {
+    int a = 0, b = 0;
+    if (!pixelCell(request, w, h, px, py, a, b)) return float(NAN);
+    return viewValue(view, plane, w, h, a, b,
+                     [&](int i, int j) { return window.samples[window.index(i, j)]; });
+  });
 }
 
 float volumeFromMoments(VolumeQuantity quantity, const Grid& g, const PlaneSample* moments,

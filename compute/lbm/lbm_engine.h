@@ -254,6 +254,28 @@ class LbmEngine {
 void renderFromMoments(LbmView view, const Plane& plane, const Grid& g, const FieldRequest& request,
                        const std::vector<PlaneSample>& moments, FieldImage& image);
 
+// The cells of a plane that a picture of it reads: the rows and columns under its pixels and, for
+// the vorticity, their neighbours, with those cells' moments. What a lattice split over ranks
+// gathers for its view instead of the whole plane: a picture of a large plane, zoomed out, shows
+// a cell in every few, and zoomed in only the cells in sight.
+struct PlaneWindow {
+  std::vector<int> rows, columns;    // plane coordinates b and a, ascending
+  std::vector<int> rowAt, columnAt;  // for each b (a): its place in rows (columns), or -1
+  // The moments of rows x columns, row by row: filled by whoever gathers them.
+  std::vector<PlaneSample> samples;
+
+  // The window of a width x height plane under the pixels of an image of the request.
+  static PlaneWindow under(LbmView view, int width, int height, const FieldRequest& request,
+                           int imageWidth, int imageHeight);
+  std::size_t index(int a, int b) const {
+    return std::size_t(rowAt[b]) * columns.size() + std::size_t(columnAt[a]);
+  }
+};
+
+// The same picture as renderFromMoments', from the window's moments.
+void renderFromWindow(LbmView view, const Plane& plane, const Grid& g, const FieldRequest& request,
+                      const PlaneWindow& window, FieldImage& image);
+
 // The 3-D view's `quantity` and the speed at every cell of grid g from the cells' moments, on the
 // host; returns the quantity's largest value.
 float volumeFromMoments(VolumeQuantity quantity, const Grid& g, const PlaneSample* moments,

@@ -31,6 +31,7 @@ enum class Op : std::uint8_t {
   TakeStatus,
   Totals,
   PlaneRows,
+  Render,
   VolumeInPlace
 };
 
@@ -124,12 +125,20 @@ class Leader final : public LbmEngine {
     ranks::send(call(Op::Totals));
     return split_->totals();
   }
-  // The view and the tracers read the plane shown from one gather a frame: its moments are kept
-  // until the state changes (every call that changes it goes through send()).
+  // The view draws from the plane's moments where they were gathered since the state last changed
+  // (for the tracers, or a picture of the same state before); otherwise each rank sends only the
+  // cells the picture reads (SplitEngine's PlaneWindow): a cell in every few of a large lattice
+  // zoomed out, the cells in sight zoomed in.
   void render(LbmView view, const Plane& plane, const FieldRequest& request,
               FieldImage& image) override {
+    if (!planeKept_ || plane.axis != planeKept_->axis || plane.index != planeKept_->index) {
+      Call m = call(Op::Render);
+      m.put(view).put(plane).put(request).put(image.width).put(image.height);
+      ranks::send(m);
+      split_->render(view, plane, request, image);
+      return;
+    }
     const CpuStopwatch watch;
-    planeMomentsInPlace(plane);
     renderFromMoments(view, plane, grid(), request, plane_, image);
     const double pixels = double(image.width) * image.height;
     timings_.view->record(watch.elapsedMs(), pixels, pixels * sizeof(float));
@@ -243,6 +252,16 @@ void serveCall(Op op, LbmEngine& engine, Call& m) {
       const auto plane = m.get<Plane>();
       const int first = m.get<int>();
       engine.planeRows(plane, first, m.get<int>());
+      break;
+    }
+    case Op::Render: {
+      const auto view = m.get<LbmView>();
+      const auto plane = m.get<Plane>();
+      const auto request = m.get<FieldRequest>();
+      FieldImage image;  // drawn on rank 0 only
+      image.width = m.get<int>();
+      image.height = m.get<int>();
+      engine.render(view, plane, request, image);
       break;
     }
     case Op::VolumeInPlace:

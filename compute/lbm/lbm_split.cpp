@@ -458,9 +458,9 @@ class SplitEngine final : public LbmEngine {
   void render(LbmView view, const Plane& plane, const FieldRequest& request,
               FieldImage& image) override {
     const CpuStopwatch watch;
-    const std::vector<PlaneSample> moments = planeMoments(plane);  // on rank 0
+    const PlaneWindow window = windowMoments(view, plane, request, image);  // on rank 0
     if (wire_ && wire_->rank() != 0) return;
-    renderFromMoments(view, plane, grid(), request, moments, image);
+    renderFromWindow(view, plane, grid(), request, window, image);
     const double pixels = double(image.width) * image.height;
     timings_.view->record(watch.elapsedMs(), pixels, pixels * sizeof(float));
   }
@@ -469,21 +469,15 @@ class SplitEngine final : public LbmEngine {
     const int w = plane.width(grid());
     std::vector<PlaneSample> rows;
     if (!wire_ || wire_->rank() == 0) rows.resize(std::size_t(w) * count);
-    // A part asked only for rows it holds: a plane outside its slab is not a plane of its own
-    // lattice, and a GPU engine moments the whole plane it is given.
-    const auto rowsOf = [&](Part& part, const Piece& piece) {
-      if (piece.bHi <= piece.bLo) return std::vector<PlaneSample>{};
-      return part.engine->planeRows(piece.local, piece.bLo - piece.bShift, piece.bHi - piece.bLo);
-    };
     if (!wire_) {
       for (auto& part : parts_) {
         const Piece piece = planePiece(part->rank, plane, first, count);
-        placePiece(piece, rowsOf(*part, piece), first, w, rows);
+        placePiece(piece, pieceRows(*part, piece), first, w, rows);
       }
       return rows;
     }
     const std::vector<PlaneSample> mine =
-        rowsOf(*parts_[0], planePiece(parts_[0]->rank, plane, first, count));
+        pieceRows(*parts_[0], planePiece(parts_[0]->rank, plane, first, count));
     const auto gathered = gatherValues(*wire_, mine.data(), mine.size());
     for (int r = 0; r < int(gathered.size()); ++r)
       placePiece(planePiece(r, plane, first, count), gathered[r], first, w, rows);
@@ -608,6 +602,65 @@ class SplitEngine final : public LbmEngine {
     }
     return piece;
   }
+  // A part's rows of a piece. A part is asked only for rows it holds: a plane outside its slab is
+  // not a plane of its own lattice, and a GPU engine moments the whole plane it is given.
+  static std::vector<PlaneSample> pieceRows(Part& part, const Piece& piece) {
+    if (piece.bHi <= piece.bLo) return {};
+    return part.engine->planeRows(piece.local, piece.bLo - piece.bShift, piece.bHi - piece.bLo);
+  }
+
+  // The moments of the cells a picture reads (PlaneWindow), on rank 0: each rank sends only the
+  // window's cells it owns, in one message. A rank reads its rows in spans of consecutive rows (on
+  // a GPU, gaps of up to a 64th of the plane bridged, so that a zoomed-out picture launches a few
+  // dozen moment kernels, not one a row), and both sides go through the cells in the same order:
+  // span by span, row by row, column by column.
+  PlaneWindow windowMoments(LbmView view, const Plane& plane, const FieldRequest& request,
+                            const FieldImage& image) {
+    const int h = plane.height(grid());
+    PlaneWindow window =
+        PlaneWindow::under(view, plane.width(grid()), h, request, image.width, image.height);
+    if (!wire_ || wire_->rank() == 0)
+      window.samples.resize(window.rows.size() * window.columns.size());
+    std::vector<std::pair<int, int>> spans;  // (first, count)
+    const int bridged = parts_[0]->engine->queuesWork() ? std::max(1, h / 64) : 0;
+    for (int b : window.rows)
+      if (!spans.empty() && b - (spans.back().first + spans.back().second) <= bridged)
+        spans.back().second = b + 1 - spans.back().first;
+      else
+        spans.emplace_back(b, 1);
+    // The window's cells in a part's piece: cell(place in the window, place in the piece's rows).
+    const auto eachCell = [&](const Piece& piece, const auto& cell) {
+      const int width = piece.local.width(split_->local(piece.rank));
+      for (int b = piece.bLo; b < piece.bHi; ++b) {
+        if (window.rowAt[b] < 0) continue;
+        for (int a : window.columns)
+          if (a >= piece.aLo && a < piece.aHi)
+            cell(window.index(a, b), std::size_t(b - piece.bLo) * width + (a - piece.aShift));
+      }
+    };
+    std::vector<PlaneSample> mine;  // over the wire: this rank's cells
+    for (auto& part : parts_)
+      for (const auto& [first, count] : spans) {
+        const Piece piece = planePiece(part->rank, plane, first, count);
+        const std::vector<PlaneSample> rows = pieceRows(*part, piece);
+        eachCell(piece, [&](std::size_t at, std::size_t k) {
+          if (wire_)
+            mine.push_back(rows[k]);
+          else
+            window.samples[at] = rows[k];
+        });
+      }
+    if (!wire_) return window;
+    const auto gathered = gatherValues(*wire_, mine.data(), mine.size());
+    for (int r = 0; r < int(gathered.size()); ++r) {
+      std::size_t next = 0;
+      for (const auto& [first, count] : spans)
+        eachCell(planePiece(r, plane, first, count),
+                 [&](std::size_t at, std::size_t) { window.samples[at] = gathered[r].at(next++); });
+    }
+    return window;
+  }
+
   void placePiece(const Piece& piece, const std::vector<PlaneSample>& samples, int first, int w,
                   std::vector<PlaneSample>& rows) const {
     if (piece.bHi <= piece.bLo) return;
