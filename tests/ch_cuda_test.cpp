@@ -47,12 +47,14 @@ TEST(ChCuda, EveryKernelFollowsTheCpuOnFreshRandomFields) {
   WS_REQUIRE_GPU();
   const std::uint64_t seed = test::freshSeed();
   // "150x200", "256x300" and "40x30x72" are large enough for the shuffle kernels' chunks away
-  // from the grid's sides (which step through rows and planes without wrapping them); in 2-D the
-  // fast path holds four columns a lane where the width is a multiple of four (96, 100, 256, 32)
-  // and one elsewhere (150, 30).
-  std::vector<std::string> sizes = {"96x48",   "100x77",  "36x24x20", "37x21x19",
-                                    "150x200", "256x300", "40x30x72"};
-  if (underSanitizer()) sizes = {"30x17", "32x20", "13x9x11"};
+  // from the grid's sides (which step through rows and planes without wrapping them). The fast
+  // path holds four columns a lane where the width is a multiple of four in 2-D (96, 100, 256,
+  // 1032; 32) and in 3-D where it also fills the warps of 128 columns (128, 256; 128); a column
+  // elsewhere (150, 36, 37, 40; 30, 13, 36). 1032 ends 2.06 warps into a block of 4: whole warps
+  // past the row; 128x20x72 and 256x18x40 have partial blocks of rows and of planes.
+  std::vector<std::string> sizes = {"96x48",   "100x77",   "36x24x20", "37x21x19",  "150x200",
+                                    "256x300", "40x30x72", "1032x40",  "128x20x72", "256x18x40"};
+  if (underSanitizer()) sizes = {"30x17", "32x20", "13x9x11", "128x6x5", "36x6x5"};
   for (const KernelVariant& v : ChModule(Backend::Cuda).variants(Backend::Cuda))
     for (const std::string& size : sizes)
       for (const char* integrator : {"RK2", "Euler"})

@@ -86,19 +86,22 @@ const ChCatalog& chVariants(Backend backend) {
        &makeCuda<CudaChKernel::Tiled>},
       {{"shuffle",
         "fast path: warps marching, neighbours by shuffles",
-        "A warp's lanes hold neighbouring columns and march down the grid (in 3-D: four rows "
-        "each, through the planes), keeping the values above and below in registers; a "
-        "neighbour along the row comes from the next lane by a warp shuffle, so there is no "
-        "shared memory and no barrier, each value is loaded about once (twice in 3-D, from the "
-        "cache) and mu is computed once (1.5 times) a cell. In 2-D, where the width is a "
-        "multiple of four, a lane holds four columns as a float4: one 16-byte load and store "
-        "and two shuffles a row for four cells, where a column a lane spends a load, a store "
-        "and four shuffles on each, and the loads run eight rows ahead to keep enough bytes in "
-        "flight. 30 of the 32 lanes update (28 with a column a lane): the stencil's two-cell "
-        "halo. The coefficients are read as arguments, which on today's GPUs already live in a "
-        "constant bank: the use for constant memory the source looked for comes free.",
+        "A warp's lanes hold neighbouring columns and march down the grid, keeping the rows "
+        "above and below in registers; a neighbour along the row comes from the next lane by a "
+        "warp shuffle, so in 2-D there is no shared memory and no barrier, each value is loaded "
+        "about once and mu is computed once a cell. Where the width is a multiple of four, a "
+        "lane holds four columns as a float4: one 16-byte load and store and two shuffles a row "
+        "for four cells, where a column a lane spends a load, a store and four shuffles on "
+        "each. Lanes 0 and 31 also hold the two columns beyond the warp (the stencil's halo), "
+        "so every lane updates; the loads run eight rows ahead to keep enough bytes in flight. "
+        "In 3-D a block's warps are neighbouring rows marching through the planes, trading "
+        "rows through shared memory, the planes ahead copied there asynchronously (cp.async) "
+        "so that no register waits for them. Other widths: a column a lane, 28 of the 32 lanes "
+        "updating (in 3-D four rows a warp). The coefficients are read as arguments, which on "
+        "today's GPUs already live in a constant bank: the use for constant memory the source "
+        "looked for comes free.",
         {"constant_memory"},
-        "ours (H200, 4096^2) against one core of its host: 10,200x (1,360x against all 16)",
+        "ours (H200, 4096^2) against one core of its host: 10,500x (1,400x against all 16)",
         true},
        &makeCuda<CudaChKernel::Shuffle>},
   };

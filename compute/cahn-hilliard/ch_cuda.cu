@@ -297,8 +297,13 @@ class CudaEngine final : public ChEngine {
         return "texture into shared, " + haloBlock + coefficients;
       case CudaChKernel::Shuffle:
         if (fourColumnsALane())
-          return "warps of 128 columns (4 a lane, float4) marching down 16 rows, shuffles" +
-                 coefficients;
+          return (is3d ? "blocks of " + std::to_string(kSlabWarps - 4) +
+                             " rows of 128 columns (4 a lane, float4) marching through " +
+                             std::to_string(kSlabDepth) + " planes, " +
+                             std::to_string(kSlabStages) + " copied ahead (cp.async), rows shared"
+                       : "warps of 128 columns (4 a lane, float4) marching down " +
+                             std::to_string(kVectorRows) + " rows") +
+                 ", shuffles" + coefficients;
         return (is3d ? "warps of 32 columns x 4 rows marching through 32 planes, shuffles"
                      : "warps of 32 columns marching down 64 rows, shuffles") +
                coefficients;
@@ -408,7 +413,7 @@ class CudaEngine final : public ChEngine {
     const bool same = in == base;
     if constexpr (D == 2) {
       if (fourColumnsALane()) {
-        const dim3 grid(blocksFor(blocksFor(shape_.nx / 4, kVectorLanes), kVectorWarps),
+        const dim3 grid(blocksFor(shape_.nx, 128 * kVectorWarps),
                         blocksFor(shape_.ny, kVectorRows));
         const auto kernel =
             config_.constant ? (same ? vectorKernel2d<true, true> : vectorKernel2d<true, false>)
@@ -425,6 +430,10 @@ class CudaEngine final : public ChEngine {
                            : (same ? shuffleKernel2d<false, true> : shuffleKernel2d<false, false>);
       recordedLaunch("shuffleKernel2d", kernel, grid, block)(in, base, out, shape_, h, k);
     } else {
+      if (fourColumnsALane()) {
+        slabPass(in, base, out, h, k);
+        return;
+      }
       const dim3 grid(strips, blocksFor(shape_.ny, kMarchRows * kMarchWarps),
                       blocksFor(shape_.nz, kMarchDepth));
       const dim3 block(32 * kMarchWarps);
@@ -435,8 +444,40 @@ class CudaEngine final : public ChEngine {
     }
   }
 
-  // The 2-D fast path's lanes hold four columns where a row is a whole number of float4s.
-  bool fourColumnsALane() const { return shape_.nz == 1 && shape_.nx % 4 == 0; }
+  // The fast path's lanes hold four columns where a row is a whole number of float4s. In 3-D, also
+  // where the GPU lends a block the shared memory the kernel asks (Hopper and the A100 do, Turing
+  // and the other Amperes not) and the rows fill the warps of 128 columns as well as the
+  // one-column kernel's 28 of 32 lanes do: a block's warps all share a row, and at 320^3 (a
+  // row 2.5 warps) it ran at 47% RK2 and 38% Euler against the one-column kernel's 47% and 50%
+  // at 322^3 (H200, docs/performance.md).
+  bool fourColumnsALane() const {
+    if (shape_.nx % 4 != 0) return false;
+    if (shape_.nz == 1) return true;
+    static const bool slabFits = [] {
+      int device = 0, bytes = 0;
+      WS_CUDA_CHECK(cudaGetDevice(&device));
+      WS_CUDA_CHECK(
+          cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+      return std::size_t(bytes) >= kSlabSharedBytes;
+    }();
+    const int warps = int(blocksFor(shape_.nx, 128));
+    return slabFits && 32 * shape_.nx >= 28 * 128 * warps;
+  }
+
+  // The 3-D fast path with four columns a lane: blocks of rows marching through the planes.
+  void slabPass(const float* in, const float* base, float* out, float h, const Coefficients& k) {
+    const bool same = in == base;
+    const auto kernel = config_.constant
+                            ? (same ? vectorKernel3d<true, true> : vectorKernel3d<true, false>)
+                            : (same ? vectorKernel3d<false, true> : vectorKernel3d<false, false>);
+    WS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       int(kSlabSharedBytes)));
+    const dim3 grid(blocksFor(shape_.nx, 128), blocksFor(shape_.ny, kSlabWarps - 4),
+                    blocksFor(shape_.nz, kSlabDepth));
+    recordedLaunch("vectorKernel3d", kernel, grid, dim3(32 * kSlabWarps), kSlabSharedBytes)(
+        reinterpret_cast<const float4*>(in), reinterpret_cast<const float4*>(base),
+        reinterpret_cast<float4*>(out), shape_, h, k);
+  }
 
   template <int D>
   void arrayPass(const TextureField& in, const TextureField& base, const TextureField& out, float h,

@@ -3,6 +3,7 @@
 // h f(in), with the stencil's values read in the source's four ways (A-D) and the fast path's.
 // Each is compiled for 2-D and 3-D (D), and with the coefficients from the kernel's arguments or
 // from __constant__ memory (kConst).
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include "compute/cahn-hilliard/ch_stencil.h"
@@ -340,18 +341,14 @@ __global__ void __launch_bounds__(32 * kShuffleWarps)
     march2d<kConst, kSameBase, true>(in, base, out, s, h, k, x, column, writes, y0, end);
 }
 
-// ---- The 2-D fast path with four columns a lane ----------------------------------------------
+// ---- The fast path with four columns a lane ----------------------------------------------------
 
-// As above, but each lane holds four neighbouring columns as a float4, so a warp covers 128
-// columns: one 16-byte load and store a lane a row, and a shuffle each way brings the neighbour of
-// the first and the last of the four, where the one-column kernel spends a load, a store and four
-// shuffles on every cell. Lanes 1 to 30 update (120 columns, whose stores fill whole 32-byte
-// sectors); lane 0 holds the two columns before them and lane 31 the two after, plus two more
-// that nobody needs. For grids whose width is a multiple of four (a row starts on 16 bytes).
-// Sixteen rows a warp (against 64) and loads eight rows ahead (against four) made 4096^2 9% faster
-// on an H200 (docs/performance.md): more, shorter marches keep more loads in flight.
-constexpr int kVectorLanes = 30, kVectorRows = 16, kVectorWarps = 4, kVectorAhead = 8;
-static_assert(kVectorRows % kVectorAhead == 0, "a march away from the edges loads whole batches");
+// Where a row is a whole number of float4s, a lane holds four neighbouring columns as a float4 and
+// a warp 128: one 16-byte load and store a lane a row, and a shuffle each way brings the neighbour
+// of the first and the last of the four, where the one-column kernels spend a load, a store and
+// four shuffles on every cell. Every lane updates: lanes 0 and 31 also hold the two columns beyond
+// the warp's on their side (their `edge`, a float2 in memory order), from which they make mu just
+// outside the warp, so no lane only loads and no warp straddles the row's end needlessly.
 
 // The four values of v changed by f, one at a time.
 template <typename F>
@@ -362,92 +359,286 @@ __device__ __forceinline__ float part(const float4& v, int i) {
   return i == 0 ? v.x : (i == 1 ? v.y : (i == 2 ? v.z : v.w));
 }
 
-// The sum of the 2-D neighbours of each of a lane's four cells: `up` and `down` the rows either
-// side, the left and right neighbours along the row from the next lanes.
-__device__ __forceinline__ float4 neighbourSums(const float4& up, const float4& centre,
-                                                const float4& down) {
-  const float west = __shfl_up_sync(0xffffffffu, centre.w, 1);
-  const float east = __shfl_down_sync(0xffffffffu, centre.x, 1);
-  return eachOf(centre, [&](int i, float) {
-    const float left = i == 0 ? west : part(centre, i - 1);
-    const float right = i == 3 ? east : part(centre, i + 1);
-    return neighbourSum(left, right, part(up, i), part(down, i));
+// A cell's neighbours along the row.
+struct AlongRow {
+  float west, east;
+};
+
+// The columns a lane holds, of a warp whose first column is x0 on a row of nx.
+struct QuadLane {
+  int quad;  // its columns are 4 quad to 4 quad + 3: past the row's end for some lanes of its last
+             // warp
+  int column;    // the quad it loads: quad on the torus (lanes past the row's end hold its start)
+  int edgePair;  // lanes 0 and 31: the float2 holding the edge's two columns, on the torus
+  bool first, last;  // lane 0, lane 31
+  bool inRow;        // quad < the row's quads: the lane's cells are the grid's
+
+  __device__ QuadLane(int lane, int x0, int nx)
+      : quad(x0 / 4 + lane), first(lane == 0), last(lane == 31) {
+    const int rowQuads = nx / 4;
+    // Only quad rowQuads, past the row, is read (as a neighbour): it wraps to quad 0.
+    column = quad < rowQuads ? quad : min(quad - rowQuads, rowQuads - 1);
+    edgePair = (first ? (x0 >= 2 ? x0 - 2 : x0 - 2 + nx) : tileWrap(x0 + 128, nx)) / 2;
+    inRow = quad < rowQuads;
+  }
+  // The edge's column next to the warp's, and the one beyond it.
+  __device__ float near(float2 edge) const { return first ? edge.y : edge.x; }
+  __device__ float far(float2 edge) const { return first ? edge.x : edge.y; }
+  // The neighbours along the row of the edge's near column: the far one and the lane's own next to
+  // it.
+  __device__ AlongRow besideEdge(float2 edge, const float4& v) const {
+    return first ? AlongRow{edge.x, v.x} : AlongRow{v.w, edge.y};
+  }
+  // The edge at a row starting at float4 `row` (zeros for lanes 1 to 30).
+  __device__ float2 loadEdge(const float4* field, std::size_t row) const {
+    return first || last ? reinterpret_cast<const float2*>(field)[2 * row + edgePair]
+                         : make_float2(0, 0);
+  }
+};
+
+// f(j, value, left, right) for each of a lane's four values v, with its neighbours along the row:
+// the next lanes' by shuffles (every lane shuffles: a full-mask shuffle that lane 0 or 31 skipped
+// would hang the warp), for lanes 0 and 31 on their outer side `beyond`, the value just outside.
+template <typename F>
+__device__ __forceinline__ float4 eachAlongRow(const float4& v, float beyond, const QuadLane& l,
+                                               F f) {
+  const float fromWest = __shfl_up_sync(0xffffffffu, v.w, 1);
+  const float fromEast = __shfl_down_sync(0xffffffffu, v.x, 1);
+  const float west = l.first ? beyond : fromWest, east = l.last ? beyond : fromEast;
+  return eachOf(v, [&](int j, float c) {
+    return f(j, c, j == 0 ? west : part(v, j - 1), j == 3 ? east : part(v, j + 1));
   });
 }
+
+// A row (or a plane's row) of a lane: its four values and its edge's.
+struct QuadRow {
+  float4 cells;
+  float2 edge;
+};
+
+// mu and the rate of a lane's four cells and its edge's near one.
+struct QuadPotentials {
+  float4 cells;
+  float edge;
+};
+
+// ---- The 2-D fast path with four columns a lane ----------------------------------------------
+
+// Warps march down kVectorRows rows, keeping the rows above and below in registers as the
+// one-column 2-D kernel does, and load kVectorAhead rows at a time, ahead of need. Sixteen rows a
+// warp (against 64) and eight rows ahead (against four) made 4096^2 9% faster on an H200 with
+// lanes 1 to 30 updating (docs/performance.md), and were best again with every lane updating
+// (32 and 64 rows 2-6% slower): more, shorter marches keep more loads in flight. Loading the rows
+// ahead in a ring, each slot again as soon as it is used, was 12-30% slower.
+constexpr int kVectorRows = 16, kVectorWarps = 4, kVectorAhead = 8;
+static_assert(kVectorRows % kVectorAhead == 0, "a march is a whole number of batches");
 
 template <bool kSameBase, bool kEdge>
 __device__ __forceinline__ void marchVector2d(const float4* in, const float4* base, float4* out,
                                               int rowQuads, int ny, float h, const Coefficients& k,
-                                              int quad, int column, bool writes, int y0, int end) {
+                                              const QuadLane& l, int y0, int end) {
   int loadRow = tileWrap(y0 - 2, ny);
-  std::size_t loadAt = std::size_t(loadRow) * rowQuads + column;
-  const auto load = [&] {  // the next row's four values in this lane's columns
-    const float4 v = in[loadAt];
+  std::size_t loadStart = std::size_t(loadRow) * rowQuads;
+  const auto load = [&] {  // the next row's values in this lane's columns and its edge
+    const QuadRow r{in[loadStart + l.column], l.loadEdge(in, loadStart)};
     if (kEdge && ++loadRow == ny)
-      loadRow = 0, loadAt = column;
+      loadRow = 0, loadStart = 0;
     else
-      loadAt += rowQuads;
-    return v;
+      loadStart += rowQuads;
+    return r;
   };
-  const auto potentials = [&](const float4& up, const float4& centre, const float4& down) {
-    const float4 sums = neighbourSums(up, centre, down);
-    return eachOf(centre,
-                  [&](int i, float c) { return chemicalPotential<2>(c, part(sums, i), k); });
+  const auto potentials = [&](const QuadRow& up, const QuadRow& row, const QuadRow& down) {
+    const float4 cells =
+        eachAlongRow(row.cells, l.near(row.edge), l, [&](int j, float c, float left, float right) {
+          return chemicalPotential<2>(
+              c, neighbourSum(left, right, part(up.cells, j), part(down.cells, j)), k);
+        });
+    const AlongRow e = l.besideEdge(row.edge, row.cells);
+    return QuadPotentials{
+        cells,
+        chemicalPotential<2>(l.near(row.edge),
+                             neighbourSum(e.west, e.east, l.near(up.edge), l.near(down.edge)), k)};
   };
-  float4 phiUp = load(), phi = load(), phiDown = load();
-  float4 muUp = potentials(phiUp, phi, phiDown);  // mu at y0 - 1
+  QuadRow phiUp = load(), phi = load(), phiDown = load();
+  QuadPotentials muUp = potentials(phiUp, phi, phiDown);  // mu at y0 - 1
   phiUp = phi, phi = phiDown, phiDown = load();
-  float4 mu = potentials(phiUp, phi, phiDown);  // mu at y0
-  std::size_t at = std::size_t(y0) * rowQuads + quad;
+  QuadPotentials mu = potentials(phiUp, phi, phiDown);  // mu at y0
+  std::size_t at = std::size_t(y0) * rowQuads + l.quad;
   for (int first = y0; first < end; first += kVectorAhead) {
-    float4 next[kVectorAhead], bases[kVectorAhead];
+    QuadRow next[kVectorAhead];
+    float4 bases[kVectorAhead];
     WS_UNROLL
     for (int i = 0; i < kVectorAhead; ++i) next[i] = load();
     if constexpr (!kSameBase) {
       WS_UNROLL
       for (int i = 0; i < kVectorAhead; ++i)
-        bases[i] = writes && (!kEdge || first + i < end) ? base[at + std::size_t(i) * rowQuads]
-                                                         : make_float4(0, 0, 0, 0);
+        bases[i] = l.inRow && (!kEdge || first + i < end) ? base[at + std::size_t(i) * rowQuads]
+                                                          : make_float4(0, 0, 0, 0);
     }
     WS_UNROLL
     for (int i = 0; i < kVectorAhead; ++i) {
       if (kEdge && first + i >= end) break;  // the same for the whole warp
-      const float4 phiHere = phi;
+      const float4 phiHere = phi.cells;
       phiUp = phi, phi = phiDown, phiDown = next[i];
-      const float4 muDown = potentials(phiUp, phi, phiDown);  // mu at y + 1
-      const float4 sums = neighbourSums(muUp, mu, muDown);
+      const QuadPotentials muDown = potentials(phiUp, phi, phiDown);  // mu at y + 1
       const float4 from = kSameBase ? phiHere : bases[i];
-      if (writes)
-        out[at] = eachOf(mu, [&](int j, float centre) {
-          return part(from, j) + h * rateFromPotentials<2>(centre, part(sums, j), k);
-        });
+      const float4 updated =
+          eachAlongRow(mu.cells, mu.edge, l, [&](int j, float c, float left, float right) {
+            return part(from, j) +
+                   h * rateFromPotentials<2>(
+                           c, neighbourSum(left, right, part(muUp.cells, j), part(muDown.cells, j)),
+                           k);
+          });
+      if (l.inRow) out[at] = updated;
       at += rowQuads;
       muUp = mu, mu = muDown;
     }
   }
 }
 
+// Warp w of the grid updates columns 128 w to 128 w + 127 (those on the row) of kVectorRows rows.
 template <bool kConst, bool kSameBase>
 __global__ void __launch_bounds__(32 * kVectorWarps)
     vectorKernel2d(const float4* in, const float4* base, float4* out, Shape s, float h,
                    Coefficients argument) {
-  const int lane = int(threadIdx.x) & 31;
-  const int strip = int(blockIdx.x) * kVectorWarps + int(threadIdx.x) / 32;
-  const int rowQuads = s.nx / 4;
-  const int quad = strip * kVectorLanes + lane - 1;  // this lane's columns, 4 quad to 4 quad + 3
-  // Wrapped; past the ring after the last column (lanes nobody reads) any quad of the row.
-  const int column =
-      quad < 0 ? quad + rowQuads : min(quad >= rowQuads ? quad - rowQuads : quad, rowQuads - 1);
-  const bool writes = lane >= 1 && lane <= kVectorLanes && quad < rowQuads;
-  const int y0 = int(blockIdx.y) * kVectorRows;
-  const int end = min(y0 + kVectorRows, s.ny);
+  constexpr int rows = kVectorRows;
+  const int x0 = (int(blockIdx.x) * kVectorWarps + int(threadIdx.x) / 32) * 128;
+  if (x0 >= s.nx) return;  // a whole warp past the row (no barrier waits for it)
+  const QuadLane l(int(threadIdx.x) & 31, x0, s.nx);
+  const int y0 = int(blockIdx.y) * rows;
+  const int end = min(y0 + rows, s.ny);
   const Coefficients k = coefficientsOf<kConst>(argument);
-  if (y0 >= 2 && y0 + kVectorRows + 2 <= s.ny)
-    marchVector2d<kSameBase, false>(in, base, out, rowQuads, s.ny, h, k, quad, column, writes, y0,
-                                    end);
+  if (y0 >= 2 && y0 + rows + 2 <= s.ny)
+    marchVector2d<kSameBase, false>(in, base, out, s.nx / 4, s.ny, h, k, l, y0, end);
   else
-    marchVector2d<kSameBase, true>(in, base, out, rowQuads, s.ny, h, k, quad, column, writes, y0,
-                                   end);
+    marchVector2d<kSameBase, true>(in, base, out, s.nx / 4, s.ny, h, k, l, y0, end);
+}
+
+// ---- The 3-D fast path with four columns a lane ----------------------------------------------
+
+// A block of kSlabWarps warps, a row of 128 columns each, marches through kSlabDepth planes. Along
+// z each lane keeps three planes of phi and of mu in registers; the planes ahead (and the base's
+// values, in RK2's final step) are copied into shared memory asynchronously (cp.async), kSlabStages
+// planes in flight, so loads wait in no register and the next planes are on their way while this
+// one is worked. Along y the neighbouring rows are the neighbouring warps', exchanged through
+// shared memory once a plane (phi at the plane ahead, mu at the plane being updated; two buffers
+// by the plane's parity, so one barrier a plane is enough). The first two warps and the last two
+// hold the block's halo rows: the inner of them make mu there, the outer only load.
+// On an H200 at 256^3 (docs/performance.md) 20 warps (16 rows updating), 4 planes in flight and
+// 32 planes a block were best of those tried: loading the planes ahead into registers was 8%
+// slower (and 4 ahead spilled registers at 640 threads), 6 or 8 in flight no faster, blocks of
+// 16 or 12 warps leave more of the block to the halo.
+constexpr int kSlabWarps = 20, kSlabStages = 4, kSlabDepth = 32;
+
+// Two exchange buffers of phi, its edge's near value and mu a lane; the stages, each phi and the
+// base a lane and the edges of lanes 0 and 31.
+constexpr std::size_t kSlabThreads = 32 * kSlabWarps;
+constexpr std::size_t kSlabSharedBytes =
+    2 * kSlabThreads * (sizeof(float4) + sizeof(float) + sizeof(float4)) +
+    kSlabStages * (kSlabThreads * 2 * sizeof(float4) + kSlabWarps * 2 * sizeof(float2));
+
+template <bool kConst, bool kSameBase>
+__global__ void __launch_bounds__(kSlabThreads)
+    vectorKernel3d(const float4* in, const float4* base, float4* out, Shape s, float h,
+                   Coefficients argument) {
+  constexpr int T = kSlabThreads, kWarps = kSlabWarps, kStages = kSlabStages;
+  extern __shared__ float4 slab[];
+  float4* const phiRows = slab;                         // [2][T]
+  float4* const muRows = slab + 2 * T;                  // [2][T]
+  float4* const phiStages = slab + 4 * T;               // [kStages][T]
+  float4* const baseStages = slab + (4 + kStages) * T;  // [kStages][T]
+  float2* const edgeStages = reinterpret_cast<float2*>(slab + (4 + 2 * kStages) * T);
+  float* const nearRows = reinterpret_cast<float*>(edgeStages + kStages * kWarps * 2);  // [2][T]
+  const int lane = int(threadIdx.x) & 31, warp = int(threadIdx.x) / 32, t = int(threadIdx.x);
+  const QuadLane l(lane, int(blockIdx.x) * 128, s.nx);
+  const int rowQuads = s.nx / 4;
+  const int y = int(blockIdx.y) * (kWarps - 4) + warp - 2;  // this warp's row, unwrapped
+  const bool makesMu = warp >= 1 && warp < kWarps - 1;
+  const bool updates = warp >= 2 && warp < kWarps - 2 && y < s.ny;
+  const bool writes = updates && l.inRow;
+  const bool hasEdge = l.first || l.last;
+  const int edgeSlot = warp * 2 + (l.last ? 1 : 0);
+  const std::size_t planeQuads = std::size_t(rowQuads) * s.ny;
+  const std::size_t loadRow = std::size_t(tileWrap(y, s.ny)) * rowQuads;
+  const std::size_t storeRow = std::size_t(y) * rowQuads + l.quad;
+  const auto load = [&](int z) {
+    const std::size_t row = std::size_t(tileWrap(z, s.nz)) * planeQuads + loadRow;
+    return QuadRow{in[row + l.column], l.loadEdge(in, row)};
+  };
+  const Coefficients k = coefficientsOf<kConst>(argument);
+  const int z0 = int(blockIdx.z) * kSlabDepth, end = min(z0 + kSlabDepth, s.nz);
+  // Plane q's stage. A thread reads only the stages it copied itself, so waiting for its own
+  // copies is enough; a stage is copied into again a plane after it was read, past a barrier.
+  const auto slotOf = [&](int q) { return (q - z0 + 2) % kStages; };
+  // The copies of plane q (phi and the edge) and of the base at q - 2, as one group (empty past
+  // the last plane the march needs, end + 1, so that every plane has its group).
+  const auto issue = [&](int q) {
+    if (q <= end + 1) {
+      const int slot = slotOf(q);
+      const std::size_t row = std::size_t(tileWrap(q, s.nz)) * planeQuads + loadRow;
+      __pipeline_memcpy_async(&phiStages[slot * T + t], &in[row + l.column], sizeof(float4));
+      if (hasEdge)
+        __pipeline_memcpy_async(&edgeStages[slot * kWarps * 2 + edgeSlot],
+                                reinterpret_cast<const float2*>(in) + 2 * row + l.edgePair,
+                                sizeof(float2));
+      if (!kSameBase && writes && q - 2 >= z0 && q - 2 < end)
+        __pipeline_memcpy_async(&baseStages[slot * T + t],
+                                &base[std::size_t(q - 2) * planeQuads + storeRow], sizeof(float4));
+    }
+    __pipeline_commit();
+  };
+  // Before plane z's turn: phi at z and z + 1, mu at z - 1 and z (and at the edge at z), planes
+  // z + 2 on in flight. The march starts two planes early to make mu at z0 - 1 and z0.
+  QuadRow phi = load(z0 - 2), phiFront = load(z0 - 1), phiBack;
+  QuadPotentials mu{make_float4(0, 0, 0, 0), 0}, muBack = mu;
+  for (int q = z0; q < z0 + kStages - 1; ++q) issue(q);
+  for (int z = z0 - 2; z < end; ++z) {
+    issue(z + 1 + kStages);
+    __pipeline_wait_prior(kStages - 1);  // plane z + 2's group, the oldest, has landed
+    const int slot = slotOf(z + 2);
+    const float4 phiHere = phi.cells;
+    phiBack = phi, phi = phiFront;
+    phiFront = QuadRow{phiStages[slot * T + t],
+                       hasEdge ? edgeStages[slot * kWarps * 2 + edgeSlot] : make_float2(0, 0)};
+    const float4 from = kSameBase ? phiHere : baseStages[slot * T + t];
+    const int me = (z & 1) * T + t;
+    phiRows[me] = phi.cells;
+    nearRows[me] = l.near(phi.edge);
+    muRows[me] = mu.cells;
+    __syncthreads();
+    QuadPotentials muFront{make_float4(0, 0, 0, 0), 0};  // mu at z + 1
+    if (makesMu) {
+      const float4 south = phiRows[me - 32], north = phiRows[me + 32];
+      muFront.cells = eachAlongRow(
+          phi.cells, l.near(phi.edge), l, [&](int j, float c, float left, float right) {
+            return chemicalPotential<3>(
+                c,
+                neighbourSum(left, right, part(south, j), part(north, j), part(phiBack.cells, j),
+                             part(phiFront.cells, j)),
+                k);
+          });
+      const AlongRow e = l.besideEdge(phi.edge, phi.cells);
+      muFront.edge =
+          chemicalPotential<3>(l.near(phi.edge),
+                               neighbourSum(e.west, e.east, nearRows[me - 32], nearRows[me + 32],
+                                            l.near(phiBack.edge), l.near(phiFront.edge)),
+                               k);
+    }
+    if (updates && z >= z0) {
+      const float4 south = muRows[me - 32], north = muRows[me + 32];
+      const float4 updated =
+          eachAlongRow(mu.cells, mu.edge, l, [&](int j, float c, float left, float right) {
+            return part(from, j) +
+                   h * rateFromPotentials<3>(
+                           c,
+                           neighbourSum(left, right, part(south, j), part(north, j),
+                                        part(muBack.cells, j), part(muFront.cells, j)),
+                           k);
+          });
+      if (l.inRow) out[std::size_t(z) * planeQuads + storeRow] = updated;
+    }
+    muBack = mu, mu = muFront;
+  }
 }
 
 // ---- The 3-D fast path: the same warps, several rows each, marching through the planes --------
