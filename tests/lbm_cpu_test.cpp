@@ -390,10 +390,35 @@ TEST(LbmInput, PickingTheOtherLatticeAtItsDefaultSizeTakesThatOnes) {
   LbmModule named(Backend::Cpu);
   named.setParams({{"lattice", std::string("d3q19")}, {"depth", std::int64_t(8)}});
   EXPECT_EQ(named.sizeText(), "512x256x8");
+  LbmModule sameWidth(Backend::Cpu);  // named, though it is the value the module already had
+  sameWidth.setParams({{"lattice", std::string("d3q19")}, {"width", std::int64_t(512)}});
+  EXPECT_EQ(sameWidth.sizeText(), "512x48x48");
   LbmModule sized(Backend::Cpu);
   sized.setSize("512x256x32");
   sized.setParamText("lattice", "d3q19");
   EXPECT_EQ(sized.sizeText(), "512x256x32");
+}
+
+// So does the Reynolds number: at 150 the default 3-D lattice's cylinder, 6 cells across on the
+// CPU, would put tau at 0.512 and the notes would warn that the run may diverge. A number of the
+// user's own stays.
+TEST(LbmInput, PickingTheOtherLatticeAtTheDefaultReynoldsNumberTakesThatOnes) {
+  LbmModule m(Backend::Cpu);
+  ASSERT_EQ(m.params().getFloat("reynolds"), 150.0);
+  m.setParamText("lattice", "d3q19");
+  EXPECT_EQ(m.params().getFloat("reynolds"), 30.0);
+  m.step(1);
+  EXPECT_EQ(m.notes().find("warning"), std::string::npos) << m.notes();
+  EXPECT_NE(m.notes().find("tau 0.5600"), std::string::npos) << m.notes();
+  m.setParamText("lattice", "d2q9");
+  EXPECT_EQ(m.params().getFloat("reynolds"), 150.0);
+
+  m.setParamText("reynolds", "100");  // a number of the user's own
+  m.setParamText("lattice", "d3q19");
+  EXPECT_EQ(m.params().getFloat("reynolds"), 100.0);
+  LbmModule named(Backend::Cpu);  // named in the same call
+  named.setParams({{"lattice", std::string("d3q19")}, {"reynolds", 150.0}});
+  EXPECT_EQ(named.params().getFloat("reynolds"), 150.0);
 }
 
 TEST(LbmInput, ADivergingRunPausesAndTheLastGoodStateComesBack) {

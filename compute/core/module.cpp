@@ -28,9 +28,11 @@ void Module::setParams(const std::vector<std::pair<std::string, ParamValue>>& va
     changed.push_back(key);
   }
   if (changed.empty()) return;
+  const auto named = [&](const std::string& key) {
+    return std::any_of(values.begin(), values.end(), [&](const auto& v) { return v.first == key; });
+  };
   for (const auto& [key, value] : alongWith(changed, before))
-    if (std::find(changed.begin(), changed.end(), key) == changed.end() &&
-        params_.value(key) != value) {
+    if (!named(key) && params_.value(key) != value) {
       params_.assign(key, params_.check(key, value));
       changed.push_back(key);
     }
