@@ -366,8 +366,8 @@ struct AlongRow {
 
 // The columns a lane holds, of a warp whose first column is x0 on a row of nx.
 struct QuadLane {
-  int quad;  // its columns are 4 quad to 4 quad + 3: past the row's end for some lanes of its last
-             // warp
+  // Its columns are 4 quad to 4 quad + 3: past the row's end for some lanes of the row's last warp.
+  int quad;
   int column;    // the quad it loads: quad on the torus (lanes past the row's end hold its start)
   int edgePair;  // lanes 0 and 31: the float2 holding the edge's two columns, on the torus
   bool first, last;  // lane 0, lane 31
@@ -416,7 +416,7 @@ struct QuadRow {
   float2 edge;
 };
 
-// mu and the rate of a lane's four cells and its edge's near one.
+// mu at a lane's four cells and at its edge's near column.
 struct QuadPotentials {
   float4 cells;
   float edge;
@@ -428,7 +428,7 @@ struct QuadPotentials {
 // one-column 2-D kernel does, and load kVectorAhead rows at a time, ahead of need. Sixteen rows a
 // warp (against 64) and eight rows ahead (against four) made 4096^2 9% faster on an H200 with
 // lanes 1 to 30 updating (docs/performance.md), and were best again with every lane updating
-// (32 and 64 rows 2-6% slower): more, shorter marches keep more loads in flight. Loading the rows
+// (32 and 64 rows 2-10% slower): more, shorter marches keep more loads in flight. Loading the rows
 // ahead in a ring, each slot again as soon as it is used, was 12-30% slower.
 constexpr int kVectorRows = 16, kVectorWarps = 4, kVectorAhead = 8;
 static_assert(kVectorRows % kVectorAhead == 0, "a march is a whole number of batches");
@@ -525,7 +525,7 @@ __global__ void __launch_bounds__(32 * kVectorWarps)
 // by the plane's parity, so one barrier a plane is enough). The first two warps and the last two
 // hold the block's halo rows: the inner of them make mu there, the outer only load.
 // On an H200 at 256^3 (docs/performance.md) 20 warps (16 rows updating), 4 planes in flight and
-// 32 planes a block were best of those tried: loading the planes ahead into registers was 8%
+// 32 planes a block were best of those tried: loading the planes ahead into registers was 9%
 // slower (and 4 ahead spilled registers at 640 threads), 6 or 8 in flight no faster, blocks of
 // 16 or 12 warps leave more of the block to the halo.
 constexpr int kSlabWarps = 20, kSlabStages = 4, kSlabDepth = 32;
