@@ -453,25 +453,37 @@ class CudaEngine final : public ChEngine {
   bool fourColumnsALane() const {
     if (shape_.nx % 4 != 0) return false;
     if (shape_.nz == 1) return true;
-    static const bool slabFits = [] {
+    const int warps = int(blocksFor(shape_.nx, 128));
+    return slabFits() && 32 * shape_.nx >= 28 * 128 * warps;
+  }
+
+  // Whether the GPU lends a block the 3-D four-column kernel's shared memory; if it does, the
+  // kernels are allowed it. Once a process: its device is chosen once (compute/core/backend.cpp).
+  static bool slabFits() {
+    static const bool fits = [] {
       int device = 0, bytes = 0;
       WS_CUDA_CHECK(cudaGetDevice(&device));
       WS_CUDA_CHECK(
           cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-      return std::size_t(bytes) >= kSlabSharedBytes;
+      if (std::size_t(bytes) < kSlabSharedBytes) return false;
+      using Kernel = void (*)(const float4*, const float4*, float4*, Shape, float, Coefficients);
+      const Kernel kernels[] = {vectorKernel3d<true, true>, vectorKernel3d<true, false>,
+                                vectorKernel3d<false, true>, vectorKernel3d<false, false>};
+      for (const Kernel kernel : kernels)
+        WS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           int(kSlabSharedBytes)));
+      return true;
     }();
-    const int warps = int(blocksFor(shape_.nx, 128));
-    return slabFits && 32 * shape_.nx >= 28 * 128 * warps;
+    return fits;
   }
 
-  // The 3-D fast path with four columns a lane: blocks of rows marching through the planes.
+  // The 3-D fast path with four columns a lane: blocks of rows marching through the planes (only
+  // where slabFits()).
   void slabPass(const float* in, const float* base, float* out, float h, const Coefficients& k) {
     const bool same = in == base;
     const auto kernel = config_.constant
                             ? (same ? vectorKernel3d<true, true> : vectorKernel3d<true, false>)
                             : (same ? vectorKernel3d<false, true> : vectorKernel3d<false, false>);
-    WS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       int(kSlabSharedBytes)));
     const dim3 grid(blocksFor(shape_.nx, 128), blocksFor(shape_.ny, kSlabWarps - 4),
                     blocksFor(shape_.nz, kSlabDepth));
     recordedLaunch("vectorKernel3d", kernel, grid, dim3(32 * kSlabWarps), kSlabSharedBytes)(

@@ -389,10 +389,13 @@ struct QuadLane {
   __device__ AlongRow besideEdge(float2 edge, const float4& v) const {
     return first ? AlongRow{edge.x, v.x} : AlongRow{v.w, edge.y};
   }
+  // Where the edge lies on a row that starts at `row` (lanes 0 and 31).
+  __device__ const float2* edgeOf(const float4* row) const {
+    return reinterpret_cast<const float2*>(row) + edgePair;
+  }
   // The edge at a row starting at float4 `row` (zeros for lanes 1 to 30).
   __device__ float2 loadEdge(const float4* field, std::size_t row) const {
-    return first || last ? reinterpret_cast<const float2*>(field)[2 * row + edgePair]
-                         : make_float2(0, 0);
+    return first || last ? *edgeOf(field + row) : make_float2(0, 0);
   }
 };
 
@@ -527,7 +530,10 @@ __global__ void __launch_bounds__(32 * kVectorWarps)
 // On an H200 at 256^3 (docs/performance.md) 20 warps (16 rows updating), 4 planes in flight and
 // 32 planes a block were best of those tried: loading the planes ahead into registers was 9%
 // slower (and 4 ahead spilled registers at 640 threads), 6 or 8 in flight no faster, blocks of
-// 16 or 12 warps leave more of the block to the halo.
+// 16 or 12 warps leave more of the block to the halo (24 warps, held to 80 registers: 13-15%
+// slower). Unrolling the march by the stage count cut a fifth to a quarter of its instructions and
+// made 256^3 17-23% faster; unrolled by 12 (a whole turn of the three planes held, so none move)
+// only 1% more.
 constexpr int kSlabWarps = 20, kSlabStages = 4, kSlabDepth = 32;
 
 // Two exchange buffers of phi, its edge's near value and mu a lane; the stages, each phi and the
@@ -542,6 +548,9 @@ __global__ void __launch_bounds__(kSlabThreads)
     vectorKernel3d(const float4* in, const float4* base, float4* out, Shape s, float h,
                    Coefficients argument) {
   constexpr int T = kSlabThreads, kWarps = kSlabWarps, kStages = kSlabStages;
+  // The march is unrolled by the stage count, so that each plane's stage and exchange buffer are
+  // known when compiling (a plane's parity too: z0 and the unrolled steps are even).
+  static_assert(kStages % 2 == 0 && kSlabDepth % 2 == 0, "a plane's parity is its step's");
   extern __shared__ float4 slab[];
   float4* const phiRows = slab;                         // [2][T]
   float4* const muRows = slab + 2 * T;                  // [2][T]
@@ -567,23 +576,27 @@ __global__ void __launch_bounds__(kSlabThreads)
   };
   const Coefficients k = coefficientsOf<kConst>(argument);
   const int z0 = int(blockIdx.z) * kSlabDepth, end = min(z0 + kSlabDepth, s.nz);
-  // Plane q's stage. A thread reads only the stages it copied itself, so waiting for its own
-  // copies is enough; a stage is copied into again a plane after it was read, past a barrier.
-  const auto slotOf = [&](int q) { return (q - z0 + 2) % kStages; };
-  // The copies of plane q (phi and the edge) and of the base at q - 2, as one group (empty past
-  // the last plane the march needs, end + 1, so that every plane has its group).
-  const auto issue = [&](int q) {
+  // Plane q's stage is (q - z0) % kStages. A thread reads only the stages it copied itself, so
+  // waiting for its own copies is enough; a stage is copied into again a plane after it was read,
+  // past a barrier. The copies run ahead of the march from `ahead`, this thread's row in plane q,
+  // stepped a plane at a time and wrapped past the grid's last plane.
+  const float4* ahead = in + std::size_t(z0) * planeQuads + loadRow;
+  int aheadPlane = z0;
+  // The copies of plane q (phi and the edge) and of the base at q - 2 into `slot`, as one group
+  // (empty past the last plane the march needs, end + 1, so that every plane has its group).
+  const auto issue = [&](int q, int slot) {
     if (q <= end + 1) {
-      const int slot = slotOf(q);
-      const std::size_t row = std::size_t(tileWrap(q, s.nz)) * planeQuads + loadRow;
-      __pipeline_memcpy_async(&phiStages[slot * T + t], &in[row + l.column], sizeof(float4));
+      __pipeline_memcpy_async(&phiStages[slot * T + t], ahead + l.column, sizeof(float4));
       if (hasEdge)
-        __pipeline_memcpy_async(&edgeStages[slot * kWarps * 2 + edgeSlot],
-                                reinterpret_cast<const float2*>(in) + 2 * row + l.edgePair,
+        __pipeline_memcpy_async(&edgeStages[slot * kWarps * 2 + edgeSlot], l.edgeOf(ahead),
                                 sizeof(float2));
       if (!kSameBase && writes && q - 2 >= z0 && q - 2 < end)
         __pipeline_memcpy_async(&baseStages[slot * T + t],
                                 &base[std::size_t(q - 2) * planeQuads + storeRow], sizeof(float4));
+      if (++aheadPlane == s.nz)
+        aheadPlane = 0, ahead = in + loadRow;
+      else
+        ahead += planeQuads;
     }
     __pipeline_commit();
   };
@@ -591,53 +604,61 @@ __global__ void __launch_bounds__(kSlabThreads)
   // z + 2 on in flight. The march starts two planes early to make mu at z0 - 1 and z0.
   QuadRow phi = load(z0 - 2), phiFront = load(z0 - 1), phiBack;
   QuadPotentials mu{make_float4(0, 0, 0, 0), 0}, muBack = mu;
-  for (int q = z0; q < z0 + kStages - 1; ++q) issue(q);
-  for (int z = z0 - 2; z < end; ++z) {
-    issue(z + 1 + kStages);
-    __pipeline_wait_prior(kStages - 1);  // plane z + 2's group, the oldest, has landed
-    const int slot = slotOf(z + 2);
-    const float4 phiHere = phi.cells;
-    phiBack = phi, phi = phiFront;
-    phiFront = QuadRow{phiStages[slot * T + t],
-                       hasEdge ? edgeStages[slot * kWarps * 2 + edgeSlot] : make_float2(0, 0)};
-    const float4 from = kSameBase ? phiHere : baseStages[slot * T + t];
-    const int me = (z & 1) * T + t;
-    phiRows[me] = phi.cells;
-    nearRows[me] = l.near(phi.edge);
-    muRows[me] = mu.cells;
-    __syncthreads();
-    QuadPotentials muFront{make_float4(0, 0, 0, 0), 0};  // mu at z + 1
-    if (makesMu) {
-      const float4 south = phiRows[me - 32], north = phiRows[me + 32];
-      muFront.cells = eachAlongRow(
-          phi.cells, l.near(phi.edge), l, [&](int j, float c, float left, float right) {
-            return chemicalPotential<3>(
-                c,
-                neighbourSum(left, right, part(south, j), part(north, j), part(phiBack.cells, j),
-                             part(phiFront.cells, j)),
-                k);
-          });
-      const AlongRow e = l.besideEdge(phi.edge, phi.cells);
-      muFront.edge =
-          chemicalPotential<3>(l.near(phi.edge),
-                               neighbourSum(e.west, e.east, nearRows[me - 32], nearRows[me + 32],
-                                            l.near(phiBack.edge), l.near(phiFront.edge)),
-                               k);
+  WS_UNROLL
+  for (int q = 0; q < kStages - 1; ++q) issue(z0 + q, q);
+  float4* at = out + (updates ? std::size_t(z0) * planeQuads + storeRow : 0);  // plane z's result
+  const int steps = end - (z0 - 2);
+  for (int first = 0; first < steps; first += kStages) {
+    WS_UNROLL
+    for (int j = 0; j < kStages; ++j) {
+      if (first + j >= steps) break;  // the same for the whole block
+      const int z = z0 - 2 + first + j;
+      issue(z + 1 + kStages, (j + kStages - 1) % kStages);
+      __pipeline_wait_prior(kStages - 1);  // plane z + 2's group, the oldest, has landed
+      const float4 phiHere = phi.cells;
+      phiBack = phi, phi = phiFront;
+      phiFront = QuadRow{phiStages[j * T + t],
+                         hasEdge ? edgeStages[j * kWarps * 2 + edgeSlot] : make_float2(0, 0)};
+      const float4 from = kSameBase ? phiHere : baseStages[j * T + t];
+      const int me = (j & 1) * T + t;  // z's parity
+      phiRows[me] = phi.cells;
+      nearRows[me] = l.near(phi.edge);
+      muRows[me] = mu.cells;
+      __syncthreads();
+      QuadPotentials muFront{make_float4(0, 0, 0, 0), 0};  // mu at z + 1
+      if (makesMu) {
+        const float4 south = phiRows[me - 32], north = phiRows[me + 32];
+        muFront.cells = eachAlongRow(
+            phi.cells, l.near(phi.edge), l, [&](int i, float c, float left, float right) {
+              return chemicalPotential<3>(
+                  c,
+                  neighbourSum(left, right, part(south, i), part(north, i), part(phiBack.cells, i),
+                               part(phiFront.cells, i)),
+                  k);
+            });
+        const AlongRow e = l.besideEdge(phi.edge, phi.cells);
+        muFront.edge =
+            chemicalPotential<3>(l.near(phi.edge),
+                                 neighbourSum(e.west, e.east, nearRows[me - 32], nearRows[me + 32],
+                                              l.near(phiBack.edge), l.near(phiFront.edge)),
+                                 k);
+      }
+      if (updates && z >= z0) {
+        const float4 south = muRows[me - 32], north = muRows[me + 32];
+        const float4 updated =
+            eachAlongRow(mu.cells, mu.edge, l, [&](int i, float c, float left, float right) {
+              return part(from, i) +
+                     h * rateFromPotentials<3>(
+                             c,
+                             neighbourSum(left, right, part(south, i), part(north, i),
+                                          part(muBack.cells, i), part(muFront.cells, i)),
+                             k);
+            });
+        if (l.inRow) *at = updated;
+        at += planeQuads;
+      }
+      muBack = mu, mu = muFront;
     }
-    if (updates && z >= z0) {
-      const float4 south = muRows[me - 32], north = muRows[me + 32];
-      const float4 updated =
-          eachAlongRow(mu.cells, mu.edge, l, [&](int j, float c, float left, float right) {
-            return part(from, j) +
-                   h * rateFromPotentials<3>(
-                           c,
-                           neighbourSum(left, right, part(south, j), part(north, j),
-                                        part(muBack.cells, j), part(muFront.cells, j)),
-                           k);
-          });
-      if (l.inRow) out[std::size_t(z) * planeQuads + storeRow] = updated;
-    }
-    muBack = mu, mu = muFront;
   }
 }
 
