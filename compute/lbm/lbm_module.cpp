@@ -442,7 +442,8 @@ std::vector<std::pair<std::string, ParamValue>> LbmModule::alongWith(
     const std::array<std::int64_t, 3> now = defaultSize(!was3d, gpu);
     along = {{"width", now[0]}, {"height", now[1]}, {"depth", now[2]}};
   }
-  if (!anyOf(changed, {"reynolds"}) && before.getFloat("reynolds") == defaultReynolds(was3d, gpu))
+  // A Reynolds number named in the same call stays as named (Module::setParams).
+  if (before.getFloat("reynolds") == defaultReynolds(was3d, gpu))
     along.emplace_back("reynolds", defaultReynolds(!was3d, gpu));
   return along;
 }
