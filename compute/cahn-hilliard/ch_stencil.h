@@ -35,8 +35,12 @@ WS_HD int wrapIndex(int i, int n) {
 WS_HD float neighbourSum(float w, float e, float s, float n) {
   return (w + e) + (s + n);
 }
+// The 3D sum from its pairs: along the row (w + e), the two across (s, n), along z (back + front).
+WS_HD float neighbourSumOfPairs(float alongRow, float s, float n, float alongZ) {
+  return (alongRow + (s + n)) + alongZ;
+}
 WS_HD float neighbourSum(float w, float e, float s, float n, float back, float front) {
-  return ((w + e) + (s + n)) + (back + front);
+  return neighbourSumOfPairs(w + e, s, n, back + front);
 }
 
 // mu at a cell from its value and the sum of its 2D neighbours' values.
