@@ -25,13 +25,48 @@ WS_HD constexpr std::uint32_t mix32(std::uint32_t x) {
   return x;
 }
 
+// A bijection of the 18-bit integers (x below 2^18), for scattering KeyPattern::Bricks' bricks.
+WS_HD constexpr std::uint32_t mix18(std::uint32_t x) {
+  constexpr std::uint32_t mask = (1u << 18) - 1;
+  x ^= x >> 9;
+  x = x * 0x2c1b3u & mask;  // odd: a bijection modulo 2^18
+  x ^= x >> 7;
+  x = x * 0x1d2a5u & mask;
+  return x ^ x >> 9;
+}
+
+// How the lab's keys lie: random 32-bit keys (the chapter's); consecutive integers from a random
+// start (row numbers); a stride of 4096 from a random multiple of it (the low twelve bits the
+// same in every key); or voxel keys (packVoxel's x | y << 10 | z << 20) filling bricks of 16^3
+// cells scattered through a 1024^3 grid, as a voxelized surface's keys come. A hash family that
+// holds up places them all alike; one that does not fails builds or grows long eviction chains.
+enum class KeyPattern { Random, Sequential, Strided, Bricks };
+
+// Key i (i below 2^30) for `seed` in `pattern`, before the one that would be kEmptyKey is replaced.
+WS_HD constexpr std::uint32_t patternKey(std::uint32_t i, std::uint32_t seed, KeyPattern pattern) {
+  switch (pattern) {
+    case KeyPattern::Sequential:
+      return mix32(seed) + i;
+    case KeyPattern::Strided:  // i << 12 for i below 2^20; rotated, so that all 2^32 stay distinct
+      return (mix32(seed) & ~0xfffu) + (i << 12 | i >> 20);
+    case KeyPattern::Bricks: {  // 2^12 cells a brick, 2^18 bricks: 30 bits, never kEmptyKey
+      const std::uint32_t brick = mix18(((i >> 12) ^ seed) & ((1u << 18) - 1)), cell = i & 0xfffu;
+      return ((brick & 63) * 16 + (cell & 15)) | ((brick >> 6 & 63) * 16 + (cell >> 4 & 15)) << 10 |
+             ((brick >> 12) * 16 + (cell >> 8)) << 20;
+    }
+    default:
+      return mix32(i ^ seed);
+  }
+}
+
 // Key i of the lab's 2n keys for `seed`: keys 0 to n-1 go into the table, n to 2n-1 are the
-// misses. All distinct; the one that would be kEmptyKey is replaced by a key no index reaches
-// (mix32 is a bijection, so exactly one index maps to kEmptyKey, and i = 0xffffffff, never used,
-// maps to the replacement).
-WS_HD constexpr std::uint32_t labKey(std::uint32_t i, std::uint32_t seed) {
-  const std::uint32_t key = mix32(i ^ seed);
-  return key == kEmptyKey ? mix32(0xffffffffu ^ seed) : key;
+// misses. All distinct (each pattern is a bijection of i, the bricks' of i below 2^30); the one
+// that would be kEmptyKey is replaced by a key no index reaches (exactly one index maps to it,
+// and i = 0xffffffff, never used, maps to the replacement).
+WS_HD constexpr std::uint32_t labKey(std::uint32_t i, std::uint32_t seed,
+                                     KeyPattern pattern = KeyPattern::Random) {
+  const std::uint32_t key = patternKey(i, seed, pattern);
+  return key == kEmptyKey ? patternKey(0xffffffffu, seed, pattern) : key;
 }
 WS_HD constexpr std::uint32_t labValue(std::uint32_t i) {
   const std::uint32_t value = mix32(~i);
@@ -107,7 +142,7 @@ class HashLab {
  public:
   virtual ~HashLab() = default;
   // Draws the lab's keys; throws OutOfMemoryError (keeping the old ones) when they do not fit.
-  virtual void setKeys(std::size_t n, std::uint32_t seed) = 0;
+  virtual void setKeys(std::size_t n, std::uint32_t seed, KeyPattern pattern) = 0;
   // `count` times: builds the table (constants from firstSeed, firstSeed + 1, ...) and queries
   // it with the hits and the misses. The total scope times the `count` steps as one sample; the
   // stages are timed step by step.

@@ -28,16 +28,16 @@ class CpuHashLab final : public HashLab {
  public:
   explicit CpuHashLab(LabTimings timings) : timings_(timings) {}
 
-  void setKeys(std::size_t n, std::uint32_t seed) override {
+  void setKeys(std::size_t n, std::uint32_t seed, KeyPattern pattern) override {
     requireHostMemory(double(n) * 4 * sizeof(std::uint32_t), std::to_string(n) + " keys");
     keys_.resize(n);
     values_.resize(n);
     absent_.resize(n);
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < std::int64_t(n); ++i) {
-      keys_[i] = labKey(std::uint32_t(i), seed);
+      keys_[i] = labKey(std::uint32_t(i), seed, pattern);
       values_[i] = labValue(std::uint32_t(i));
-      absent_[i] = labKey(std::uint32_t(n + i), seed);
+      absent_[i] = labKey(std::uint32_t(n + i), seed, pattern);
     }
   }
 

@@ -15,13 +15,13 @@ namespace ws::voxhash {
 
 namespace {
 
-__global__ void drawKeysKernel(std::size_t n, std::uint32_t seed, std::uint32_t* keys,
-                               std::uint32_t* values, std::uint32_t* absent) {
+__global__ void drawKeysKernel(std::size_t n, std::uint32_t seed, KeyPattern pattern,
+                               std::uint32_t* keys, std::uint32_t* values, std::uint32_t* absent) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  keys[i] = labKey(std::uint32_t(i), seed);
+  keys[i] = labKey(std::uint32_t(i), seed, pattern);
   values[i] = labValue(std::uint32_t(i));
-  absent[i] = labKey(std::uint32_t(n + i), seed);
+  absent[i] = labKey(std::uint32_t(n + i), seed, pattern);
 }
 
 __global__ void countLostKernel(std::size_t n, const std::uint32_t* found,
@@ -60,7 +60,7 @@ class CudaHashLab final : public HashLab {
  public:
   CudaHashLab(LabTimings timings, int block) : timings_(timings), table_(block), counts_(3) {}
 
-  void setKeys(std::size_t n, std::uint32_t seed) override {
+  void setKeys(std::size_t n, std::uint32_t seed, KeyPattern pattern) override {
     requireDeviceMemory(double(n) * 4 * sizeof(std::uint32_t),
                         double(keys_.bytes() + values_.bytes() + absent_.bytes() + found_.bytes()),
                         std::to_string(n) + " keys");
@@ -68,7 +68,7 @@ class CudaHashLab final : public HashLab {
     n_ = n;
     if (n)
       recordedLaunch("drawKeysKernel", drawKeysKernel, blocksFor(n, 256), 256)(
-          n, seed, keys_.data(), values_.data(), absent_.data());
+          n, seed, pattern, keys_.data(), values_.data(), absent_.data());
     WS_CUDA_CHECK(cudaGetLastError());
   }
 

@@ -1,10 +1,23 @@
 #include "compute/voxhash/keys_workload.h"
 
+#include <string>
+
+#include "compute/core/errors.h"
+
 namespace ws::voxhash {
 
 namespace {
 
 constexpr std::int64_t kMaxKeys = std::int64_t(1) << 27;
+
+// The key_pattern choices, in KeyPattern's order.
+constexpr const char* kPatternNames[] = {"random", "sequential", "strided", "voxel bricks"};
+
+KeyPattern patternOf(const std::string& name) {
+  for (int i = 0; i < 4; ++i)
+    if (name == kPatternNames[i]) return KeyPattern(i);
+  throw InputError("key_pattern: expected random, sequential, strided or voxel bricks");
+}
 
 }  // namespace
 
@@ -14,17 +27,25 @@ KeysWorkload::KeysWorkload(Backend backend, LabTimings timings, int block)
 
 void KeysWorkload::declareParams(ParamSet& p, bool gpu) {
   ParamSpec keys = ParamSpec::integer("keys", "keys", gpu ? 1 << 22 : 1 << 18, 1, double(kMaxKeys),
-                                      "random keys: unique 32-bit keys built into the table each "
-                                      "step");
+                                      "the hash lab: unique 32-bit keys (laid out as key_pattern "
+                                      "says) built into the table each step");
   keys.logScale = true;
   p.declare(keys);
+  p.declare(ParamSpec::choice(
+      "key_pattern", "key pattern", kPatternNames[0],
+      {kPatternNames[0], kPatternNames[1], kPatternNames[2], kPatternNames[3]},
+      "how the keys lie: random 32-bit keys (the chapter's); consecutive integers; a stride of "
+      "4096 (the low 12 bits alike); or voxel keys (x | y << 10 | z << 20) filling 16^3 bricks "
+      "scattered in a 1024^3 grid, as the intersection's come. Compare the hash families on each: "
+      "one that holds up places them all alike"));
 }
 
 void KeysWorkload::rebuild(const ParamSet& p, const std::string&, std::uint64_t step) {
-  Config c{std::size_t(p.getInt("keys")), cuckooParamsOf(p), std::uint64_t(p.getInt("seed"))};
+  Config c{std::size_t(p.getInt("keys")), cuckooParamsOf(p), std::uint64_t(p.getInt("seed")),
+           patternOf(p.getText("key_pattern"))};
   validate(c.cuckoo);
   tableSlots(c.cuckoo, c.keys);  // throws when too many
-  lab_->setKeys(c.keys, std::uint32_t(c.seed));
+  lab_->setKeys(c.keys, std::uint32_t(c.seed), c.pattern);
   lab_->step(c.cuckoo, c.seed + step, 1);
   config_ = c;
 }

@@ -8,12 +8,12 @@ namespace ws::voxhash {
 class KeysWorkload final : public Workload {
  public:
   KeysWorkload(Backend backend, LabTimings timings, int block);
-  // The parameters only this workload reads ("keys").
+  // The parameters only this workload reads ("keys", "key_pattern").
   static void declareParams(ParamSet& p, bool gpu);
 
   void rebuild(const ParamSet& p, const std::string& variant, std::uint64_t step) override;
   bool rebuildsFor(const std::string& key) const override {
-    return key == "keys" || key == "seed" || isCuckooParam(key);
+    return key == "keys" || key == "key_pattern" || key == "seed" || isCuckooParam(key);
   }
   void advance(std::uint64_t first, int count) override;
   void synchronize() override { lab_->synchronize(); }
@@ -43,6 +43,7 @@ class KeysWorkload final : public Workload {
     std::size_t keys = 0;
     CuckooParams cuckoo;
     std::uint64_t seed = 0;
+    KeyPattern pattern = KeyPattern::Random;
   } config_;
   LabTimings timings_;
   std::unique_ptr<HashLab> lab_;
