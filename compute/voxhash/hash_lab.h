@@ -63,8 +63,7 @@ WS_HD constexpr std::uint32_t patternKey(std::uint32_t i, std::uint32_t seed, Ke
 // misses. All distinct (each pattern is a bijection of i, the bricks' of i below 2^30); the one
 // that would be kEmptyKey is replaced by a key no index reaches (exactly one index maps to it,
 // and i = 0xffffffff, never used, maps to the replacement).
-WS_HD constexpr std::uint32_t labKey(std::uint32_t i, std::uint32_t seed,
-                                     KeyPattern pattern = KeyPattern::Random) {
+WS_HD constexpr std::uint32_t labKey(std::uint32_t i, std::uint32_t seed, KeyPattern pattern) {
   const std::uint32_t key = patternKey(i, seed, pattern);
   return key == kEmptyKey ? patternKey(0xffffffffu, seed, pattern) : key;
 }

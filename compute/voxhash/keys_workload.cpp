@@ -1,5 +1,6 @@
 #include "compute/voxhash/keys_workload.h"
 
+#include <iterator>
 #include <string>
 
 #include "compute/core/errors.h"
@@ -14,7 +15,7 @@ constexpr std::int64_t kMaxKeys = std::int64_t(1) << 27;
 constexpr const char* kPatternNames[] = {"random", "sequential", "strided", "voxel bricks"};
 
 KeyPattern patternOf(const std::string& name) {
-  for (int i = 0; i < 4; ++i)
+  for (std::size_t i = 0; i < std::size(kPatternNames); ++i)
     if (name == kPatternNames[i]) return KeyPattern(i);
   throw InputError("key_pattern: expected random, sequential, strided or voxel bricks");
 }
@@ -33,7 +34,7 @@ void KeysWorkload::declareParams(ParamSet& p, bool gpu) {
   p.declare(keys);
   p.declare(ParamSpec::choice(
       "key_pattern", "key pattern", kPatternNames[0],
-      {kPatternNames[0], kPatternNames[1], kPatternNames[2], kPatternNames[3]},
+      {std::begin(kPatternNames), std::end(kPatternNames)},
       "how the keys lie: random 32-bit keys (the chapter's); consecutive integers; a stride of "
       "4096 (the low 12 bits alike); or voxel keys (x | y << 10 | z << 20) filling 16^3 bricks "
       "scattered in a 1024^3 grid, as the intersection's come. Compare the hash families on each: "
@@ -41,11 +42,10 @@ void KeysWorkload::declareParams(ParamSet& p, bool gpu) {
 }
 
 void KeysWorkload::rebuild(const ParamSet& p, const std::string&, std::uint64_t step) {
-  Config c{std::size_t(p.getInt("keys")), cuckooParamsOf(p), std::uint64_t(p.getInt("seed")),
-           patternOf(p.getText("key_pattern"))};
+  Config c{std::size_t(p.getInt("keys")), cuckooParamsOf(p), std::uint64_t(p.getInt("seed"))};
   validate(c.cuckoo);
   tableSlots(c.cuckoo, c.keys);  // throws when too many
-  lab_->setKeys(c.keys, std::uint32_t(c.seed), c.pattern);
+  lab_->setKeys(c.keys, std::uint32_t(c.seed), patternOf(p.getText("key_pattern")));
   lab_->step(c.cuckoo, c.seed + step, 1);
   config_ = c;
 }

@@ -43,7 +43,6 @@ class KeysWorkload final : public Workload {
     std::size_t keys = 0;
     CuckooParams cuckoo;
     std::uint64_t seed = 0;
-    KeyPattern pattern = KeyPattern::Random;
   } config_;
   LabTimings timings_;
   std::unique_ptr<HashLab> lab_;
