@@ -457,6 +457,12 @@ class CudaEngine final : public ChEngine {
     return slabFits() && 32 * shape_.nx >= 28 * 128 * warps;
   }
 
+  // The 3-D four-column kernels by [constant coefficients][the pass adds to its own input].
+  using SlabKernel = void (*)(const float4*, const float4*, float4*, Shape, float, Coefficients);
+  static constexpr SlabKernel kSlabKernels[2][2] = {
+      {vectorKernel3d<false, false>, vectorKernel3d<false, true>},
+      {vectorKernel3d<true, false>, vectorKernel3d<true, true>}};
+
   // Whether the GPU lends a block the 3-D four-column kernel's shared memory; if it does, the
   // kernels are allowed it. Once a process: its device is chosen once (compute/core/backend.cpp).
   static bool slabFits() {
@@ -466,12 +472,10 @@ class CudaEngine final : public ChEngine {
       WS_CUDA_CHECK(
           cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
       if (std::size_t(bytes) < kSlabSharedBytes) return false;
-      using Kernel = void (*)(const float4*, const float4*, float4*, Shape, float, Coefficients);
-      const Kernel kernels[] = {vectorKernel3d<true, true>, vectorKernel3d<true, false>,
-                                vectorKernel3d<false, true>, vectorKernel3d<false, false>};
-      for (const Kernel kernel : kernels)
-        WS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           int(kSlabSharedBytes)));
+      for (const auto& byBase : kSlabKernels)
+        for (const SlabKernel kernel : byBase)
+          WS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             int(kSlabSharedBytes)));
       return true;
     }();
     return fits;
@@ -480,10 +484,7 @@ class CudaEngine final : public ChEngine {
   // The 3-D fast path with four columns a lane: blocks of rows marching through the planes (only
   // where slabFits()).
   void slabPass(const float* in, const float* base, float* out, float h, const Coefficients& k) {
-    const bool same = in == base;
-    const auto kernel = config_.constant
-                            ? (same ? vectorKernel3d<true, true> : vectorKernel3d<true, false>)
-                            : (same ? vectorKernel3d<false, true> : vectorKernel3d<false, false>);
+    const SlabKernel kernel = kSlabKernels[config_.constant][in == base];
     const dim3 grid(blocksFor(shape_.nx, 128), blocksFor(shape_.ny, kSlabWarps - 4),
                     blocksFor(shape_.nz, kSlabDepth));
     recordedLaunch("vectorKernel3d", kernel, grid, dim3(32 * kSlabWarps), kSlabSharedBytes)(
