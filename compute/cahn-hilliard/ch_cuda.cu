@@ -299,8 +299,8 @@ class CudaEngine final : public ChEngine {
         if (fourColumnsALane())
           return (is3d ? "blocks of " + std::to_string(kSlabWarps - 4) +
                              " rows of 128 columns (4 a lane, float4) marching through " +
-                             std::to_string(kSlabDepth) + " planes, " +
-                             std::to_string(kSlabStages) + " copied ahead (cp.async), rows shared"
+                             slabPlanesText() + ", " + std::to_string(kSlabStages) +
+                             " copied ahead (cp.async), rows shared"
                        : "warps of 128 columns (4 a lane, float4) marching down " +
                              std::to_string(kVectorRows) + " rows") +
                  ", shuffles" + coefficients;
@@ -481,12 +481,52 @@ class CudaEngine final : public ChEngine {
     return fits;
   }
 
+  // How many of the slab kernels' blocks the GPU runs at once (once a process, as slabFits()).
+  static int slabWave() {
+    static const int wave = [] {
+      int device = 0, multiprocessors = 0, perMultiprocessor = 0;
+      WS_CUDA_CHECK(cudaGetDevice(&device));
+      WS_CUDA_CHECK(
+          cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+      WS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &perMultiprocessor, kSlabKernels[0][0], int(kSlabThreads), kSlabSharedBytes));
+      return std::max(1, multiprocessors * perMultiprocessor);
+    }();
+    return wave;
+  }
+
+  // The parts the planes are split into, for `columns` blocks a part: the fewest waves of the
+  // longest marches, minimising waves x (planes a part + what starting a march costs, some 6
+  // planes' time: its two planes of mu only and its pipeline's filling, as fits run 68's 256^3).
+  static int slabParts(int columns, int nz) {
+    constexpr int kStartPlanes = 6;
+    int best = 1;
+    double bestCost = 0;
+    for (int parts = 1; parts <= (nz + 1) / 2; ++parts) {
+      const double waves = double(blocksFor(std::size_t(columns) * parts, slabWave()));
+      const double cost = waves * (double(nz) / parts + kStartPlanes);
+      if (parts == 1 || cost < bestCost) best = parts, bestCost = cost;
+    }
+    return best;
+  }
+
+  // The slab kernels' blocks: 128 columns, kSlabWarps - 4 rows, a part of the planes.
+  dim3 slabGrid() const {
+    const unsigned columns = blocksFor(shape_.nx, 128), rows = blocksFor(shape_.ny, kSlabWarps - 4);
+    return dim3(columns, rows, unsigned(slabParts(int(columns * rows), shape_.nz)));
+  }
+  std::string slabPlanesText() const {
+    const unsigned parts = slabGrid().z;
+    return parts == 1 ? "all " + std::to_string(shape_.nz) + " planes"
+                      : "a part of " + std::to_string(parts) + " of the planes (about " +
+                            std::to_string((shape_.nz + parts / 2) / parts) + " each)";
+  }
+
   // The 3-D fast path with four columns a lane: blocks of rows marching through the planes (only
   // where slabFits()).
   void slabPass(const float* in, const float* base, float* out, float h, const Coefficients& k) {
     const SlabKernel kernel = kSlabKernels[config_.constant][in == base];
-    const dim3 grid(blocksFor(shape_.nx, 128), blocksFor(shape_.ny, kSlabWarps - 4),
-                    blocksFor(shape_.nz, kSlabDepth));
+    const dim3 grid = slabGrid();
     recordedLaunch("vectorKernel3d", kernel, grid, dim3(32 * kSlabWarps), kSlabSharedBytes)(
         reinterpret_cast<const float4*>(in), reinterpret_cast<const float4*>(base),
         reinterpret_cast<float4*>(out), shape_, h, k);

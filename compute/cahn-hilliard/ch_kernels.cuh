@@ -6,6 +6,7 @@
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <type_traits>
 
 #include "compute/cahn-hilliard/ch_stencil.h"
@@ -527,27 +528,31 @@ __global__ void __launch_bounds__(32 * kVectorWarps)
 
 // ---- The 3-D fast path with four columns a lane ----------------------------------------------
 
-// A block of kSlabWarps warps, a row of 128 columns each, marches through kSlabDepth planes. Along
-// z each lane keeps three planes of phi and of mu in registers; the planes ahead (and the base's
-// values, in RK2's final step) are copied into shared memory asynchronously (cp.async), kSlabStages
-// planes in flight, so loads wait in no register and the next planes are on their way while this
-// one is worked. Along y the neighbouring rows are the neighbouring warps', exchanged through
-// shared memory once a plane (phi at the plane ahead, mu at the plane being updated; two buffers
-// by the plane's parity, so one barrier a plane is enough). The first two warps and the last two
-// hold the block's halo rows: the inner of them make mu there, the outer only load.
-// On an H200 at 256^3 (docs/performance.md) 20 warps (16 rows updating), 4 planes in flight and
-// 32 planes a block were best of those tried: loading the planes ahead into registers was 9%
-// slower (and 4 ahead spilled registers at 640 threads), 6 or 8 in flight no faster, blocks of
-// 16 or 12 warps leave more of the block to the halo (24 warps, held to 80 registers: 13-15%
-// slower). Unrolling the march by the stage count cut a fifth to a quarter of its instructions and
-// made 256^3 17-23% faster; unrolled by 12 (a whole turn of the three planes held, so none move)
-// only 1% more. Its warps wait on issuing more than on memory (Nsight Compute); summing along the
-// row and along z before each plane's barrier rather than after made RK2 4% faster, Euler 1.5%;
-// a plane's turn written once, called with its stage as a type (the compiler then kept 12 and 6
-// fewer registers), 2-3% more. Tried and not kept: the halo warps skipping the sums they do not
-// use (more registers, RK2 slower), the march's first two planes peeled so that whole slabs check
-// no plane (no faster), the update factored to one multiply-add fewer (no faster).
-constexpr int kSlabWarps = 20, kSlabStages = 4, kSlabDepth = 32;
+// A block of kSlabWarps warps, a row of 128 columns each, marches through a part of the planes.
+// Along z each lane keeps three planes of phi and of mu in registers; the planes ahead (and the
+// base's values, in RK2's final step) are copied into shared memory asynchronously (cp.async),
+// kSlabStages planes in flight, so loads wait in no register and the next planes are on their way
+// while this one is worked. Along y the neighbouring rows are the neighbouring warps', exchanged
+// through shared memory once a plane (phi at the plane ahead, mu at the plane being updated; two
+// buffers by the plane's parity, so one barrier a plane is enough). The first two warps and the
+// last two hold the block's halo rows: the inner of them make mu there, the outer only load. On an
+// H200 at 256^3 (docs/performance.md) 20 warps (16 rows updating) and 4 planes in flight were best
+// of those tried: loading the planes ahead into registers was 9% slower (and 4 ahead spilled
+// registers at 640 threads), 6 or 8 in flight no faster, blocks of 16 or 12 warps leave more of the
+// block to the halo (24 warps, held to 80 registers: 13-15% slower). Unrolling the march by the
+// stage count cut a fifth to a quarter of its instructions and made 256^3 17-23% faster; unrolled
+// by 12 (a whole turn of the three planes held, so none move) only 1% more. Its warps wait on
+// issuing more than on memory (Nsight Compute); summing along the row and along z before each
+// plane's barrier rather than after made RK2 4% faster, Euler 1.5%; a plane's turn written once,
+// called with its stage as a type (the compiler then kept 12 and 6 fewer registers), 2-3% more.
+// Tried and not kept: the halo warps skipping the sums they do not use (more registers, RK2
+// slower), the march's first two planes peeled so that whole slabs check no plane (no faster), the
+// update factored to one multiply-add fewer (no faster). The planes are split into gridDim.z parts,
+// as few as fill the GPU in whole waves (slabParts): at 256^3 four parts of 64 planes, one wave of
+// 128 blocks, made RK2 8% faster than eight of 32 in two waves (Euler 7%). In whole waves too, 24
+// warps a block (five parts) were 1% slower for RK2 and 3% faster for Euler, 28 warps (six parts,
+// squeezed to 72 registers with spills) 14% slower and 6% faster.
+constexpr int kSlabWarps = 20, kSlabStages = 4;
 
 // Two exchange buffers of phi, its edge's near value and mu a lane; the stages, each phi and the
 // base a lane and the edges of lanes 0 and 31.
@@ -563,7 +568,7 @@ __global__ void __launch_bounds__(kSlabThreads)
   constexpr int T = kSlabThreads, kWarps = kSlabWarps, kStages = kSlabStages;
   // The march is unrolled by the stage count, so that each plane's stage and exchange buffer are
   // known when compiling (a plane's parity too: z0 and the unrolled steps are even).
-  static_assert(kStages % 2 == 0 && kSlabDepth % 2 == 0, "a plane's parity is its step's");
+  static_assert(kStages % 2 == 0, "a plane's parity is its step's");
   extern __shared__ float4 slab[];
   float4* const phiRows = slab;                         // [2][T]
   float4* const muRows = slab + 2 * T;                  // [2][T]
@@ -588,7 +593,10 @@ __global__ void __launch_bounds__(kSlabThreads)
     return QuadRow{in[row + l.column], l.loadEdge(in, row)};
   };
   const Coefficients k = coefficientsOf<kConst>(argument);
-  const int z0 = int(blockIdx.z) * kSlabDepth, end = min(z0 + kSlabDepth, s.nz);
+  // Part blockIdx.z of gridDim.z, from an even plane (z0) to the next part's.
+  const int halfPlanes = (s.nz + 1) / 2, parts = int(gridDim.z), zPart = int(blockIdx.z);
+  const int z0 = 2 * int(std::int64_t(zPart) * halfPlanes / parts);
+  const int end = zPart + 1 == parts ? s.nz : 2 * int(std::int64_t(zPart + 1) * halfPlanes / parts);
   // Plane q's stage is (q - z0) % kStages. A thread reads only the stages it copied itself, so
   // waiting for its own copies is enough; a stage is copied into again a plane after it was read,
   // past a barrier. The copies run ahead of the march from `ahead`, this thread's row in plane q,
