@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "compute/cahn-hilliard/ch_module.h"
+#include "compute/cahn-hilliard/ch_parts.h"
 #include "compute/core/errors.h"
 #include "tests/test_support.h"
 
@@ -253,6 +254,37 @@ TEST(ChCoarsening, TheDomainSizeIsRecordedAtLogSpacedTimes) {
     if (metric.name == "domain size") size = metric.value;
   EXPECT_GT(size, 2.0);
   EXPECT_LT(size, 30.0);
+}
+
+// The 3-D fast path's parts of the planes (ch_parts.h): every plane in exactly one part, each
+// starting on an even plane; as few parts as fill whole waves of blocks.
+TEST(ChParts, ThePartsCoverThePlanesFromEvenStarts) {
+  for (int nz = 2; nz <= 300; ++nz)
+    for (int parts = 1; parts <= (nz + 1) / 2; ++parts) {
+      ASSERT_EQ(partStart(0, parts, nz), 0);
+      ASSERT_EQ(partStart(parts, parts, nz), nz);
+      for (int p = 0; p < parts; ++p) {
+        ASSERT_EQ(partStart(p, parts, nz) % 2, 0) << nz << " planes, part " << p << " of " << parts;
+        ASSERT_LT(partStart(p, parts, nz), partStart(p + 1, parts, nz))
+            << nz << " planes, part " << p << " of " << parts << " is empty";
+      }
+    }
+}
+
+TEST(ChParts, TheFewestPartsThatFillWholeWaves) {
+  // 256^3 on 132 multiprocessors, a block each: 2 x 16 columns of blocks. Four parts (128 blocks,
+  // one wave of 64-plane marches) beat eight (two waves of 32) and one (a wave a quarter full).
+  EXPECT_EQ(planeParts(32, 256, 132), 4);
+  // Columns that fill a wave, or two: one part, the longest marches.
+  EXPECT_EQ(planeParts(128, 512, 132), 1);
+  EXPECT_EQ(planeParts(264, 256, 132), 1);
+  // 400 columns leave a quarter of their fourth wave idle: four parts make 1600 blocks, 13 waves
+  // 93% full.
+  EXPECT_EQ(planeParts(400, 256, 132), 4);
+  // Twice the multiprocessors' blocks at once: twice the parts.
+  EXPECT_EQ(planeParts(32, 256, 264), 8);
+  // A thin lattice: no more parts than pairs of planes.
+  EXPECT_EQ(planeParts(1, 6, 132), 3);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "compute/cahn-hilliard/ch_cuda.h"
 #include "compute/cahn-hilliard/ch_kernels.cuh"
+#include "compute/cahn-hilliard/ch_parts.h"
 #include "compute/core/cuda_check.h"
 #include "compute/core/device_buffer.h"
 #include "compute/core/errors.h"
@@ -495,25 +496,10 @@ class CudaEngine final : public ChEngine {
     return wave;
   }
 
-  // The parts the planes are split into, for `columns` blocks a part: the fewest waves of the
-  // longest marches, minimising waves x (planes a part + what starting a march costs, some 6
-  // planes' time: its two planes of mu only and its pipeline's filling, as fits run 68's 256^3).
-  static int slabParts(int columns, int nz) {
-    constexpr int kStartPlanes = 6;
-    int best = 1;
-    double bestCost = 0;
-    for (int parts = 1; parts <= (nz + 1) / 2; ++parts) {
-      const double waves = double(blocksFor(std::size_t(columns) * parts, slabWave()));
-      const double cost = waves * (double(nz) / parts + kStartPlanes);
-      if (parts == 1 || cost < bestCost) best = parts, bestCost = cost;
-    }
-    return best;
-  }
-
   // The slab kernels' blocks: 128 columns, kSlabWarps - 4 rows, a part of the planes.
   dim3 slabGrid() const {
     const unsigned columns = blocksFor(shape_.nx, 128), rows = blocksFor(shape_.ny, kSlabWarps - 4);
-    return dim3(columns, rows, unsigned(slabParts(int(columns * rows), shape_.nz)));
+    return dim3(columns, rows, unsigned(planeParts(int(columns * rows), shape_.nz, slabWave())));
   }
   std::string slabPlanesText() const {
     const unsigned parts = slabGrid().z;

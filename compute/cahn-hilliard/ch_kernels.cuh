@@ -6,9 +6,9 @@
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
-#include <cstdint>
 #include <type_traits>
 
+#include "compute/cahn-hilliard/ch_parts.h"
 #include "compute/cahn-hilliard/ch_stencil.h"
 
 namespace ws::ch {
@@ -548,7 +548,7 @@ __global__ void __launch_bounds__(32 * kVectorWarps)
 // Tried and not kept: the halo warps skipping the sums they do not use (more registers, RK2
 // slower), the march's first two planes peeled so that whole slabs check no plane (no faster), the
 // update factored to one multiply-add fewer (no faster). The planes are split into gridDim.z parts,
-// as few as fill the GPU in whole waves (slabParts): at 256^3 four parts of 64 planes, one wave of
+// as few as fill the GPU in whole waves (ch_parts.h): at 256^3 four parts of 64 planes, one wave of
 // 128 blocks, made RK2 8% faster than eight of 32 in two waves (Euler 7%). In whole waves too, 24
 // warps a block (five parts) were 1% slower for RK2 and 3% faster for Euler, 28 warps (six parts,
 // squeezed to 72 registers with spills) 14% slower and 6% faster.
@@ -593,14 +593,8 @@ __global__ void __launch_bounds__(kSlabThreads)
     return QuadRow{in[row + l.column], l.loadEdge(in, row)};
   };
   const Coefficients k = coefficientsOf<kConst>(argument);
-  // Part blockIdx.z of gridDim.z, from an even plane (z0) to the next part's.
-  const int halfPlanes = (s.nz + 1) / 2, parts = int(gridDim.z), zPart = int(blockIdx.z);
-  const int z0 = 2 * int(std::int64_t(zPart) * halfPlanes / parts);
-  const int end = zPart + 1 == parts ? s.nz : 2 * int(std::int64_t(zPart + 1) * halfPlanes / parts);
-  // Plane q's stage is (q - z0) % kStages. A thread reads only the stages it copied itself, so
-  // waiting for its own copies is enough; a stage is copied into again a plane after it was read,
-  // past a barrier. The copies run ahead of the march from `ahead`, this thread's row in plane q,
-  // stepped a plane at a time and wrapped past the grid's last plane.
+  const int parts = int(gridDim.z), zPart = int(blockIdx.z);  // ch_parts.h
+  const int z0 = partStart(zPart, parts, s.nz), end = partStart(zPart + 1, parts, s.nz);
   const float4* ahead = in + std::size_t(z0) * planeQuads + loadRow;
   int aheadPlane = z0;
   // The copies of plane q (phi and the edge) and of the base at q - 2 into `slot`, as one group
