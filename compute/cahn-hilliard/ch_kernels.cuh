@@ -595,6 +595,10 @@ __global__ void __launch_bounds__(kSlabThreads)
   const Coefficients k = coefficientsOf<kConst>(argument);
   const int parts = int(gridDim.z), zPart = int(blockIdx.z);  // ch_parts.h
   const int z0 = partStart(zPart, parts, s.nz), end = partStart(zPart + 1, parts, s.nz);
+  // Plane q's stage is (q - z0) % kStages. A thread reads only the stages it copied itself, so
+  // waiting for its own copies is enough; a stage is copied into again a plane after it was read,
+  // past a barrier. The copies run ahead of the march from `ahead`, this thread's row in plane q,
+  // stepped a plane at a time and wrapped past the grid's last plane.
   const float4* ahead = in + std::size_t(z0) * planeQuads + loadRow;
   int aheadPlane = z0;
   // The copies of plane q (phi and the edge) and of the base at q - 2 into `slot`, as one group
