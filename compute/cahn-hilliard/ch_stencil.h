@@ -43,10 +43,10 @@ WS_HD float neighbourSum(float w, float e, float s, float n, float back, float f
   return neighbourSumOfPairs(w + e, s, n, back + front);
 }
 
-// mu at a cell from its value and the sum of its 2D neighbours' values: -b c + u c^3 - K
-// (neighbours
-// - 2D c), with the Laplacian's centre taken into the bulk term (an operation fewer, which made
-// the issue-bound 3-D fast path 1-2% faster on an H200).
+// mu at a cell from its value and the sum of its 2D neighbours' values,
+//   mu = -b c + u c^3 - K (neighbours - 2D c) = c (u c^2 + 2D K - b) - K neighbours,
+// the Laplacian's centre taken into the bulk term: an operation fewer, which made the issue-bound
+// 3-D fast path 1-2.5% faster on an H200 (docs/performance.md).
 template <int D>
 WS_HD float chemicalPotential(float c, float neighbours, const Coefficients& k) {
   return c * (k.u * c * c + (float(2 * D) * k.K - k.b)) - k.K * neighbours;
