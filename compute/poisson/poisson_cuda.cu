@@ -29,9 +29,12 @@ namespace {
 
 constexpr int kNormBlock = 256, kNormBlocks = 1024;
 const dim3 kBlock(32, 8, 1);
-// The thread-a-node colour passes: 64 x 4, measured against 32 x 8 and 128 x 2 (H200, run 49):
-// 6% faster in 3-D in float, 1% in 2-D, the same in double.
-const dim3 kColourBlock(64, 4, 1);
+// The thread-a-node colour passes: in 2-D 64 x 4, measured against 32 x 8 and 128 x 2 (H200, run
+// 49: 1% faster); in 3-D 64 x 2 x 2, two planes a block, so that the z neighbours of one plane's
+// nodes are rows the block's other plane reads (runs 72-73 against 64 x 4 x 1 and 15 other shapes:
+// 3-4% faster in float and in double).
+template <int D>
+constexpr dim3 kColourBlock = D == 2 ? dim3(64, 4, 1) : dim3(64, 2, 2);
 
 // Every unknown of a grid, a thread each: (x, y, z) from 1 (z = 0 in 2-D); false past them.
 template <int D>
@@ -53,7 +56,8 @@ dim3 unknownBlocks(const Grid& g) {
 template <int D, int kColours, int C>
 __device__ bool colouredNodeOf(const Grid& g, int& x, int& y, int& z) {
   const int tx = int(blockIdx.x * blockDim.x + threadIdx.x);
-  const int ty = int(blockIdx.y * blockDim.y + threadIdx.y), tz = int(blockIdx.z);
+  const int ty = int(blockIdx.y * blockDim.y + threadIdx.y);
+  const int tz = int(blockIdx.z * blockDim.z + threadIdx.z);
   if constexpr (kColours == 2) {
     y = 1 + ty;
     z = D == 3 ? 1 + tz : 0;
@@ -70,7 +74,8 @@ dim3 colouredBlocks(const Grid& g, int colours) {
   const int half = g.n / 2, all = g.n - 1;  // a colour's nodes along an axis, at most
   const int ys = colours == 2 ? all : half;
   const int zs = D == 2 ? 1 : colours == 2 ? all : half;
-  return dim3(blocksFor(half, kColourBlock.x), blocksFor(ys, kColourBlock.y), zs);
+  constexpr dim3 block = kColourBlock<D>;
+  return dim3(blocksFor(half, block.x), blocksFor(ys, block.y), blocksFor(zs, block.z));
 }
 
 // Node i's relaxed update from the values in `from`.
@@ -623,7 +628,7 @@ class CudaEngine final : public PoissonEngine {
       (std::make_integer_sequence<int, kColours>());
       const dim3 blocks = colouredBlocks<D>(level.grid, kColours);
       for (int c = 0; c < kColours; ++c)
-        recordedLaunch("colourKernel", kernels[c], blocks, kColourBlock)(
+        recordedLaunch("colourKernel", kernels[c], blocks, kColourBlock<D>)(
             level.u.data(), level.f.data(), op, level.grid, h2, omega);
     }
   }

@@ -111,7 +111,7 @@ __global__ void insertKernel(u32 n, u32 seed, u64* table, Functions f, int limit
       fn = (from + 1) % C;
     }
   }
-  if (lane == 0) atomicAdd(reads, readsHere);
+  if (reads && lane == 0) atomicAdd(reads, readsHere);  // the checked round only
 }
 
 // Looks up keys [offset, offset + n): value or kNotFound into out.
@@ -138,7 +138,31 @@ __global__ void lookupKernel(u32 offset, u32 n, u32 seed, const u64* table, Func
     if (lane == j) result = value;
   }
   if (first + lane < n) out[first + lane] = result;
-  if (lane == 0) atomicAdd(reads, readsHere);
+  if (reads && lane == 0) atomicAdd(reads, readsHere);  // the checked round only
+}
+
+// Looks up keys as lookupKernel does, a thread a key reading a whole bucket of 4 slots (32 bytes,
+// one sector) as two 16-byte loads: no tile, every lane's load in flight at once.
+template <int C>
+__global__ void lookupThreadKernel(u32 offset, u32 n, u32 seed, const u64* table, Functions f,
+                                   u32* out) {
+  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const u32 key = labKey(offset + i, seed);
+  u32 value = kNotFound;
+  for (int g = 0; g < C; ++g) {
+    const ulonglong2* bucket = reinterpret_cast<const ulonglong2*>(table + u64(f.bucket(g, key)) * 4);
+    const ulonglong2 lo = __ldcg(bucket), hi = __ldcg(bucket + 1);
+    const u64 slot[4] = {lo.x, lo.y, hi.x, hi.y};
+    bool empty = false, found = false;
+#pragma unroll
+    for (int s = 0; s < 4; ++s) {
+      if (keyOf(slot[s]) == key && !found) value = valueOf(slot[s]), found = true;
+      empty |= keyOf(slot[s]) == kEmptyKey;
+    }
+    if (found || empty) break;
+  }
+  out[i] = value;
 }
 
 #define CHECK(x) do { cudaError_t status_ = (x); if (status_ != cudaSuccess) { std::printf("%s: %s\n", #x, cudaGetErrorString(status_)); std::exit(1); } } while (0)
@@ -155,7 +179,7 @@ void run(u32 n, double load, int repeats) {
   for (auto& x : e) cudaEventCreate(&x);
   const int block = 128, blocks = int((n + block - 1) / block);
   const int limit = 7 * 25;  // 7 lg N moves, as the lab's chains
-  std::vector<float> build, hits, misses;
+  std::vector<float> build, hits, misses, threadHits, threadMisses;
   double readsBuild = 0, readsHit = 0, readsMiss = 0;
   int attempts = 0, failures = 0;
   bool ok = true;
@@ -172,7 +196,7 @@ void run(u32 n, double load, int repeats) {
       CHECK(cudaMemset(failed, 0, 4));
       cudaEventRecord(e[0]);
       CHECK(cudaMemset(table, 0xff, u64(buckets) * B * 8));
-      insertKernel<B, C><<<blocks, block>>>(n, 12345u, table, f, limit, reads, failed);
+      insertKernel<B, C><<<blocks, block>>>(n, 12345u, table, f, limit, r == 0 ? reads : nullptr, failed);
       cudaEventRecord(e[1]);
       CHECK(cudaEventSynchronize(e[1]));
       CHECK(cudaMemcpy(&fail, failed, 4, cudaMemcpyDeviceToHost));
@@ -181,7 +205,7 @@ void run(u32 n, double load, int repeats) {
     }
     if (fail) { std::printf("B %d C %d load %.2f: no build in 20 attempts\n", B, C, load); ok = false; break; }
     cudaEventRecord(e[1]);
-    lookupKernel<B, C><<<blocks, block>>>(0, n, 12345u, table, f, out, reads + 1);
+    lookupKernel<B, C><<<blocks, block>>>(0, n, 12345u, table, f, out, r == 0 ? reads + 1 : nullptr);
     cudaEventRecord(e[2]);
     CHECK(cudaEventSynchronize(e[2]));
     if (r == 0) {  // check every hit
@@ -190,7 +214,7 @@ void run(u32 n, double load, int repeats) {
       for (u32 i = 0; i < n; ++i)
         if (got[i] != labValue(i)) { std::printf("key %u: got %u, expected %u\n", i, got[i], labValue(i)); ok = false; break; }
     }
-    lookupKernel<B, C><<<blocks, block>>>(n, n, 12345u, table, f, out, reads + 2);
+    lookupKernel<B, C><<<blocks, block>>>(n, n, 12345u, table, f, out, r == 0 ? reads + 2 : nullptr);
     cudaEventRecord(e[3]);
     CHECK(cudaEventSynchronize(e[3]));
     if (r == 0) {  // check every miss
@@ -202,23 +226,53 @@ void run(u32 n, double load, int repeats) {
       CHECK(cudaMemcpy(slots.data(), table, slots.size() * 8, cudaMemcpyDeviceToHost));
       const u64 full = std::count_if(slots.begin(), slots.end(), [](u64 s) { return keyOf(s) != kEmptyKey; });
       if (full != n) { std::printf("%llu slots full for %u keys\n", full, n); ok = false; }
+      if constexpr (B == 4) {  // the thread-a-key lookup, checked the same way
+        lookupThreadKernel<C><<<blocks, block>>>(0, n, 12345u, table, f, out);
+        std::vector<u32> got(n);
+        CHECK(cudaMemcpy(got.data(), out, u64(n) * 4, cudaMemcpyDeviceToHost));
+        for (u32 i = 0; i < n; ++i)
+          if (got[i] != labValue(i)) { std::printf("thread lookup, key %u wrong\n", i); ok = false; break; }
+        lookupThreadKernel<C><<<blocks, block>>>(n, n, 12345u, table, f, out);
+        CHECK(cudaMemcpy(got.data(), out, u64(n) * 4, cudaMemcpyDeviceToHost));
+        for (u32 i = 0; i < n; ++i)
+          if (got[i] != kNotFound) { std::printf("thread lookup, absent key %u found\n", i); ok = false; break; }
+      }
+      unsigned long long rd[3];  // counted in this round only: a counter's atomics cost time
+      CHECK(cudaMemcpy(rd, reads, 24, cudaMemcpyDeviceToHost));
+      readsBuild = double(rd[0]) / n, readsHit = double(rd[1]) / n, readsMiss = double(rd[2]) / n;
       continue;  // the first round is the warm-up and the check
     }
+    float tThreadHit = 0, tThreadMiss = 0;
+    if constexpr (B == 4) {
+      cudaEvent_t t[3];
+      for (auto& x : t) cudaEventCreate(&x);
+      cudaEventRecord(t[0]);
+      lookupThreadKernel<C><<<blocks, block>>>(0, n, 12345u, table, f, out);
+      cudaEventRecord(t[1]);
+      lookupThreadKernel<C><<<blocks, block>>>(n, n, 12345u, table, f, out);
+      cudaEventRecord(t[2]);
+      CHECK(cudaEventSynchronize(t[2]));
+      cudaEventElapsedTime(&tThreadHit, t[0], t[1]);
+      cudaEventElapsedTime(&tThreadMiss, t[1], t[2]);
+      for (auto& x : t) cudaEventDestroy(x);
+    }
+    threadHits.push_back(tThreadHit), threadMisses.push_back(tThreadMiss);
     float tHit, tMiss;
     cudaEventElapsedTime(&tHit, e[1], e[2]);
     cudaEventElapsedTime(&tMiss, e[2], e[3]);
     build.push_back(msBuild), hits.push_back(tHit), misses.push_back(tMiss);
-    unsigned long long rd[3];
-    CHECK(cudaMemcpy(rd, reads, 24, cudaMemcpyDeviceToHost));
-    readsBuild += double(rd[0]) / n, readsHit += double(rd[1]) / n, readsMiss += double(rd[2]) / n;
   }
   if (ok && !build.empty()) {
     std::sort(build.begin(), build.end()), std::sort(hits.begin(), hits.end()), std::sort(misses.begin(), misses.end());
+    std::sort(threadHits.begin(), threadHits.end()), std::sort(threadMisses.begin(), threadMisses.end());
+    const float th = threadHits[threadHits.size() / 2], tm = threadMisses[threadMisses.size() / 2];
+    if (th > 0)
+      std::printf("B %2d C %d load %.2f, a thread a key: hits %6.2f (%.3f ms)  misses %6.2f (%.3f ms)  checked\n",
+                  B, C, load, n / (th * 1e6), th, n / (tm * 1e6), tm);
     const float b = build[build.size() / 2], h = hits[hits.size() / 2], m = misses[misses.size() / 2];
-    const double k = double(repeats);
     std::printf("B %2d C %d load %.2f (%u buckets, %5.1f MB): build %6.2f (%.3f ms, restarts %d of %d, %.2f buckets read a key)  hits %6.2f (%.3f ms, %.2f a key)  misses %6.2f (%.3f ms, %.2f a key)  checked\n",
                 B, C, load, buckets, buckets * B * 8 / 1e6, n / (b * 1e6), b, failures, attempts,
-                readsBuild / k, n / (h * 1e6), h, readsHit / k, n / (m * 1e6), m, readsMiss / k);
+                readsBuild, n / (h * 1e6), h, readsHit, n / (m * 1e6), m, readsMiss);
   }
   cudaFree(table), cudaFree(out), cudaFree(reads), cudaFree(failed);
 }
