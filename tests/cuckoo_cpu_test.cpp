@@ -54,6 +54,61 @@ TEST(Cuckoo, EveryKeyIsFoundAndAbsentKeysMissForEveryConfiguration) {
       }
 }
 
+// BGHT's bucketed tables: 2 to 16 slots a bucket, 2 to 4 functions, up to 90% full.
+TEST(Cuckoo, BucketedTablesFindEveryKeyAndMissAtTheFirstBucketWithRoom) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  const test::RandomKeys r = test::randomKeys(40000, seed);
+  struct Case {
+    int functions;
+    double size;
+    int bucket;
+    HashFamily family;
+  };
+  constexpr auto kMul = HashFamily::Multiplicative, kXor = HashFamily::Xor;
+  for (const Case c : {Case{2, 1.25, 4, kMul}, Case{3, 1.12, 4, kMul}, Case{2, 1.25, 8, kXor},
+                       Case{3, 1.12, 8, kMul}, Case{2, 1.5, 2, kMul}, Case{4, 1.25, 16, kXor}}) {
+    CuckooParams params;
+    params.functions = c.functions;
+    params.sizeFactor = c.size;
+    params.bucket = c.bucket;
+    params.family = c.family;
+    const std::string what = std::to_string(c.functions) + " functions, " + std::to_string(c.size) +
+                             " slots per key, buckets of " + std::to_string(c.bucket) + ", seed " +
+                             std::to_string(seed);
+    CpuCuckooTable table;
+    const BuildReport report = table.build(r.keys, r.values, params, seed);
+    EXPECT_EQ(report.slots % c.bucket, 0u) << what;
+    EXPECT_EQ(table.functions().bucket(), c.bucket) << what;
+    EXPECT_EQ(checkTable(table.slots(), table.functions(), r.keys.size()), "") << what;
+    std::vector<std::uint32_t> found;
+    const std::uint64_t hitProbes = table.query(r.keys, found);
+    EXPECT_EQ(found, r.values) << what;
+    EXPECT_GE(hitProbes, r.keys.size()) << what;
+    const std::uint64_t missProbes = table.query(r.absent, found);
+    EXPECT_EQ(std::count(found.begin(), found.end(), kNotFound), std::ptrdiff_t(found.size()))
+        << what;
+    EXPECT_EQ(missProbes,
+              test::missProbesCountedOnTheTable(table.slots(), table.functions(), r.absent))
+        << what;
+  }
+  // Buckets are read, not slots: at 1.25 slots a key, 2 functions with buckets of 4 read fewer
+  // than the chapter's 4 functions with one slot each, for hits and misses alike.
+  CuckooParams bucketed, chapter;
+  bucketed.functions = 2;
+  bucketed.bucket = 4;
+  chapter.insertion = Insertion::Look;
+  std::uint64_t probes[2][2];
+  for (int t = 0; t < 2; ++t) {
+    CpuCuckooTable table;
+    table.build(r.keys, r.values, t ? chapter : bucketed, seed);
+    std::vector<std::uint32_t> found;
+    probes[t][0] = table.query(r.keys, found);
+    probes[t][1] = table.query(r.absent, found);
+  }
+  EXPECT_LT(probes[0][0], probes[1][0]) << "seed " << seed;
+  EXPECT_LT(probes[0][1], probes[1][1]) << "seed " << seed;
+}
+
 TEST(Cuckoo, KeysThatLookFirstMakeFewerMovesAndShorterChains) {
   const std::uint64_t seed = ws::test::freshSeed();
   const test::RandomKeys r = test::randomKeys(50000, seed);
@@ -110,6 +165,24 @@ TEST(Cuckoo, TheTableCheckSeesAKeyOutsideItsSlotsAndAKeyTwice) {
   twice[after] = *occupied;
   EXPECT_NE(checkTable(twice, table.functions(), r.keys.size()).find("is in slots"),
             std::string::npos);
+
+  // A bucketed table: a key in its second bucket while its first has an empty slot.
+  CuckooParams params;
+  params.functions = 2;
+  params.bucket = 4;
+  table.build(r.keys, r.values, params, 7);
+  slots = table.slots();
+  const HashFunctions& f = table.functions();
+  ASSERT_EQ(checkTable(slots, f, r.keys.size()), "");
+  std::size_t second = 0;
+  while (second < slots.size() &&
+         (keyOf(slots[second]) == kEmptyKey ||
+          f.slot(1, keyOf(slots[second])) != f.bucketStart(std::uint32_t(second)) ||
+          f.slot(0, keyOf(slots[second])) == f.bucketStart(std::uint32_t(second))))
+    ++second;
+  ASSERT_LT(second, slots.size()) << "no key in its second bucket";
+  slots[f.slot(0, keyOf(slots[second]))] = kEmptyEntry;
+  EXPECT_NE(checkTable(slots, f, r.keys.size()).find("has an empty slot"), std::string::npos);
 }
 
 TEST(Cuckoo, AHardTableRestartsWithNewConstantsAndAnImpossibleOneGivesUpClearly) {
@@ -136,12 +209,15 @@ TEST(Cuckoo, DuplicateKeysAreRefusedNeverLost) {
       keys.push_back(r.keys[123]);
       values.push_back(c);
     }
-    for (Insertion insertion : {Insertion::Exchange, Insertion::Look}) {
-      CuckooParams params;
-      params.insertion = insertion;
-      CpuCuckooTable table;
-      EXPECT_THROW(table.build(keys, values, params, seed), InputError) << copies;
-    }
+    for (Insertion insertion : {Insertion::Exchange, Insertion::Look})
+      for (int bucket : {1, 4}) {
+        CuckooParams params;
+        params.insertion = insertion;
+        params.bucket = bucket;
+        CpuCuckooTable table;
+        EXPECT_THROW(table.build(keys, values, params, seed), InputError)
+            << copies << " copies, buckets of " << bucket;
+      }
   }
 }
 
@@ -153,8 +229,9 @@ TEST(Cuckoo, BadKeysAndParametersAreRefused) {
   for (auto change : std::vector<void (*)(CuckooParams&)>{
            [](CuckooParams& p) { p.functions = 1; }, [](CuckooParams& p) { p.functions = 6; },
            [](CuckooParams& p) { p.sizeFactor = 1.0; }, [](CuckooParams& p) { p.sizeFactor = 5; },
-           [](CuckooParams& p) { p.chainFactor = 0; },
-           [](CuckooParams& p) { p.maxAttempts = 0; }}) {
+           [](CuckooParams& p) { p.chainFactor = 0; }, [](CuckooParams& p) { p.maxAttempts = 0; },
+           [](CuckooParams& p) { p.bucket = 0; }, [](CuckooParams& p) { p.bucket = 3; },
+           [](CuckooParams& p) { p.bucket = 32; }}) {
     CuckooParams params;
     change(params);
     EXPECT_THROW(table.build({1, 2}, {1, 2}, params, 1), InputError);

@@ -43,6 +43,7 @@ TEST(CuckooCuda, BuildsAndLookupsMatchTheCpuOnRandomKeys) {
     HashFamily family;
     int block;
     Insertion insertion;
+    int bucket = 1;
   };
   constexpr auto kMul = HashFamily::Multiplicative, kXor = HashFamily::Xor;
   constexpr auto kSwap = Insertion::Exchange, kLook = Insertion::Look;
@@ -50,15 +51,20 @@ TEST(CuckooCuda, BuildsAndLookupsMatchTheCpuOnRandomKeys) {
                        Case{4, 1.25, kMul, 64, kSwap}, Case{4, 1.25, kXor, 32, kSwap},
                        Case{4, 4.0, kMul, 256, kSwap}, Case{5, 1.1, kXor, 1024, kSwap},
                        Case{2, 2.2, kMul, 64, kLook}, Case{4, 1.25, kMul, 64, kLook},
-                       Case{4, 1.25, kXor, 128, kLook}, Case{5, 1.1, kMul, 256, kLook}}) {
+                       Case{4, 1.25, kXor, 128, kLook}, Case{5, 1.1, kMul, 256, kLook},
+                       Case{2, 1.25, kMul, 64, kLook, 4}, Case{3, 1.12, kMul, 128, kSwap, 4},
+                       Case{2, 1.25, kXor, 256, kLook, 8}, Case{3, 1.12, kMul, 64, kLook, 8},
+                       Case{2, 1.5, kMul, 64, kLook, 2}, Case{4, 1.25, kMul, 128, kLook, 16}}) {
     CuckooParams params;
     params.functions = c.functions;
     params.sizeFactor = c.size;
     params.family = c.family;
     params.insertion = c.insertion;
+    params.bucket = c.bucket;
     const std::string what = std::to_string(c.functions) + " functions, " + std::to_string(c.size) +
                              " slots per key, block " + std::to_string(c.block) +
-                             (c.insertion == kLook ? ", look first" : ", exchange") + ", seed " +
+                             (c.insertion == kLook ? ", look first" : ", exchange") +
+                             ", buckets of " + std::to_string(c.bucket) + ", seed " +
                              std::to_string(seed);
     CudaCuckooTable gpu(c.block);
     BuildReport report = gpu.build(keys.data(), values.data(), r.keys.size(), params, seed);
@@ -117,13 +123,15 @@ TEST(CuckooCuda, DuplicateAndReservedKeysAreRefused) {
       values.push_back(c);
     }
     const auto k = toDevice(keys), v = toDevice(values);
-    for (Insertion insertion : {Insertion::Exchange, Insertion::Look}) {
-      CuckooParams params;
-      params.insertion = insertion;
-      CudaCuckooTable table;
-      EXPECT_THROW(table.build(k.data(), v.data(), keys.size(), params, seed), InputError)
-          << copies << " copies, seed " << seed;
-    }
+    for (Insertion insertion : {Insertion::Exchange, Insertion::Look})
+      for (int bucket : {1, 4}) {
+        CuckooParams params;
+        params.insertion = insertion;
+        params.bucket = bucket;
+        CudaCuckooTable table;
+        EXPECT_THROW(table.build(k.data(), v.data(), keys.size(), params, seed), InputError)
+            << copies << " copies, buckets of " << bucket << ", seed " << seed;
+      }
   }
   std::vector<std::uint32_t> keys = r.keys;
   keys[10] = kEmptyKey;

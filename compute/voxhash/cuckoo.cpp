@@ -1,6 +1,7 @@
 #include "compute/voxhash/cuckoo.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <random>
 #include <unordered_map>
@@ -18,6 +19,8 @@ void validate(const CuckooParams& params) {
   if (!(params.chainFactor >= 1 && params.chainFactor <= 100))
     throw InputError("chain limit factor: " + std::to_string(params.chainFactor) +
                      " is outside 1 to 100 (moves per key are capped at c lg N)");
+  if (params.bucket < 1 || params.bucket > 16 || (params.bucket & (params.bucket - 1)))
+    throw InputError("bucket: " + std::to_string(params.bucket) + " slots is not 1, 2, 4, 8 or 16");
   if (params.maxAttempts < 1 || params.maxAttempts > 1000)
     throw InputError("build attempts: " + std::to_string(params.maxAttempts) +
                      " is outside 1 to 1000");
@@ -25,7 +28,10 @@ void validate(const CuckooParams& params) {
 
 std::uint32_t tableSlots(const CuckooParams& params, std::size_t keys) {
   validate(params);
-  const double slots = std::ceil(params.sizeFactor * double(std::max<std::size_t>(keys, 1)));
+  // Whole buckets.
+  const double slots =
+      std::ceil(params.sizeFactor * double(std::max<std::size_t>(keys, 1)) / params.bucket) *
+      params.bucket;
   if (slots >= double(kPrime))
     throw InputError(std::to_string(keys) + " keys at " + std::to_string(params.sizeFactor) +
                      " slots per key need more slots than the hash functions reach (" +
@@ -47,6 +53,7 @@ HashFunctions drawFunctions(const CuckooParams& params, std::uint32_t slots, std
   f.count = params.functions;
   f.family = params.family;
   f.slots = slots;
+  f.bucketShift = std::countr_zero(unsigned(params.bucket));
   for (int i = 0; i < params.functions; ++i) {
     f.a[i] = a(rng);
     f.b[i] = b(rng);
@@ -75,16 +82,20 @@ std::string checkTable(const std::vector<Entry>& slots, const HashFunctions& fun
     if (!seen.emplace(key, s).second)
       return "key " + std::to_string(key) + " is in slots " + std::to_string(seen[key]) + " and " +
              std::to_string(s);
-    int function = 0;  // the first function that points at s
-    while (function < functions.count && functions.slot(function, key) != s) ++function;
+    const std::uint32_t bucket = functions.bucketStart(std::uint32_t(s));
+    int function = 0;  // the first function that points at s's bucket
+    while (function < functions.count && functions.slot(function, key) != bucket) ++function;
     if (function == functions.count)
       return "key " + std::to_string(key) + " is in slot " + std::to_string(s) +
-             ", none of its candidate slots";
-    for (int i = 0; i < function; ++i)  // what lets a miss stop at an empty slot (lookup)
-      if (keyOf(slots[functions.slot(i, key)]) == kEmptyKey)
-        return "key " + std::to_string(key) + " is in the slot of its function " +
-               std::to_string(function) + " but the slot of its function " + std::to_string(i) +
-               " is empty";
+             ", in none of its candidate buckets";
+    for (int i = 0; i < function; ++i) {  // what lets a miss stop at an empty slot (lookup)
+      const std::uint32_t first = functions.slot(i, key);
+      for (std::uint32_t t = first; t < first + functions.bucket(); ++t)
+        if (keyOf(slots[t]) == kEmptyKey)
+          return "key " + std::to_string(key) + " is in the bucket of its function " +
+                 std::to_string(function) + " but the bucket of its function " + std::to_string(i) +
+                 " has an empty slot";
+    }
   }
   if (seen.size() != keys)
     return std::to_string(seen.size()) + " slots are occupied for " + std::to_string(keys) +

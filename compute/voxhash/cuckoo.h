@@ -2,8 +2,11 @@
 // Cuckoo hashing as the source's chapter 4 builds it on the GPU (Alcantara et al.): a table of
 // 64-bit slots, key in the upper and value in the lower 32 bits, so that a pair moves with one
 // atomic exchange and is found with one load. Every key has one candidate slot per hash function;
-// a key evicted from the slot of function i moves on to the slot of function i + 1. Shared by the
-// CPU and CUDA tables, so that both place and find keys the same way.
+// a key evicted from the slot of function i moves on to the slot of function i + 1. Or, as BGHT's
+// bucketed cuckoo table (BCHT, Awad et al. 2023), one candidate bucket of 4 or 8 consecutive slots
+// per function (a 32-byte sector, or two): a key settles in its first bucket far more often, so a
+// lookup reads fewer buckets, each one memory access. Shared by the CPU and CUDA tables, so that
+// both place and find keys the same way.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -64,27 +67,37 @@ WS_HD constexpr std::uint32_t scaleTo(std::uint32_t h, std::uint32_t slots) {
 // every function; the division by the table size brings in all the bits.
 enum class HashFamily { Multiplicative, Xor };
 
-// A table's hash functions: the constants of each, drawn afresh for every build attempt.
+// A table's hash functions: the constants of each, drawn afresh for every build attempt. The
+// table's slots come in buckets of 2^bucketShift consecutive slots (1: the chapter's table); a
+// function chooses a bucket, and slot() returns its first slot.
 struct HashFunctions {
   int count = 4;
   HashFamily family = HashFamily::Multiplicative;
-  std::uint32_t slots = 1;
+  std::uint32_t slots = 1;  // a multiple of the bucket
+  int bucketShift = 0;
   std::uint32_t a[kMaxFunctions] = {}, b[kMaxFunctions] = {};
 
+  WS_HD int bucket() const { return 1 << bucketShift; }
+  // The first slot of the bucket holding slot s.
+  WS_HD std::uint32_t bucketStart(std::uint32_t s) const { return s >> bucketShift << bucketShift; }
   WS_HD std::uint32_t slot(int i, std::uint32_t key) const {
     const std::uint64_t mixed = family == HashFamily::Multiplicative
                                     ? std::uint64_t(a[i]) * key + b[i]
                                     : std::uint64_t(a[i] ^ key) + b[i];
-    return family == HashFamily::Multiplicative ? scaleTo(modPrime(mixed), slots)
-                                                : modPrime(mixed) % slots;
+    const std::uint32_t buckets = slots >> bucketShift;
+    return (family == HashFamily::Multiplicative ? scaleTo(modPrime(mixed), buckets)
+                                                 : modPrime(mixed) % buckets)
+           << bucketShift;
   }
 
-  // Where a key evicted from `from` goes next: the slot of the function after the first one that
-  // points at `from`, skipping functions that point there too (the chapter's listing stops at the
-  // first match, so a key whose functions coincide would use fewer slots than it has). All
-  // candidate slots are computed at once, independent of each other, and the loops unroll over
-  // kMaxFunctions so they stay in registers: on a long eviction chain every move waits for this.
+  // Where a key evicted from slot `from` goes next: the bucket of the function after the first
+  // one that points at `from`'s, skipping functions that point there too (the chapter's listing
+  // stops at the first match, so a key whose functions coincide would use fewer slots than it
+  // has). All candidate buckets are computed at once, independent of each other, and the loops
+  // unroll over kMaxFunctions so they stay in registers: on a long eviction chain every move
+  // waits for this.
   WS_HD std::uint32_t next(std::uint32_t key, std::uint32_t from) const {
+    from = bucketStart(from);
     std::uint32_t candidate[kMaxFunctions];
     int first = count;  // the first function that points at `from`
     WS_UNROLL
@@ -113,13 +126,17 @@ struct HashFunctions {
 //   lookups find them sooner; the chains are less than half as long.
 // Both keep what lets a miss stop at the first empty candidate slot (lookup): a key sits in its
 // slot j only when it has seen its slots 0 to j - 1 occupied, and an occupied slot never empties.
+// A bucketed table always looks (as BCHT does), slot by slot through each candidate bucket; when
+// all are full it evicts a slot of the next bucket chosen by the key and the move, so that a
+// chain does not keep evicting one slot. A key sits in its bucket j only when its buckets 0 to
+// j - 1 were full.
 enum class Insertion { Exchange, Look };
 
-// One key's insertion. `slots` is the table: slots.exchange(s, e) atomically swaps e into slot s
-// and returns what it held; slots.load(s) reads slot s; slots.claim(s, e) puts e into slot s if it
-// is empty, atomically, and says whether it did. Returns the moves made (exchanges and claims), or
-// kChainFailed when they would pass `limit`, or kDuplicateKey when the entry met another copy of
-// its own key (the input was not unique).
+// One key's insertion (a bucketed table's with Insertion::Look: insertionOf). `slots` is the table:
+// slots.exchange(s, e) atomically swaps e into slot s and returns what it held; slots.load(s) reads
+// slot s; slots.claim(s, e) puts e into slot s if it is empty, atomically, and says whether it did.
+// Returns the moves made (exchanges and claims), or kChainFailed when they would pass `limit`, or
+// kDuplicateKey when the entry met another copy of its own key (the input was not unique).
 constexpr int kChainFailed = -1, kDuplicateKey = -2;
 
 template <typename Slots>
@@ -133,14 +150,18 @@ WS_HD int insertEntry(Entry entry, const HashFunctions& f, Insertion insertion, 
       WS_UNROLL
       for (int i = 0; i < kMaxFunctions; ++i) {
         if (i >= f.count) break;
-        const std::uint32_t s = f.slot(i, key);
-        if (s == from) continue;  // occupied by the key that evicted this one
-        const std::uint32_t seen = keyOf(slots.load(s));
-        if (seen == key) return kDuplicateKey;
-        if (seen != kEmptyKey) continue;
-        if (++moves > limit) return kChainFailed;
-        if (slots.claim(s, entry)) return moves;  // else another key took it: look on
+        const std::uint32_t first = f.slot(i, key);
+        if (first == from) continue;  // full: it holds the key that evicted this one
+        for (std::uint32_t s = first; s < first + f.bucket(); ++s) {
+          const std::uint32_t seen = keyOf(slots.load(s));
+          if (seen == key) return kDuplicateKey;
+          if (seen != kEmptyKey) continue;
+          if (++moves > limit) return kChainFailed;
+          if (slots.claim(s, entry)) return moves;  // else another key took it: look on
+        }
       }
+      // The victim: a slot of the bucket at `at` chosen by the key and the move.
+      if (f.bucketShift) at += (key + std::uint32_t(moves)) * 0x9e3779b9u >> (32 - f.bucketShift);
     }
     if (++moves > limit) return kChainFailed;
     const Entry evicted = slots.exchange(at, entry);
@@ -149,35 +170,49 @@ WS_HD int insertEntry(Entry entry, const HashFunctions& f, Insertion insertion, 
     if (evictedKey == key) return kDuplicateKey;
     entry = evicted;
     key = evictedKey;
-    from = at;
+    from = f.bucketStart(at);
     at = f.next(key, at);
   }
 }
 
-// A key's value, probing its candidate slots in order (Listing 4.2); kNotFound when absent.
-// `probes` counts the slots read. Unlike the listing, a miss stops at the first empty slot: a key
-// enters the table at its first slot and moves only to the next of its slots, and a slot once
-// filled is never empty again, so a key stored in its slot j has filled its slots 0 to j - 1. At
-// 1.25 slots per key that saves a quarter of a miss's reads.
+// What a lookup finds in one candidate bucket: the key's value, kNotFound, and whether the bucket
+// has an empty slot (then the key is in no later bucket: see Insertion).
+struct BucketSeen {
+  std::uint32_t value = kNotFound;
+  bool found = false, roomy = false;
+  WS_HD void see(Entry e, std::uint32_t key) {
+    if (keyOf(e) == key && !found) value = valueOf(e), found = true;
+    roomy |= keyOf(e) == kEmptyKey;
+  }
+};
+
+// A key's value, probing its candidate buckets in order (Listing 4.2); kNotFound when absent.
+// `probes` counts the buckets read. Unlike the listing, a miss stops at the first bucket with an
+// empty slot: a key enters the table in its first bucket with room and moves only to its next
+// bucket, and a slot once filled is never empty again, so a key stored in its bucket j found its
+// buckets 0 to j - 1 full. At 1.25 slots per key that saves a quarter of a miss's reads.
 WS_HD std::uint32_t lookup(const Entry* table, const HashFunctions& f, std::uint32_t key,
                            int& probes) {
   for (int i = 0; i < f.count; ++i) {
-    const Entry e = table[f.slot(i, key)];
+    const std::uint32_t first = f.slot(i, key);
+    BucketSeen seen;
+    for (std::uint32_t s = first; s < first + f.bucket(); ++s) seen.see(table[s], key);
     ++probes;
-    if (keyOf(e) == key) return valueOf(e);
-    if (keyOf(e) == kEmptyKey) break;
+    if (seen.found) return seen.value;
+    if (seen.roomy) break;
   }
   return kNotFound;
 }
 
 // Whether the key in slot s sits in another of its candidate slots as well: a second copy, which
-// only a duplicate in the input can leave (each copy ends up in one of its candidate slots).
+// only a duplicate in the input can leave (each copy ends up in one of its candidate buckets).
 WS_HD bool heldTwice(const Entry* table, const HashFunctions& f, std::uint32_t s) {
   const std::uint32_t key = keyOf(table[s]);
   if (key == kEmptyKey) return false;
   for (int i = 0; i < f.count; ++i) {
-    const std::uint32_t t = f.slot(i, key);
-    if (t != s && keyOf(table[t]) == key) return true;
+    const std::uint32_t first = f.slot(i, key);
+    for (std::uint32_t t = first; t < first + f.bucket(); ++t)
+      if (t != s && keyOf(table[t]) == key) return true;
   }
   return false;
 }
@@ -193,11 +228,17 @@ struct CuckooParams {
   double chainFactor = 7;    // an eviction chain ends in failure after c lg N moves
   HashFamily family = HashFamily::Multiplicative;
   Insertion insertion = Insertion::Exchange;
+  int bucket = 1;        // slots per bucket: 1 (the chapter's table), 2, 4, 8 or 16 (BCHT's)
   int maxAttempts = 20;  // builds with fresh constants before giving up
 };
 
 // Throws InputError naming the parameter when one is outside its range.
 void validate(const CuckooParams& params);
+
+// How the table's keys go in: as chosen, but always looking in a bucketed table.
+inline Insertion insertionOf(const CuckooParams& params) {
+  return params.bucket > 1 ? Insertion::Look : params.insertion;
+}
 
 // The table's size and chain limit for n keys.
 std::uint32_t tableSlots(const CuckooParams& params, std::size_t keys);

@@ -65,7 +65,7 @@ BuildReport CpuCuckooTable::build(const std::vector<std::uint32_t>& keys,
       std::uint32_t myLongest = 0;
 #pragma omp for schedule(static) reduction(|| : failed, duplicate)
       for (std::int64_t k = 0; k < n; ++k) {
-        const int moves = insertEntry(makeEntry(keys[k], values[k]), f, params.insertion,
+        const int moves = insertEntry(makeEntry(keys[k], values[k]), f, insertionOf(params),
                                       report.chainLimit, slots);
         failed = failed || moves == kChainFailed;
         duplicate = duplicate || moves == kDuplicateKey;

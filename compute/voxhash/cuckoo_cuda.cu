@@ -61,12 +61,38 @@ __global__ void heldTwiceKernel(const Entry* table, HashFunctions f, DeviceBuild
   if (s < f.slots && heldTwice(table, f, std::uint32_t(s))) status->duplicate = 1;
 }
 
+// lookup() in a table of kBucket-slot buckets (2 to 16), each bucket read with 16-byte loads,
+// all in flight together (a bucket of k slots starts at a multiple of 8 k bytes).
+template <int kBucket>
+__device__ std::uint32_t lookupBuckets(const Entry* table, const HashFunctions& f,
+                                       std::uint32_t key, int& probes) {
+  for (int i = 0; i < f.count; ++i) {
+    const auto* bucket = reinterpret_cast<const ulonglong2*>(table + f.slot(i, key));
+    ulonglong2 pairs[kBucket / 2];
+    WS_UNROLL
+    for (int j = 0; j < kBucket / 2; ++j) pairs[j] = bucket[j];
+    BucketSeen seen;
+    WS_UNROLL
+    for (int j = 0; j < kBucket / 2; ++j) seen.see(pairs[j].x, key), seen.see(pairs[j].y, key);
+    ++probes;
+    if (seen.found) return seen.value;
+    if (seen.roomy) break;
+  }
+  return kNotFound;
+}
+
 // One thread per query; the probes are summed per warp, then one atomic per warp.
+template <int kBucket>
 __global__ void queryKernel(const std::uint32_t* keys, std::size_t n, const Entry* table,
                             HashFunctions f, std::uint32_t* values, unsigned long long* probes) {
   const std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   int mine = 0;
-  if (k < n) values[k] = lookup(table, f, keys[k], mine);
+  if (k < n) {
+    if constexpr (kBucket == 1)
+      values[k] = lookup(table, f, keys[k], mine);
+    else
+      values[k] = lookupBuckets<kBucket>(table, f, keys[k], mine);
+  }
   for (int offset = 16; offset > 0; offset /= 2)
     mine += __shfl_down_sync(0xffffffffu, mine, offset);
   if (probes && (threadIdx.x & 31) == 0 && mine) atomicAdd(probes, (unsigned long long)mine);
@@ -120,8 +146,8 @@ BuildReport CudaCuckooTable::build(const std::uint32_t* keys, const std::uint32_
     static_assert(kEmptyEntry == ~Entry(0), "the fill writes all-ones bytes");
     WS_CUDA_CHECK(cudaMemsetAsync(slots_.data(), 0xff, report.slots * sizeof(Entry)));
     if (n) {
-      auto* insert = params.insertion == Insertion::Look ? insertKernel<Insertion::Look>
-                                                         : insertKernel<Insertion::Exchange>;
+      auto* insert = insertionOf(params) == Insertion::Look ? insertKernel<Insertion::Look>
+                                                            : insertKernel<Insertion::Exchange>;
       recordedLaunch("insert", insert, blocksFor(n, block_), block_)(
           keys, values, n, slots_.data(), f, report.chainLimit, moves_.data(), status_.device());
     }
@@ -149,8 +175,23 @@ void CudaCuckooTable::query(const std::uint32_t* keys, std::size_t n, std::uint3
                             unsigned long long* probes) {
   if (n == 0) return;
   if (!built_) throw InputError("the cuckoo table has not been built");
-  recordedLaunch("queryKernel", queryKernel, blocksFor(n, block_), block_)(
-      keys, n, slots_.data(), functions_, values, probes);
+  auto* kernel = queryKernel<1>;
+  switch (functions_.bucket()) {
+    case 2:
+      kernel = queryKernel<2>;
+      break;
+    case 4:
+      kernel = queryKernel<4>;
+      break;
+    case 8:
+      kernel = queryKernel<8>;
+      break;
+    case 16:
+      kernel = queryKernel<16>;
+      break;
+  }
+  recordedLaunch("queryKernel", kernel, blocksFor(n, block_), block_)(keys, n, slots_.data(),
+                                                                      functions_, values, probes);
   WS_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -72,12 +72,12 @@ WS_HD constexpr std::uint32_t labValue(std::uint32_t i) {
   return value == kNotFound ? 0 : value;
 }
 
-// Which function placed the key of slot s: 1 to count, or 0 for an empty slot.
+// Which function placed the key of slot s (chose its bucket): 1 to count, or 0 for an empty slot.
 WS_HD int placedBy(const Entry* table, const HashFunctions& f, std::uint32_t s) {
   const std::uint32_t key = keyOf(table[s]);
   if (key == kEmptyKey) return 0;
   for (int i = 0; i < f.count; ++i)
-    if (f.slot(i, key) == s) return i + 1;
+    if (f.slot(i, key) == f.bucketStart(s)) return i + 1;
   return 0;
 }
 
@@ -94,23 +94,42 @@ WS_HD float slotPixel(const Entry* table, const HashFunctions& f, int width, con
 }
 
 // The bytes each operation must move per key, for GB/s and the floor. A random access moves a
-// whole 32-byte sector; an atomic exchange or compare-and-swap reads it and writes it back. Build:
-// the pair read, the table filled with empty slots, at least one atomic on a slot. Hit: the key
-// read, the value written, at least one probe. Miss: the candidate slots up to the first empty one;
-// a random slot is full with the load factor's probability, so 1 + load + load^2 + ... of them on
-// average.
+// whole 32-byte sector (a bucket of more than 4 slots, its slots); an atomic exchange or
+// compare-and-swap reads a sector and writes it back. Build: the pair read, the table filled with
+// empty slots, at least one atomic on a slot. Hit: the key read, the value written, at least one
+// bucket read. Miss: the candidate buckets up to the first with an empty slot; a random slot is
+// full with the load factor's probability, a bucket (as if its slots filled independently) with
+// that to the power of its slots, so 1 + full + full^2 + ... of them on average.
 constexpr double kSectorBytes = 32;
+constexpr double bucketBytes(int bucket) {
+  return 8.0 * bucket > kSectorBytes ? 8.0 * bucket : kSectorBytes;
+}
 constexpr double buildBytesPerKey(double slotsPerKey) {
   return 8 + 8 * slotsPerKey + 2 * kSectorBytes;
 }
-constexpr double kHitBytesPerKey = 8 + kSectorBytes;
-constexpr double missProbesPerKey(int functions, double slotsPerKey) {
+constexpr double hitBytesPerKey(int bucket) {
+  return 8 + bucketBytes(bucket);
+}
+constexpr double kHitBytesPerKey = hitBytesPerKey(1);
+constexpr double missProbesPerKey(int functions, double slotsPerKey, int bucket = 1) {
+  double bucketFull = 1;
+  for (int i = 0; i < bucket; ++i) bucketFull /= slotsPerKey;
   double probes = 0, full = 1;
-  for (int i = 0; i < functions; ++i, full /= slotsPerKey) probes += full;
+  for (int i = 0; i < functions; ++i, full *= bucketFull) probes += full;
   return probes;
 }
-constexpr double missBytesPerKey(int functions, double slotsPerKey) {
-  return 8 + kSectorBytes * missProbesPerKey(functions, slotsPerKey);
+constexpr double missBytesPerKey(int functions, double slotsPerKey, int bucket = 1) {
+  return 8 + bucketBytes(bucket) * missProbesPerKey(functions, slotsPerKey, bucket);
+}
+
+// The lab's three operations' bytes per key for a table of these parameters.
+struct LabBytes {
+  double build, hit, miss;
+  constexpr double all() const { return build + hit + miss; }
+};
+constexpr LabBytes labBytesPerKey(const CuckooParams& c, double slotsPerKey) {
+  return {buildBytesPerKey(slotsPerKey), hitBytesPerKey(c.bucket),
+          missBytesPerKey(c.functions, slotsPerKey, c.bucket)};
 }
 
 // The integer arithmetic of a step per key, counted as the bytes are (the least: one move per
@@ -118,12 +137,12 @@ constexpr double missBytesPerKey(int functions, double slotsPerKey) {
 // counting a 64-bit add as two: a k + b (a multiply and an add), two folds of modPrime (a
 // multiply by 5 and a 64-bit add each), its compare and subtract, and scaleTo's multiply; the
 // XOR family's is counted the same, its modulo as one. A build adds packing the pair and
-// checking what the exchange returned (2); a probe, comparing the key read with the key and
-// with the empty marker, and counting (3).
+// checking what the exchange returned (2); a probe, comparing each slot of the bucket read with
+// the key and with the empty marker, and counting (1 + 2 a slot).
 constexpr double kHashOps = 11;
-constexpr double labOpsPerKey(int functions, double slotsPerKey) {
-  constexpr double build = kHashOps + 2, probe = kHashOps + 3;
-  return build + probe + probe * missProbesPerKey(functions, slotsPerKey);
+constexpr double labOpsPerKey(const CuckooParams& c, double slotsPerKey) {
+  const double build = kHashOps + 2, probe = kHashOps + 1 + 2 * c.bucket;
+  return build + probe + probe * missProbesPerKey(c.functions, slotsPerKey, c.bucket);
 }
 
 struct LabTimings {

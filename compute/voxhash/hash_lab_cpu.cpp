@@ -47,25 +47,21 @@ class CpuHashLab final : public HashLab {
     for (int c = 0; c < count; ++c) {
       CpuStopwatch watch;
       report_.build = table_.build(keys_, values_, params, firstSeed + c);
-      const double slotsPerKey = n ? report_.build.slots / n : 0;
-      timings_.build->record(watch.elapsedMs(), n, n * buildBytesPerKey(slotsPerKey));
+      const LabBytes bytes = labBytesPerKey(params, n ? report_.build.slots / n : 0);
+      timings_.build->record(watch.elapsedMs(), n, n * bytes.build);
       watch = CpuStopwatch();
       const std::uint64_t hitProbes = table_.query(keys_, found_);
-      timings_.hits->record(watch.elapsedMs(), n, n * kHitBytesPerKey);
+      timings_.hits->record(watch.elapsedMs(), n, n * bytes.hit);
       report_.lostKeys = 0;
       for (std::size_t i = 0; i < found_.size(); ++i) report_.lostKeys += found_[i] != values_[i];
       watch = CpuStopwatch();
       const std::uint64_t missProbes = table_.query(absent_, found_);
-      timings_.misses->record(watch.elapsedMs(), n,
-                              n * missBytesPerKey(params.functions, slotsPerKey));
+      timings_.misses->record(watch.elapsedMs(), n, n * bytes.miss);
       report_.probesPerHit = n ? hitProbes / n : 0;
       report_.probesPerMiss = n ? missProbes / n : 0;
     }
-    const double slotsPerKey = n ? tableSlots(params, keys_.size()) / n : 0;
-    timings_.total->record(total.elapsedMs(), n * count,
-                           n * count *
-                               (buildBytesPerKey(slotsPerKey) + kHitBytesPerKey +
-                                missBytesPerKey(params.functions, slotsPerKey)));
+    const LabBytes bytes = labBytesPerKey(params, n ? tableSlots(params, keys_.size()) / n : 0);
+    timings_.total->record(total.elapsedMs(), n * count, n * count * bytes.all());
   }
 
   LabReport report() override {

@@ -74,26 +74,24 @@ class CudaHashLab final : public HashLab {
 
   void step(const CuckooParams& params, std::uint64_t firstSeed, int count) override {
     const double n = double(n_);
-    const double slotsPerKey = n ? tableSlots(params, n_) / n : 0;
+    const LabBytes bytes = labBytesPerKey(params, n ? tableSlots(params, n_) / n : 0);
     totalRing_.start();
     for (int c = 0; c < count; ++c) {
       buildRing_.start();
       report_.build = table_.build(keys_.data(), values_.data(), n_, params, firstSeed + c, true);
-      buildRing_.stop(n, n * buildBytesPerKey(slotsPerKey));
+      buildRing_.stop(n, n * bytes.build);
       counts_.zero();  // probes of the hits, probes of the misses, keys lost
       hitRing_.start();
       table_.query(keys_.data(), n_, found_.data());
-      hitRing_.stop(n, n * kHitBytesPerKey);
+      hitRing_.stop(n, n * bytes.hit);
       if (n_)
         recordedLaunch("countLostKernel", countLostKernel, blocksFor(n_, 256), 256)(
             n_, found_.data(), counts_.data() + 2);
       missRing_.start();
       table_.query(absent_.data(), n_, found_.data());
-      missRing_.stop(n, n * missBytesPerKey(params.functions, slotsPerKey));
+      missRing_.stop(n, n * bytes.miss);
     }
-    totalRing_.stop(n * count, n * count *
-                                   (buildBytesPerKey(slotsPerKey) + kHitBytesPerKey +
-                                    missBytesPerKey(params.functions, slotsPerKey)));
+    totalRing_.stop(n * count, n * count * bytes.all());
     WS_CUDA_CHECK(cudaGetLastError());
     statisticsDue_ = true;
   }

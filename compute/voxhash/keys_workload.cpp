@@ -87,13 +87,12 @@ std::vector<std::string> KeysWorkload::sweepSizes() const {
 
 double KeysWorkload::bytesPerWorkUnit() const {
   const CuckooParams& c = config_.cuckoo;
-  return buildBytesPerKey(c.sizeFactor) + kHitBytesPerKey +
-         missBytesPerKey(c.functions, c.sizeFactor);
+  return labBytesPerKey(c, c.sizeFactor).all();
 }
 
 std::optional<OpModel> KeysWorkload::opsPerWorkUnit() const {
   const CuckooParams& c = config_.cuckoo;
-  return OpModel{labOpsPerKey(c.functions, c.sizeFactor), OpKind::Int32};
+  return OpModel{labOpsPerKey(c, c.sizeFactor), OpKind::Int32};
 }
 
 }  // namespace ws::voxhash
