@@ -4,6 +4,7 @@
 // norms and the views. Skips where no GPU is present.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -16,18 +17,21 @@ namespace {
 
 // Tolerance: the same operations in the same order on both sides (poisson_stencil.h), apart from
 // the multiply-adds nvcc fuses; each update is a contraction of values of order 1, so after a few
-// sweeps they differ by some 1e-6, while a wrong colour, a missed node or a wrong neighbour shows
-// as a difference of order 0.1 to 1.
+// sweeps they differ by some 1e-6 of the largest |u|, while a wrong colour, a missed node or a
+// wrong neighbour shows as a difference of order 0.1 to 1 of it. Relative to |u| where it grows
+// past 1: multigrid's corrections carried u to 13.5 and float's rounding to 1.1e-4 (H200, run 76).
 constexpr double kTolerance = 1e-4;
 
-// One sweep and four more on both modules (loaded alike): u agrees within `tolerance` after
-// each, and the residuals' norms agree.
+// One sweep and four more on both modules (loaded alike): u agrees within `tolerance` times the
+// largest |u| (at least 1) after each, and the residuals' norms agree.
 void expectTheSameSweeps(PoissonModule& cpu, PoissonModule& gpu, double tolerance) {
   for (int sweeps : {1, 4}) {
     cpu.step(sweeps);
     gpu.step(sweeps);
-    EXPECT_LT(test::largestDifference(cpu.engine().solution(), gpu.engine().solution()), tolerance)
-        << "after " << cpu.stepCount() << " sweeps";
+    const double scale = std::max(1.0, cpu.norms().largest);
+    EXPECT_LT(test::largestDifference(cpu.engine().solution(), gpu.engine().solution()),
+              tolerance * scale)
+        << "after " << cpu.stepCount() << " sweeps, largest |u| " << scale;
   }
   const double a = cpu.norms().residual, b = gpu.norms().residual;
   EXPECT_NEAR(b, a, 1e-4 * a + 1e-3);
@@ -85,7 +89,7 @@ TEST(PoissonCuda, EverySolverFollowsTheCpuOnFreshRandomStates) {
             expectTheSameSweeps(cpu, gpu, tolerance);
             const Norms a = cpu.norms(), b = gpu.norms();
             EXPECT_NEAR(b.error, a.error, 1e-4 * a.error + 1e-6);
-            EXPECT_NEAR(b.largest, a.largest, 1e-4);
+            EXPECT_NEAR(b.largest, a.largest, 1e-4 * std::max(1.0, a.largest));
           }
 }
 

@@ -30,11 +30,17 @@ namespace {
 constexpr int kNormBlock = 256, kNormBlocks = 1024;
 const dim3 kBlock(32, 8, 1);
 // The thread-a-node colour passes: in 2-D 64 x 4, measured against 32 x 8 and 128 x 2 (H200, run
-// 49: 1% faster); in 3-D 64 x 2 x 2, two planes a block, so that the z neighbours of one plane's
-// nodes are rows the block's other plane reads (runs 72-73 against 64 x 4 x 1 and 15 other shapes:
-// 3-4% faster in float and in double).
-template <int D>
-constexpr dim3 kColourBlock = D == 2 ? dim3(64, 4, 1) : dim3(64, 2, 2);
+// 49: 1% faster). In 3-D the blocks are two planes deep, so that the z neighbours of one plane's
+// nodes are rows the block's other plane reads (runs 72-73, against 64 x 4 x 1 and 15 other
+// shapes: 3-4% faster), and red-black's threads update a node in each of two planes, the block's
+// depth apart, for twice the loads in flight (runs 75-76: 64 x 4 x 2 blocks 3.5% faster in float
+// and 5% in double than one plane in 64 x 2 x 2, the best of both before).
+template <int D, int kColours>
+constexpr dim3 kColourBlock = D == 2          ? dim3(64, 4, 1)
+                              : kColours == 2 ? dim3(64, 4, 2)
+                                              : dim3(64, 2, 2);
+template <int D, int kColours>
+constexpr int kColourPlanes = D == 3 && kColours == 2 ? 2 : 1;
 
 // Every unknown of a grid, a thread each: (x, y, z) from 1 (z = 0 in 2-D); false past them.
 template <int D>
@@ -49,15 +55,15 @@ dim3 unknownBlocks(const Grid& g) {
   return dim3(blocksFor(g.n - 1, kBlock.x), blocksFor(g.n - 1, kBlock.y), D == 3 ? g.n - 1 : 1);
 }
 
-// The nodes of colour C of `kColours` (poisson_stencil.h's colourOf), a thread each: along x every
-// other node, the first 1 or 2 by the colour; with 4 and 8 colours also every other row (and
-// plane). False past the grid. (Two planes a thread, for more loads in flight, measured no
-// better: docs/performance.md.)
+// The nodes of colour C of `kColours` (poisson_stencil.h's colourOf), kColourPlanes a thread, its
+// plane p's here: along x every other node, the first 1 or 2 by the colour; with 4 and 8 colours
+// also every other row (and plane). A block covers kColourPlanes times its depth in planes, a
+// thread's the block's depth apart. False past the grid.
 template <int D, int kColours, int C>
-__device__ bool colouredNodeOf(const Grid& g, int& x, int& y, int& z) {
+__device__ bool colouredNodeOf(const Grid& g, int p, int& x, int& y, int& z) {
   const int tx = int(blockIdx.x * blockDim.x + threadIdx.x);
   const int ty = int(blockIdx.y * blockDim.y + threadIdx.y);
-  const int tz = int(blockIdx.z * blockDim.z + threadIdx.z);
+  const int tz = int((blockIdx.z * kColourPlanes<D, kColours> + p) * blockDim.z + threadIdx.z);
   if constexpr (kColours == 2) {
     y = 1 + ty;
     z = D == 3 ? 1 + tz : 0;
@@ -69,13 +75,14 @@ __device__ bool colouredNodeOf(const Grid& g, int& x, int& y, int& z) {
   }
   return x < g.n && y < g.n && (D == 2 || z < g.n);
 }
-template <int D>
-dim3 colouredBlocks(const Grid& g, int colours) {
+template <int D, int kColours>
+dim3 colouredBlocks(const Grid& g) {
   const int half = g.n / 2, all = g.n - 1;  // a colour's nodes along an axis, at most
-  const int ys = colours == 2 ? all : half;
-  const int zs = D == 2 ? 1 : colours == 2 ? all : half;
-  constexpr dim3 block = kColourBlock<D>;
-  return dim3(blocksFor(half, block.x), blocksFor(ys, block.y), blocksFor(zs, block.z));
+  const int ys = kColours == 2 ? all : half;
+  const int zs = D == 2 ? 1 : kColours == 2 ? all : half;
+  constexpr dim3 block = kColourBlock<D, kColours>;
+  return dim3(blocksFor(half, block.x), blocksFor(ys, block.y),
+              blocksFor(zs, block.z * kColourPlanes<D, kColours>));
 }
 
 // Node i's relaxed update from the values in `from`.
@@ -100,13 +107,25 @@ __global__ void jacobiKernel(const T* u, const T* f, Operator<T> op, T* next, Gr
   next[i] = updateAt<D, S, kStored>(u, f, op, g, i, h2, omega);
 }
 
-// One colour's pass, in place: no node it updates reads another it updates.
+// One colour's pass, in place: no node it updates reads another it updates. A thread's planes'
+// updates are all made before any is stored, so that their loads are in flight together.
 template <int D, Stencil S, typename T, bool kStored, int kColours, int C>
 __global__ void colourKernel(T* u, const T* f, Operator<T> op, Grid g, T h2, T omega) {
-  int x, y, z;
-  if (!colouredNodeOf<D, kColours, C>(g, x, y, z)) return;
-  const std::size_t i = g.index(x, y, z);
-  u[i] = updateAt<D, S, kStored>(u, f, op, g, i, h2, omega);
+  constexpr int kPlanes = kColourPlanes<D, kColours>;
+  bool inside[kPlanes];
+  std::size_t node[kPlanes];
+  T value[kPlanes];
+  WS_UNROLL
+  for (int p = 0; p < kPlanes; ++p) {
+    int x, y, z;
+    inside[p] = colouredNodeOf<D, kColours, C>(g, p, x, y, z);
+    if (!inside[p]) continue;
+    node[p] = g.index(x, y, z);
+    value[p] = updateAt<D, S, kStored>(u, f, op, g, node[p], h2, omega);
+  }
+  WS_UNROLL
+  for (int p = 0; p < kPlanes; ++p)
+    if (inside[p]) u[node[p]] = value[p];
 }
 
 // The source's technique for a colour's pass: a block stages its tile of u, kTileX x kTileY
@@ -626,9 +645,9 @@ class CudaEngine final : public PoissonEngine {
         return std::array<Kernel, kColours>{colourKernel<D, S, T, kStored, kColours, C>...};
       }
       (std::make_integer_sequence<int, kColours>());
-      const dim3 blocks = colouredBlocks<D>(level.grid, kColours);
+      const dim3 blocks = colouredBlocks<D, kColours>(level.grid);
       for (int c = 0; c < kColours; ++c)
-        recordedLaunch("colourKernel", kernels[c], blocks, kColourBlock<D>)(
+        recordedLaunch("colourKernel", kernels[c], blocks, kColourBlock<D, kColours>)(
             level.u.data(), level.f.data(), op, level.grid, h2, omega);
     }
   }
