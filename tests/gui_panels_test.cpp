@@ -1004,7 +1004,8 @@ expect-no-error
 }
 
 // The voxel module's random keys hide the models' parameters, and their plots go; the
-// intersection brings them back. A 3-D lattice's depth shows with the 3-D lattice.
+// intersection brings them back. A bucketed table hides the insertion (it always looks). A 3-D
+// lattice's depth shows with the 3-D lattice.
 TEST(GuiPanels, ParametersThatMeanNothingAreHidden) {
   REQUIRE_WINDOWS();
   const std::string script = R"script(
@@ -1019,6 +1020,13 @@ expect-no-widget "size of B"
 expect-widget keys
 expect-no-widget "voxels of A"
 expect-widget "probes per hit"
+expect-widget insertion
+pick "bucket (slots)" 4
+frames 2
+expect-no-widget insertion
+pick "bucket (slots)" 1
+frames 2
+expect-widget insertion
 pick workload intersection
 expect-widget "voxels per axis"
 pick module "Lattice Boltzmann flow"

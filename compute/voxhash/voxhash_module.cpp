@@ -90,6 +90,8 @@ VoxhashModule::VoxhashModule(Backend backend) : Module(backend) {
 }
 
 bool VoxhashModule::applies(const std::string& key) const {
+  // A bucketed table always looks before it evicts: the insertion is the one-slot table's choice.
+  if (key == "insertion" && params().getText("bucket") != "1") return false;
   const auto own = onlyFor_.find(key);
   return own == onlyFor_.end() || own->second == workloadOf(params());
 }
