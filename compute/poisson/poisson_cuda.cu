@@ -55,10 +55,10 @@ dim3 unknownBlocks(const Grid& g) {
   return dim3(blocksFor(g.n - 1, kBlock.x), blocksFor(g.n - 1, kBlock.y), D == 3 ? g.n - 1 : 1);
 }
 
-// The nodes of colour C of `kColours` (poisson_stencil.h's colourOf), kColourPlanes a thread, its
-// plane p's here: along x every other node, the first 1 or 2 by the colour; with 4 and 8 colours
-// also every other row (and plane). A block covers kColourPlanes times its depth in planes, a
-// thread's the block's depth apart. False past the grid.
+// The nodes of colour C of `kColours` (poisson_stencil.h's colourOf), kColourPlanes a thread (here
+// its plane p's): along x every other node, the first 1 or 2 by the colour; with 4 and 8 colours
+// also every other row (and plane). A block covers kColourPlanes times its depth in planes; a
+// thread's planes lie the block's depth apart. False past the grid.
 template <int D, int kColours, int C>
 __device__ bool colouredNodeOf(const Grid& g, int p, int& x, int& y, int& z) {
   const int tx = int(blockIdx.x * blockDim.x + threadIdx.x);
