@@ -73,6 +73,9 @@ void expectEveryKeyPlaced(Backend backend, const std::string& insertion, int buc
   EXPECT_EQ(placed, r.build.keys);
   EXPECT_DOUBLE_EQ(r.probesPerHit, double(probes) / double(r.build.keys));
   EXPECT_GT(counts[1], counts[functions]);  // the first function places the most
+  // Every bucket in one image row: rows hold whole buckets.
+  EXPECT_EQ(m->world().maxX, double(tableImageWidth(r.build.slots)));
+  EXPECT_EQ(tableImageWidth(r.build.slots) % 16, 0);
 }
 
 // The hash lab's key patterns: each gives its 2n keys distinct and none the empty marker, laid out

@@ -179,7 +179,8 @@ class HashLab {
 std::unique_ptr<HashLab> makeCpuHashLab(LabTimings timings);
 std::unique_ptr<HashLab> makeCudaHashLab(LabTimings timings, int block);
 
-// Slots per image row for a table of `slots`.
+// Slots per image row for a table of `slots`: about the square root, a multiple of 16 so that
+// every bucket (1 to 16 slots) lies in one row and the buckets line up in columns.
 int tableImageWidth(std::uint32_t slots);
 
 // A table of f.slots slots drawn as an image of tableImageWidth(f.slots) slots per row: each

@@ -9,7 +9,8 @@
 namespace ws::voxhash {
 
 int tableImageWidth(std::uint32_t slots) {
-  return std::max(1, int(std::ceil(std::sqrt(double(slots)))));
+  const int side = int(std::ceil(std::sqrt(double(slots))));
+  return std::max(16, (side + 15) / 16 * 16);
 }
 
 void renderTableOnHost(const Entry* slots, const HashFunctions& f, const FieldRequest& request,
