@@ -20,14 +20,9 @@ inline std::uint64_t missProbesCountedOnTheTable(const std::vector<Entry>& slots
                                                  const HashFunctions& f,
                                                  const std::vector<std::uint32_t>& absent) {
   std::uint64_t probes = 0;
-  const auto roomy = [&](std::uint32_t first) {  // a bucket with an empty slot
-    for (std::uint32_t s = first; s < first + f.bucket(); ++s)
-      if (keyOf(slots[s]) == kEmptyKey) return true;
-    return false;
-  };
   for (std::uint32_t key : absent) {
     int i = 0;
-    while (i < f.count && !roomy(f.slot(i, key))) ++i;
+    while (i < f.count && !seeBucket(slots.data(), f, f.slot(i, key), key).roomy) ++i;
     probes += std::uint64_t(std::min(i + 1, f.count));
   }
   return probes;

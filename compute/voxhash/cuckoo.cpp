@@ -82,20 +82,15 @@ std::string checkTable(const std::vector<Entry>& slots, const HashFunctions& fun
     if (!seen.emplace(key, s).second)
       return "key " + std::to_string(key) + " is in slots " + std::to_string(seen[key]) + " and " +
              std::to_string(s);
-    const std::uint32_t bucket = functions.bucketStart(std::uint32_t(s));
-    int function = 0;  // the first function that points at s's bucket
-    while (function < functions.count && functions.slot(function, key) != bucket) ++function;
-    if (function == functions.count)
+    const int function = placedBy(slots.data(), functions, std::uint32_t(s)) - 1;
+    if (function < 0)
       return "key " + std::to_string(key) + " is in slot " + std::to_string(s) +
              ", in none of its candidate buckets";
-    for (int i = 0; i < function; ++i) {  // what lets a miss stop at an empty slot (lookup)
-      const std::uint32_t first = functions.slot(i, key);
-      for (std::uint32_t t = first; t < first + functions.bucket(); ++t)
-        if (keyOf(slots[t]) == kEmptyKey)
-          return "key " + std::to_string(key) + " is in the bucket of its function " +
-                 std::to_string(function) + " but the bucket of its function " + std::to_string(i) +
-                 " has an empty slot";
-    }
+    for (int i = 0; i < function; ++i)  // what lets a miss stop at an empty slot (lookup)
+      if (seeBucket(slots.data(), functions, functions.slot(i, key), key).roomy)
+        return "key " + std::to_string(key) + " is in the bucket of its function " +
+               std::to_string(function) + " but the bucket of its function " + std::to_string(i) +
+               " has an empty slot";
   }
   if (seen.size() != keys)
     return std::to_string(seen.size()) + " slots are occupied for " + std::to_string(keys) +

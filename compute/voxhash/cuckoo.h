@@ -186,6 +186,14 @@ struct BucketSeen {
   }
 };
 
+// The bucket of `f` starting at slot `first`, read slot by slot for `key`.
+WS_HD BucketSeen seeBucket(const Entry* table, const HashFunctions& f, std::uint32_t first,
+                           std::uint32_t key) {
+  BucketSeen seen;
+  for (std::uint32_t s = first; s < first + f.bucket(); ++s) seen.see(table[s], key);
+  return seen;
+}
+
 // A key's value, probing its candidate buckets in order (Listing 4.2); kNotFound when absent.
 // `probes` counts the buckets read. Unlike the listing, a miss stops at the first bucket with an
 // empty slot: a key enters the table in its first bucket with room and moves only to its next
@@ -194,9 +202,7 @@ struct BucketSeen {
 WS_HD std::uint32_t lookup(const Entry* table, const HashFunctions& f, std::uint32_t key,
                            int& probes) {
   for (int i = 0; i < f.count; ++i) {
-    const std::uint32_t first = f.slot(i, key);
-    BucketSeen seen;
-    for (std::uint32_t s = first; s < first + f.bucket(); ++s) seen.see(table[s], key);
+    const BucketSeen seen = seeBucket(table, f, f.slot(i, key), key);
     ++probes;
     if (seen.found) return seen.value;
     if (seen.roomy) break;
@@ -215,6 +221,16 @@ WS_HD bool heldTwice(const Entry* table, const HashFunctions& f, std::uint32_t s
       if (t != s && keyOf(table[t]) == key) return true;
   }
   return false;
+}
+
+// Which function placed the key of slot s (chose its bucket): 1 to count, or 0 for an empty slot
+// or a key in none of its candidate buckets.
+WS_HD int placedBy(const Entry* table, const HashFunctions& f, std::uint32_t s) {
+  const std::uint32_t key = keyOf(table[s]);
+  if (key == kEmptyKey) return 0;
+  for (int i = 0; i < f.count; ++i)
+    if (f.slot(i, key) == f.bucketStart(s)) return i + 1;
+  return 0;
 }
 
 WS_HD int chainBin(int moves) {

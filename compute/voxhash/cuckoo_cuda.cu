@@ -175,21 +175,10 @@ void CudaCuckooTable::query(const std::uint32_t* keys, std::size_t n, std::uint3
                             unsigned long long* probes) {
   if (n == 0) return;
   if (!built_) throw InputError("the cuckoo table has not been built");
-  auto* kernel = queryKernel<1>;
-  switch (functions_.bucket()) {
-    case 2:
-      kernel = queryKernel<2>;
-      break;
-    case 4:
-      kernel = queryKernel<4>;
-      break;
-    case 8:
-      kernel = queryKernel<8>;
-      break;
-    case 16:
-      kernel = queryKernel<16>;
-      break;
-  }
+  // One kernel a bucket size, 2^bucketShift slots.
+  static const decltype(&queryKernel<1>) kernels[] = {
+      queryKernel<1>, queryKernel<2>, queryKernel<4>, queryKernel<8>, queryKernel<16>};
+  const auto kernel = kernels[functions_.bucketShift];
   recordedLaunch("queryKernel", kernel, blocksFor(n, block_), block_)(keys, n, slots_.data(),
                                                                       functions_, values, probes);
   WS_CUDA_CHECK(cudaGetLastError());

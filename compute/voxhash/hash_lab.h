@@ -72,15 +72,6 @@ WS_HD constexpr std::uint32_t labValue(std::uint32_t i) {
   return value == kNotFound ? 0 : value;
 }
 
-// Which function placed the key of slot s (chose its bucket): 1 to count, or 0 for an empty slot.
-WS_HD int placedBy(const Entry* table, const HashFunctions& f, std::uint32_t s) {
-  const std::uint32_t key = keyOf(table[s]);
-  if (key == kEmptyKey) return 0;
-  for (int i = 0; i < f.count; ++i)
-    if (f.slot(i, key) == f.bucketStart(s)) return i + 1;
-  return 0;
-}
-
 // The table as an image of `width` slots per row, row 0 at the top of the world. The value under
 // pixel (px, py) of the request: placedBy, or NaN outside the table.
 WS_HD float slotPixel(const Entry* table, const HashFunctions& f, int width, const FieldRequest& r,
