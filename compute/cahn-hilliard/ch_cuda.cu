@@ -215,9 +215,9 @@ class CudaEngine final : public ChEngine {
     ring_.start();
     for (int i = 0; i < steps; ++i) {
       if (shape_.nz > 1)
-        timeStep<3>(k, integrator);
+        timeStep<3>(k, integrator, i > 0);
       else
-        timeStep<2>(k, integrator);
+        timeStep<2>(k, integrator, i > 0);
     }
     const double cells = double(shape_.cells()) * steps;
     ring_.stop(cells, cells * bytesPerCell(integrator));
@@ -342,8 +342,9 @@ class CudaEngine final : public ChEngine {
     linearFresh_ = true;
   }
 
+  // afterStep: the stream's last kernel was the last pass of a step (which the next may overlap).
   template <int D>
-  void timeStep(const Coefficients& k, Integrator integrator) {
+  void timeStep(const Coefficients& k, Integrator integrator, bool afterStep) {
     if (usesArrays()) {
       TextureField& now = fields_[current_];
       TextureField& other = fields_[current_ ^ 1];
@@ -357,11 +358,12 @@ class CudaEngine final : public ChEngine {
       return;
     }
     if (integrator == Integrator::Euler) {
-      linearPass<D>(phi_.data(), phi_.data(), stage_.data(), passStep(Pass::Euler, k), k);
+      linearPass<D>(phi_.data(), phi_.data(), stage_.data(), passStep(Pass::Euler, k), k,
+                    afterStep);
       std::swap(phi_, stage_);
     } else {
-      linearPass<D>(phi_.data(), phi_.data(), stage_.data(), passStep(Pass::Half, k), k);
-      linearPass<D>(stage_.data(), phi_.data(), phi_.data(), passStep(Pass::Final, k), k);
+      linearPass<D>(phi_.data(), phi_.data(), stage_.data(), passStep(Pass::Half, k), k, afterStep);
+      linearPass<D>(stage_.data(), phi_.data(), phi_.data(), passStep(Pass::Final, k), k, true);
     }
   }
 
@@ -369,7 +371,8 @@ class CudaEngine final : public ChEngine {
   dim3 pointBlock() const { return config_.strips ? dim3(256, 1, 1) : dim3(16, 16, 1); }
 
   template <int D>
-  void linearPass(const float* in, const float* base, float* out, float h, const Coefficients& k) {
+  void linearPass(const float* in, const float* base, float* out, float h, const Coefficients& k,
+                  bool afterPass) {
     if (config_.kernel == CudaChKernel::Global) {
       const dim3 block = pointBlock();
       if (config_.constant)
@@ -390,7 +393,7 @@ class CudaEngine final : public ChEngine {
         recordedLaunch("sharedKernel", sharedKernel<D, false>, grid, block)(in, base, out, shape_,
                                                                             h, k);
     } else if (config_.kernel == CudaChKernel::Shuffle) {
-      shufflePass<D>(in, base, out, h, k);
+      shufflePass<D>(in, base, out, h, k, afterPass);
     } else {
       using T = Tile<D>;
       const dim3 block(32, 8, 1);
@@ -407,9 +410,15 @@ class CudaEngine final : public ChEngine {
   }
 
   // The fast path: which kernel, for the dimensions, the coefficients and whether the pass adds
-  // to its own input (Euler, RK2's half step) or to phi (RK2's final step).
+  // to its own input (Euler, RK2's half step) or to phi (RK2's final step). The four-column
+  // kernels overlap the end of the pass before (afterPass: the stream's last kernel was one of
+  // these passes) on Hopper and later: their blocks start as its last ones run and wait for it
+  // (waitForPreviousGrid) before reading anything. A pass moves 64 MiB at 4096^2 in some 40 us,
+  // several of them the launch and the tail: overlapped, Euler steps were 2-3.5% faster, RK2's
+  // 1-3% (H200, 2026-11-29, runs 81-82).
   template <int D>
-  void shufflePass(const float* in, const float* base, float* out, float h, const Coefficients& k) {
+  void shufflePass(const float* in, const float* base, float* out, float h, const Coefficients& k,
+                   bool afterPass) {
     const unsigned strips = blocksFor(shape_.nx, kShuffleColumns);
     const bool same = in == base;
     if constexpr (D == 2) {
@@ -419,7 +428,7 @@ class CudaEngine final : public ChEngine {
         const auto kernel =
             config_.constant ? (same ? vectorKernel2d<true, true> : vectorKernel2d<true, false>)
                              : (same ? vectorKernel2d<false, true> : vectorKernel2d<false, false>);
-        recordedLaunch("vectorKernel2d", kernel, grid, dim3(32 * kVectorWarps))(
+        dependentLaunch("vectorKernel2d", kernel, grid, dim3(32 * kVectorWarps), afterPass)(
             reinterpret_cast<const float4*>(in), reinterpret_cast<const float4*>(base),
             reinterpret_cast<float4*>(out), shape_, h, k);
         return;
@@ -432,7 +441,7 @@ class CudaEngine final : public ChEngine {
       recordedLaunch("shuffleKernel2d", kernel, grid, block)(in, base, out, shape_, h, k);
     } else {
       if (fourColumnsALane()) {
-        slabPass(in, base, out, h, k);
+        slabPass(in, base, out, h, k, afterPass);
         return;
       }
       const dim3 grid(strips, blocksFor(shape_.ny, kMarchRows * kMarchWarps),
@@ -510,12 +519,14 @@ class CudaEngine final : public ChEngine {
 
   // The 3-D fast path with four columns a lane: blocks of rows marching through the planes (only
   // where slabFits()).
-  void slabPass(const float* in, const float* base, float* out, float h, const Coefficients& k) {
+  void slabPass(const float* in, const float* base, float* out, float h, const Coefficients& k,
+                bool afterPass) {
     const SlabKernel kernel = kSlabKernels[config_.constant][in == base];
     const dim3 grid = slabGrid();
-    recordedLaunch("vectorKernel3d", kernel, grid, dim3(32 * kSlabWarps), kSlabSharedBytes)(
-        reinterpret_cast<const float4*>(in), reinterpret_cast<const float4*>(base),
-        reinterpret_cast<float4*>(out), shape_, h, k);
+    dependentLaunch("vectorKernel3d", kernel, grid, dim3(32 * kSlabWarps), afterPass,
+                    kSlabSharedBytes)(reinterpret_cast<const float4*>(in),
+                                      reinterpret_cast<const float4*>(base),
+                                      reinterpret_cast<float4*>(out), shape_, h, k);
   }
 
   template <int D>

@@ -10,6 +10,7 @@
 
 #include "compute/cahn-hilliard/ch_parts.h"
 #include "compute/cahn-hilliard/ch_stencil.h"
+#include "compute/core/launch.cuh"
 
 namespace ws::ch {
 
@@ -513,6 +514,8 @@ template <bool kConst, bool kSameBase>
 __global__ void __launch_bounds__(32 * kVectorWarps)
     vectorKernel2d(const float4* in, const float4* base, float4* out, Shape s, float h,
                    Coefficients argument) {
+  waitForPreviousGrid();  // launched to overlap the previous pass: see shufflePass
+  letNextGridStart();
   constexpr int rows = kVectorRows;
   const int x0 = (int(blockIdx.x) * kVectorWarps + int(threadIdx.x) / 32) * 128;
   if (x0 >= s.nx) return;  // a whole warp past the row (no barrier waits for it)
@@ -565,6 +568,8 @@ template <bool kConst, bool kSameBase>
 __global__ void __launch_bounds__(kSlabThreads)
     vectorKernel3d(const float4* in, const float4* base, float4* out, Shape s, float h,
                    Coefficients argument) {
+  waitForPreviousGrid();  // launched to overlap the previous pass: see shufflePass
+  letNextGridStart();
   constexpr int T = kSlabThreads, kWarps = kSlabWarps, kStages = kSlabStages;
   // The march is unrolled by the stage count, so that each plane's stage and exchange buffer are
   // known when compiling (a plane's parity too: z0 and the unrolled steps are even).
