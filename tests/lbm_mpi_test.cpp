@@ -201,6 +201,44 @@ TEST(LbmMpi, TheFrameOfALatticeLargerThanTheWindowIsOneProcesss) {
   }
 }
 
+// A grid of ranks, two or three axes split, writes the flow of one process bit for bit: the 2-D
+// cylinder (inlet, both outlets, the obstacle across the boxes' edges) in 2x2, the 3-D cavity's
+// lid and walls in 2x1x2 and 1x2x2 (FP16, A-A), a grid along one axis as slabs (2x1).
+TEST(LbmMpi, AGridOfRanksWritesTheFlowOfOneProcessBitForBit) {
+  REQUIRE_MPI();
+  const struct {
+    Case c;
+    int ranks;
+  } cases[] = {
+      {{"cylinder_2x2", "--size 96x48 --steps 13 --set lbm.split_grid=2x2"}, 4},
+      {{"cavity3d_2x1x2",
+        "--preset lbm-cavity-3d --size 16 --steps 9 --variant aa-soa-fp16 "
+        "--set lbm.split_grid=2x1x2"},
+       4},
+      {{"channel3d_1x2x2",
+        "--preset lbm-obstacle-3d --size 32x16x16 --steps 8 --variant ab-soa-fp32 "
+        "--set lbm.split_grid=1x2x2"},
+       4},
+      {{"cylinder_2x1", "--size 96x48 --steps 12 --set lbm.split_grid=2x1"}, 2},
+  };
+  for (const auto& [c, ranks] : cases) {
+    const Written one = run(1, c.options, c.name);
+    ASSERT_EQ(one.exitCode, 0) << c.name << ": " << one.output;
+    const Written split = run(ranks, c.options, c.name);
+    ASSERT_EQ(split.exitCode, 0) << c.name << ": " << split.output;
+    EXPECT_TRUE(split.vti == one.vti) << c.name << " over " << ranks << " ranks";
+    EXPECT_NE(split.output.find(ranks == 2 ? "split over 2 ranks along x"
+                                           : "split over 4 ranks in a grid of"),
+              std::string::npos)
+        << c.name << ": " << split.output;
+  }
+  const Written wrong = run(3, "--size 96x48 --steps 3 --set lbm.split_grid=2x2", "grid_refused");
+  EXPECT_EQ(wrong.exitCode, 2) << wrong.output;
+  EXPECT_NE(wrong.output.find("a 2x2x1 grid of ranks needs 4 processes, not 3 (lbm.split_grid)"),
+            std::string::npos)
+      << wrong.output;
+}
+
 TEST(LbmMpi, MoreRanksThanTheLatticeCanTakeAreRefused) {
   REQUIRE_MPI();
   const Written w = run(5, "--size 16x8 --steps 3", "refused");

@@ -1,6 +1,7 @@
 #pragma once
 // One implementation of the LBM state and step: the OpenMP engine (lbm_cpu) and the CUDA engine
 // (lbm_cuda) run the same storage variants through the same cell update (lbm_cell.h).
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -120,12 +121,11 @@ WS_HD void initializeCell(const Grid& g, const std::uint8_t* flags, S f, std::si
   for (int i = 0; i < Lat::Q; ++i) storePostCollision<Lat, P>(g, flags, f, n, i, false, p, s[i]);
 }
 
-// A lattice split over ranks (lbm_split.h) as the views and notes show it: the axis, where each
-// rank's slab begins along it (and, last, the lattice's extent), and a step's times in the last
-// step() call, the whole's and each rank's.
+// A lattice split over ranks (lbm_split.h) as the views and notes show it: along each axis where
+// each part begins (and, last, the lattice's extent; {0, extent} along an axis not split), and a
+// step's times in the last step() call, the whole's and each rank's (ranks numbered x fastest).
 struct SplitState {
-  int axis = 0;
-  std::vector<int> first;
+  std::array<std::vector<int>, 3> first;
   bool overlapped = false;  // the exchange runs while the inside steps
   double stepMs = 0;        // a step of the whole lattice, as rank 0 saw it
   bool peer = false;        // the halo goes from GPU to GPU (not through the host)

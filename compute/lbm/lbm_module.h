@@ -123,6 +123,8 @@ class LbmModule final : public Module,
   void buildEngine();
   int splitAxis() const;  // under mpirun (lbm_mpi.h): 0, 1, 2 for x, y, z
   std::string splitNotes(const SplitState& split) const;
+  // The grid of ranks asked for (lbm.split_grid), or all 0 for slabs along splitAxis().
+  std::array<int, 3> splitGrid() const;
   // After the cell types changed: the monitor is found again, the obstacles' surface made again.
   void cellTypesChanged();
   void keepSnapshot();

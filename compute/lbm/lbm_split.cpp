@@ -1,6 +1,7 @@
 #include "compute/lbm/lbm_split.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -34,57 +35,86 @@ std::vector<std::uint8_t> localFlags(const Split& split, const std::vector<std::
   return local;
 }
 
-// The cells of grid g's layer `layer` along `axis`, in storage order.
-template <typename Visit>
-void forEachCellOfLayer(const Grid& g, int axis, int layer, Visit visit) {
-  int lo[3] = {0, 0, 0}, hi[3] = {g.nx, g.ny, g.nz};
-  lo[axis] = layer;
-  hi[axis] = layer + 1;
-  int c[3];
-  for (c[2] = lo[2]; c[2] < hi[2]; ++c[2])
-    for (c[1] = lo[1]; c[1] < hi[1]; ++c[1])
-      for (c[0] = lo[0]; c[0] < hi[0]; ++c[0]) visit(cellAt(g, c));
-}
-
 }  // namespace
 
 // ---- where the cells lie ----------------------------------------------------------------------
 
-Split::Split(const Grid& lattice, int axis, int ranks)
-    : lattice_(lattice), axis_(axis), ranks_(ranks) {
+namespace {
+// A split along one axis as a grid of ranks; refuses an axis the lattice does not have.
+std::array<int, 3> alongOneAxis(const Grid& lattice, int axis, int ranks) {
   if (axis < 0 || axis > 2 || (axis == 2 && lattice.nz == 1))
     throw InputError("a " + std::string(lattice.nz == 1 ? "2-D" : "3-D") +
                      " lattice cannot be split along " +
                      (axis >= 0 && axis <= 2 ? kAxisNames[axis] : "that axis"));
-  extent_ = lattice.extent(axis);
-  if (ranks < 1 || extent_ < 2 * ranks)
-    throw InputError("the lattice's " + std::to_string(extent_) + " cells along " +
-                     kAxisNames[axis] + " cannot be split over " + std::to_string(ranks) +
-                     " ranks: each rank needs at least 2 cells along the axis it is split on "
-                     "(run fewer processes, or split along another axis: lbm.split_axis)");
+  std::array<int, 3> parts{1, 1, 1};
+  parts[axis] = ranks;
+  return parts;
+}
+}  // namespace
+
+Split::Split(const Grid& lattice, int axis, int ranks)
+    : Split(lattice, alongOneAxis(lattice, axis, ranks)) {}
+
+Split::Split(const Grid& lattice, const std::array<int, 3>& parts)
+    : lattice_(lattice), parts_(parts), extents_{lattice.nx, lattice.ny, lattice.nz} {
+  if (lattice.nz == 1 && parts[2] > 1) throw InputError("a 2-D lattice cannot be split along z");
+  for (int a = 0; a < 3; ++a)
+    if (parts[a] < 1 || (parts[a] > 1 && extents_[a] < 2 * parts[a])) {
+      const bool one = parts[(a + 1) % 3] == 1 && parts[(a + 2) % 3] == 1;
+      throw InputError("the lattice's " + std::to_string(extents_[a]) + " cells along " +
+                       kAxisNames[a] + " cannot be split over " + std::to_string(parts[a]) +
+                       " ranks: each rank needs at least 2 cells along the axis it is split on " +
+                       (one ? "(run fewer processes, or split along another axis: "
+                              "lbm.split_axis)"
+                            : "(run fewer processes, or split it less along " +
+                                  std::string(kAxisNames[a]) + ": lbm.split_grid)"));
+    }
+  ranks_ = parts[0] * parts[1] * parts[2];
 }
 
-int Split::first(int rank) const {
-  return int(std::int64_t(extent_) * rank / ranks_);
+int Split::axis() const {
+  int axis = -1;
+  for (int a = 0; a < 3; ++a)
+    if (parts_[a] > 1) {
+      if (axis >= 0) return -1;
+      axis = a;
+    }
+  return axis >= 0 ? axis : 2 - (lattice_.nz == 1);  // one rank: the axis it would be cut along
+}
+
+std::array<int, 3> Split::place(int rank) const {
+  return {rank % parts_[0], rank / parts_[0] % parts_[1], rank / parts_[0] / parts_[1]};
+}
+int Split::rankAt(const std::array<int, 3>& place) const {
+  return (place[2] * parts_[1] + place[1]) * parts_[0] + place[0];
+}
+
+int Split::first(int axis, int part) const {
+  return int(std::int64_t(extents_[axis]) * part / parts_[axis]);
+}
+
+int Split::partOf(int axis, int coordinate) const {
+  int part = int(std::int64_t(coordinate) * parts_[axis] / extents_[axis]);
+  while (first(axis, part + 1) <= coordinate) ++part;
+  while (first(axis, part) > coordinate) --part;
+  return part;
 }
 
 Grid Split::local(int rank) const {
+  const std::array<int, 3> at = place(rank);
+  int extent[3];
+  for (int a = 0; a < 3; ++a) extent[a] = first(a, at[a] + 1) - first(a, at[a]) + 2 * halo(a);
   Grid g = lattice_;
-  int& extent = axis_ == 0 ? g.nx : axis_ == 1 ? g.ny : g.nz;
-  extent = first(rank + 1) - first(rank) + 2 * halo();
+  g.nx = extent[0];
+  g.ny = extent[1];
+  g.nz = extent[2];
   return g;
-}
-
-int Split::along(std::size_t cell) const {
-  int c[3];
-  coordinatesOf(lattice_, cell, c);
-  return c[axis_];
 }
 
 std::size_t Split::global(int rank, std::size_t n) const {
   int c[3];
   coordinatesOf(local(rank), n, c);
-  c[axis_] = (c[axis_] + origin(rank) + extent_) % extent_;
+  for (int a = 0; a < 3; ++a) c[a] = (c[a] + origin(rank, a) + extents_[a]) % extents_[a];
   return cellAt(lattice_, c);
 }
 
@@ -92,48 +122,82 @@ std::int64_t Split::local(int rank, std::size_t cell) const {
   const Grid g = local(rank);
   int c[3];
   coordinatesOf(lattice_, cell, c);
-  const int layer = ((c[axis_] - origin(rank)) % extent_ + extent_) % extent_;
-  if (layer >= g.extent(axis_)) return -1;
-  c[axis_] = layer;
+  for (int a = 0; a < 3; ++a) {
+    const int layer = ((c[a] - origin(rank, a)) % extents_[a] + extents_[a]) % extents_[a];
+    if (layer >= g.extent(a)) return -1;
+    c[a] = layer;
+  }
   return std::int64_t(cellAt(g, c));
 }
 
 int Split::owner(std::size_t cell) const {
-  const int a = along(cell);
-  int rank = int(std::int64_t(a) * ranks_ / extent_);
-  while (first(rank + 1) <= a) ++rank;
-  while (first(rank) > a) --rank;
-  return rank;
+  int c[3];
+  coordinatesOf(lattice_, cell, c);
+  return rankAt({partOf(0, c[0]), partOf(1, c[1]), partOf(2, c[2])});
 }
 
 bool Split::ownsLocal(int rank, std::size_t n) const {
   const Grid g = local(rank);
   int c[3];
   coordinatesOf(g, n, c);
-  return c[axis_] >= halo() && c[axis_] < g.extent(axis_) - halo();
+  for (int a = 0; a < 3; ++a)
+    if (c[a] < halo(a) || c[a] >= g.extent(a) - halo(a)) return false;
+  return true;
 }
 
 std::vector<Split::Run> Split::runs(int rank) const {
   const Grid g = local(rank);
-  const int own0 = halo(), own1 = g.extent(axis_) - halo();  // its own layers: [own0, own1)
+  const auto own = [&](int a, int layer) {
+    return layer >= halo(a) && layer < g.extent(a) - halo(a);
+  };
   std::vector<Run> runs;
   for (int z = 0; z < g.nz; ++z)
     for (int y = 0; y < g.ny; ++y)
       for (int x = 0; x < g.nx;) {
         int c[3] = {x, y, z};
-        const int layer = c[axis_];
         // Split along x, a row changes owner at the halo's layers, where the lattice wraps too.
-        const int end = axis_ != 0 ? g.nx : layer < own0 ? own0 : layer < own1 ? own1 : g.nx;
+        const int own0 = halo(0), own1 = g.nx - halo(0);
+        const int end = x < own0 ? own0 : x < own1 ? own1 : g.nx;
         const std::size_t first = cellAt(g, c);
-        c[axis_] = (layer + origin(rank) + extent_) % extent_;
-        runs.push_back({first, cellAt(lattice_, c), end - x, layer >= own0 && layer < own1});
+        for (int a = 0; a < 3; ++a) c[a] = (c[a] + origin(rank, a) + extents_[a]) % extents_[a];
+        runs.push_back({first, cellAt(lattice_, c), end - x, own(0, x) && own(1, y) && own(2, z)});
         x = end;
       }
   return runs;
 }
 
+std::array<int, 3> parseRankGrid(const std::string& text) {
+  std::array<int, 3> parts{1, 1, 1};
+  std::size_t at = 0;
+  int count = 0;
+  while (true) {
+    std::size_t end = at;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+    if (end == at || end - at > 4 || count == 3)
+      throw InputError(
+          "a grid of ranks is written as parts along x, y (and z) joined by x, e.g. "
+          "2x2 or 2x1x2");
+    parts[count++] = std::stoi(text.substr(at, end - at));
+    if (parts[count - 1] < 1) throw InputError("each part of a grid of ranks is at least 1");
+    if (end == text.size()) break;
+    if (text[end] != 'x')
+      throw InputError(
+          "a grid of ranks is written as parts along x, y (and z) joined by x, e.g. "
+          "2x2 or 2x1x2");
+    at = end + 1;
+  }
+  if (count < 2)
+    throw InputError(
+        "a grid of ranks is written as parts along x, y (and z) joined by x, e.g. "
+        "2x2 or 2x1x2");
+  return parts;
+}
+
 // ---- the halo ---------------------------------------------------------------------------------
 
+// Every population that a rank's step streams out of its own cells into another rank's: from its
+// own cells beside a border, in each direction that leaves its box, to the rank that owns the
+// cell it streams into, in the direction that rank lies in.
 std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& variant,
                                       const Split& split, const std::vector<std::uint8_t>& flags,
                                       bool odd, int only) {
@@ -146,33 +210,83 @@ std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& varian
   };
   dispatch(lattice, variant, [&]<typename Lat, typename T, Layout L, Propagation P>() {
     using S = Store<T, Lat::Q, L>;
-    const int axis = split.axis();
-    for (int from = 0; from < split.ranks(); ++from)
-      for (int side = 0; side < 2; ++side) {
-        HaloChannel channel;
-        channel.from = from;
-        channel.side = side;
-        channel.to = (from + (side ? 1 : split.ranks() - 1)) % split.ranks();
-        if (only >= 0 && from != only && channel.to != only) continue;
-        const std::vector<std::uint8_t>&flagsFrom = flagsOf(from), &flagsTo = flagsOf(channel.to);
-        const Grid gf = split.local(from), gt = split.local(channel.to);
-        const int sign = side ? 1 : -1;
-        // The sender's layer beside the receiver: its first own layer or its last.
-        const int layer = side ? gf.extent(axis) - 1 - split.halo() : split.halo();
-        forEachCellOfLayer(gf, axis, layer, [&](std::size_t n) {
-          if (isSolid(flagsFrom[n])) return;
-          const auto m = std::size_t(split.local(channel.to, split.global(from, n)));
-          for (int i = 1; i < Lat::Q; ++i) {
-            const int toward[3] = {Lat::cx(i), Lat::cy(i), Lat::cz(i)};
-            if (toward[axis] != sign) continue;
-            const Slot sent = postCollisionSlot<Lat, P>(gf, flagsFrom.data(), n, i, odd);
-            const Slot received = postCollisionSlot<Lat, P>(gt, flagsTo.data(), m, i, odd);
-            channel.sent.push_back(S::element(sent.cell, sent.i, gf.cells()));
-            channel.received.push_back(S::element(received.cell, received.i, gt.cells()));
+    for (int from = 0; from < split.ranks(); ++from) {
+      const std::array<int, 3> at = split.place(from);
+      // This rank's channels by direction, made as it first sends that way.
+      std::array<int, kDirections> index;
+      index.fill(-1);
+      std::vector<HaloChannel> mine;
+      const Grid gf = split.local(from);
+      int c[3];
+      for (c[2] = split.halo(2); c[2] < gf.nz - split.halo(2); ++c[2])
+        for (c[1] = split.halo(1); c[1] < gf.ny - split.halo(1); ++c[1])
+          for (c[0] = split.halo(0); c[0] < gf.nx - split.halo(0); ++c[0]) {
+            // Which sides of its box the cell lies beside: -1, 0 or 1 along each axis.
+            int beside[3];
+            bool border = false;
+            for (int a = 0; a < 3; ++a) {
+              const int extent = gf.extent(a), h = split.halo(a);
+              beside[a] = !h ? 0 : c[a] == h ? -1 : c[a] == extent - 1 - h ? 1 : 0;
+              border = border || beside[a];
+            }
+            if (!border) continue;
+            const std::size_t n = cellAt(gf, c);
+            const std::vector<std::uint8_t>& flagsFrom = flagsOf(from);
+            if (isSolid(flagsFrom[n])) continue;
+            const Neighbourhood near(gf, n);
+            for (int i = 1; i < Lat::Q; ++i) {
+              // Where population i goes: the cell it streams into, and, where that is a free-slip
+              // wall, the cell it reflects to (n + (c_ix, 0, c_iz)), whose owner swaps it in
+              // before the next step (BoundaryLinks::slip): a third rank's, across an edge.
+              const int streams[3] = {Lat::cx(i), Lat::cy(i), Lat::cz(i)};
+              const int reflects[3] = {Lat::cx(i), 0, Lat::cz(i)};
+              const bool slip = (flagsFrom[near.at(streams[0], streams[1], streams[2])] &
+                                 kTypeMask) == kSlipWall &&
+                                (reflects[0] || reflects[2]) &&
+                                !isSolid(flagsFrom[near.at(reflects[0], 0, reflects[2])]);
+              int sentThat = -1;  // the direction it went in already
+              for (const int* toward : {streams, reflects}) {
+                if (toward == reflects && !slip) break;
+                int d[3];
+                bool leaves = false;
+                for (int a = 0; a < 3; ++a) {
+                  d[a] = toward[a] && toward[a] == beside[a] ? toward[a] : 0;
+                  leaves = leaves || d[a];
+                }
+                const int direction = (d[0] + 1) + 3 * (d[1] + 1) + 9 * (d[2] + 1);
+                if (!leaves || direction == sentThat) continue;
+                sentThat = direction;
+                if (index[direction] < 0) {
+                  std::array<int, 3> to;
+                  for (int a = 0; a < 3; ++a)
+                    to[a] = (at[a] + d[a] + split.parts(a)) % split.parts(a);
+                  HaloChannel channel;
+                  channel.from = from;
+                  channel.to = split.rankAt(to);
+                  channel.direction = direction;
+                  index[direction] = int(mine.size());
+                  mine.push_back(std::move(channel));
+                }
+                HaloChannel& channel = mine[index[direction]];
+                if (only >= 0 && from != only && channel.to != only) continue;
+                const Grid gt = split.local(channel.to);
+                const auto m = std::size_t(split.local(channel.to, split.global(from, n)));
+                const Slot sent = postCollisionSlot<Lat, P>(gf, flagsFrom.data(), n, i, odd);
+                const Slot received =
+                    postCollisionSlot<Lat, P>(gt, flagsOf(channel.to).data(), m, i, odd);
+                channel.sent.push_back(S::element(sent.cell, sent.i, gf.cells()));
+                channel.received.push_back(S::element(received.cell, received.i, gt.cells()));
+              }
+            }
           }
-        });
-        channels.push_back(std::move(channel));
-      }
+      // In the order of the directions, the same in every process.
+      std::sort(mine.begin(), mine.end(), [](const HaloChannel& a, const HaloChannel& b) {
+        return a.direction < b.direction;
+      });
+      for (HaloChannel& channel : mine)
+        if (only < 0 || channel.from == only || channel.to == only)
+          channels.push_back(std::move(channel));
+    }
   });
   return channels;
 }
@@ -189,10 +303,15 @@ class SplitEngine final : public LbmEngine {
         variant_(variant),
         timings_(timings),
         axis_(plan.axis),
-        ranks_(plan.ranks),
+        grid_(plan.grid),
+        ranks_(plan.grid[0] > 0 ? plan.grid[0] * plan.grid[1] * plan.grid[2] : plan.ranks),
         overlap_(plan.overlap),
         peerWanted_(plan.peer && wire),
         wire_(wire) {
+    if (wire && wire->ranks() != ranks_ && grid_[0] > 0)
+      throw InputError("a " + std::to_string(grid_[0]) + "x" + std::to_string(grid_[1]) + "x" +
+                       std::to_string(grid_[2]) + " grid of ranks needs " + std::to_string(ranks_) +
+                       " processes, not " + std::to_string(wire->ranks()) + " (lbm.split_grid)");
     if (wire && wire->ranks() != ranks_)
       throw InputError("a lattice split over " + std::to_string(ranks_) + " ranks needs as many " +
                        "processes, not " + std::to_string(wire->ranks()));
@@ -207,7 +326,8 @@ class SplitEngine final : public LbmEngine {
   }
 
   void reshape(const Grid& grid) override {
-    Split split(grid, axis_, ranks_);  // refuses before anything changes
+    // Refuses before anything changes.
+    const Split split = grid_[0] > 0 ? Split(grid, grid_) : Split(grid, axis_, ranks_);
     if (!wire_) {
       // Every slab at once, so that none is released where the rest would not fit.
       const double copies = variant_.propagation == Propagation::AB ? 2 : 1;
@@ -219,8 +339,9 @@ class SplitEngine final : public LbmEngine {
     for (auto& part : parts_) part->engine->reshape(split.local(part->rank));
     split_ = std::make_unique<Split>(split);
     whole_ = grid;
-    state_ = {.axis = axis_, .overlapped = overlap_};
-    for (int r = 0; r <= ranks_; ++r) state_.first.push_back(split.first(r));
+    state_ = {.overlapped = overlap_ && stepAxis() >= 0};
+    for (int a = 0; a < 3; ++a)
+      for (int k = 0; k <= split.parts(a); ++k) state_.first[a].push_back(split.first(a, k));
     flags_.assign(grid.cells(), kFluid);
     steps_ = 0;
     sendFlags();
@@ -248,7 +369,7 @@ class SplitEngine final : public LbmEngine {
     for (auto& part : parts_) {
       StepParams local = params;
       local.rows = split_->lattice().ny;
-      local.firstRow = axis_ == 1 ? split_->origin(part->rank) : 0;
+      local.firstRow = split_->origin(part->rank, 1);
       part->engine->setParams(local);
     }
   }
@@ -257,8 +378,8 @@ class SplitEngine final : public LbmEngine {
     steps_ = 0;
     for (auto& part : parts_) {
       InitialFlow local = flow;
-      if (axis_ == 0) local.x0 = split_->origin(part->rank);
-      if (axis_ == 1) local.y0 = split_->origin(part->rank);
+      local.x0 = split_->origin(part->rank, 0);
+      local.y0 = split_->origin(part->rank, 1);
       part->engine->initialize(local);
     }
     exchange(false);  // the halo's cells as their owners set them
@@ -321,20 +442,25 @@ class SplitEngine final : public LbmEngine {
     for (int c = 0; c < count; ++c) {
       const bool odd = !(steps_ & 1);  // the parity the step leaves
       for (auto& part : parts_) part->engine->beginStep();
-      stepLayers(&SplitState::Rank::borderMs, [this](int own, int last) {
-        const int upper = upperBorder(own, last);
-        return std::vector<std::pair<int, int>>{{own, 1}, {upper, last + 1 - upper}};
-      });
+      // Slabs: the border layers first. A grid of ranks: every cell at once (its box's borders
+      // are not layers of one axis), the halo after the step.
+      const bool slabs = stepAxis() >= 0, overlap = overlap_ && slabs;
+      if (slabs)
+        stepLayers(&SplitState::Rank::borderMs, [this](int own, int last) {
+          const int upper = upperBorder(own, last);
+          return std::vector<std::pair<int, int>>{{own, 1}, {upper, last + 1 - upper}};
+        });
       // Overlapped, the border's halo is read now; a CPU sends it before the inside steps, a GPU
       // once the inside is queued behind the copies. Else all of it after the step.
       const bool queued = parts_.front()->engine->queuesWork();
-      if (overlap_) packHalo(odd);
-      if (overlap_ && !queued) postHalo(odd);
-      stepLayers(&SplitState::Rank::insideMs, [this](int own, int last) {
+      if (overlap) packHalo(odd);
+      if (overlap && !queued) postHalo(odd);
+      stepLayers(&SplitState::Rank::insideMs, [this, slabs](int own, int last) {
+        if (!slabs) return std::vector<std::pair<int, int>>{{own, last + 1 - own}};
         return std::vector<std::pair<int, int>>{{own + 1, upperBorder(own, last) - own - 1}};
       });
-      if (!overlap_) packHalo(odd);
-      if (!overlap_ || queued) postHalo(odd);
+      if (!overlap) packHalo(odd);
+      if (!overlap || queued) postHalo(odd);
       finishHalo(odd);
       for (auto& part : parts_) part->engine->endStep();
       pieceTimes();
@@ -528,8 +654,12 @@ class SplitEngine final : public LbmEngine {
     for (auto& part : parts_) part->engine->synchronize();
   }
   std::string configuration() const override {
-    return parts_.front()->engine->configuration() + ", split over " + std::to_string(ranks_) +
-           " ranks along " + kAxisNames[axis_];
+    const std::string engine = parts_.front()->engine->configuration();
+    if (grid_[0] == 0)
+      return engine + ", split over " + std::to_string(ranks_) + " ranks along " +
+             kAxisNames[axis_];
+    return engine + ", split over a " + std::to_string(grid_[0]) + "x" + std::to_string(grid_[1]) +
+           "x" + std::to_string(grid_[2]) + " grid of ranks";
   }
 
  private:
@@ -550,8 +680,8 @@ class SplitEngine final : public LbmEngine {
     Plane local;
     int aLo = 0, aHi = 0, bLo = 0, bHi = 0, aShift = 0, bShift = 0;
   };
-  static constexpr int kStateTag = (1 << 20) - 1;  // above every halo channel's (2 a rank)
-  static constexpr int kHandleTag = 1 << 19;       // + 4 a rank: its channels' shared buffers
+  static constexpr int kStateTag = (1 << 20) - 1;  // above every halo channel's (27 a rank)
+  static constexpr int kHandleTag = 1 << 19;       // + 54 a rank: its channels' shared buffers
 
   Part* held(int rank) {
     for (auto& part : parts_)
@@ -583,23 +713,20 @@ class SplitEngine final : public LbmEngine {
     Piece piece;
     piece.rank = rank;
     piece.local = plane;
-    piece.aHi = plane.width(grid());
-    piece.bLo = first;
-    piece.bHi = first + count;
-    const int own0 = split_->first(rank), own1 = split_->first(rank + 1);
-    const int origin = split_->origin(rank);
-    if (plane.axis == axis_) {
-      if (plane.index < own0 || plane.index >= own1) piece.bHi = piece.bLo;  // not this rank's
-      piece.local.index = plane.index - origin;
-    } else if ((plane.axis == 0 ? 1 : 0) == axis_) {
-      piece.aLo = own0;
-      piece.aHi = own1;
-      piece.aShift = origin;
-    } else {
-      piece.bLo = std::max(first, own0);
-      piece.bHi = std::max(piece.bLo, std::min(first + count, own1));
-      piece.bShift = origin;
-    }
+    // The rank's own cells along an axis, [own0, own1), and its storage's first layer.
+    const std::array<int, 3> at = split_->place(rank);
+    const auto own0 = [&](int a) { return split_->first(a, at[a]); };
+    const auto own1 = [&](int a) { return split_->first(a, at[a] + 1); };
+    const int across = plane.axis == 0 ? 1 : 0, up = plane.axis == 2 ? 1 : 2;
+    piece.local.index = plane.index - split_->origin(rank, plane.axis);
+    piece.aLo = own0(across);
+    piece.aHi = own1(across);
+    piece.aShift = split_->origin(rank, across);
+    piece.bLo = std::max(first, own0(up));
+    piece.bHi = std::max(piece.bLo, std::min(first + count, own1(up)));
+    piece.bShift = split_->origin(rank, up);
+    if (plane.index < own0(plane.axis) || plane.index >= own1(plane.axis))
+      piece.bHi = piece.bLo;  // not this rank's
     return piece;
   }
   // A part's rows of a piece. A part is asked only for rows it holds: a plane outside its slab is
@@ -675,7 +802,13 @@ class SplitEngine final : public LbmEngine {
   // alone, or along x the one before it too, whose step an open outlet in the last one takes up
   // before the halo carries it.
   int upperBorder(int own, int last) const {
-    return axis_ == 0 ? std::max(own + 1, last - 1) : last;
+    return stepAxis() == 0 ? std::max(own + 1, last - 1) : last;
+  }
+  // The axis a step goes by in layers: the slabs' (their border layers first), or for a grid of
+  // ranks z, all at once (halo cells are left alone by the step; their values come after it).
+  int stepAxis() const {
+    if (grid_[0] == 0) return axis_;
+    return split_->ranks() > 1 && split_->axis() >= 0 ? split_->axis() : -1;
   }
 
   // Each part's update of some of its own layers along the axis, timed into `phase`: `layers`
@@ -685,11 +818,12 @@ class SplitEngine final : public LbmEngine {
   void stepLayers(double SplitState::Rank::*phase, Layers layers) {
     for (auto& part : parts_) {
       const CpuStopwatch update;
-      const int own = split_->halo();
-      const int last = split_->local(part->rank).extent(axis_) - 1 - own;
+      const int axis = stepAxis() >= 0 ? stepAxis() : 2;
+      const int own = split_->halo(axis);
+      const int last = split_->local(part->rank).extent(axis) - 1 - own;
       for (const auto& [first, count] : layers(own, last))
         if (count > 0) {
-          part->engine->stepLayers(axis_, first, count);
+          part->engine->stepLayers(axis, first, count);
           part->pieces.push_back(phase);
         }
       if (!part->engine->queuesWork()) part->last.*phase += update.elapsedMs();
@@ -742,7 +876,7 @@ class SplitEngine final : public LbmEngine {
       const std::size_t bytes = peer_ ? 0 : c.sent.size() * slot;  // device to device: a token
       std::byte* sent = from ? from->engine->slotBuffer(from->sendList[odd][k]) : nullptr;
       std::byte* received = to ? to->engine->slotBuffer(to->receiveList[odd][k]) : nullptr;
-      const int tag = 2 * c.from + c.side;  // the same in every process
+      const int tag = kDirections * c.from + c.direction;  // the same in every process
       if (from && to) {
         if (bytes) std::memcpy(received, sent, bytes);  // (an all-solid border sends nothing)
       } else if (from)
@@ -840,7 +974,8 @@ class SplitEngine final : public LbmEngine {
       std::size_t received = 0, sent = 0;
       for (int odd = 0; odd < 2; ++odd)
         for (const HaloChannel& c : channels_[odd]) {
-          const int tag = kHandleTag + 2 * (2 * c.from + c.side) + odd;  // the same everywhere
+          const int tag =
+              kHandleTag + 2 * (kDirections * c.from + c.direction) + odd;  // everywhere
           if (c.to == rank) {
             const std::vector<std::byte>& handles = shared[received++];
             wire_->post(c.from, tag, handles.data(), handles.size());
@@ -870,7 +1005,9 @@ class SplitEngine final : public LbmEngine {
   LatticeKind lattice_;
   Variant variant_;
   LbmTimings timings_;
-  int axis_, ranks_;
+  int axis_;
+  std::array<int, 3> grid_;  // a grid of ranks, or all 0: slabs along axis_
+  int ranks_;
   bool overlap_;
   bool peerWanted_, peer_ = false;  // halos from GPU to GPU: asked for, and what every rank could
   Wire* wire_;

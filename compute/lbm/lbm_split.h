@@ -13,10 +13,12 @@
 // and it drives one engine a rank, through a Wire to the ranks other processes hold (MPI,
 // lbm_mpi.h), or holding every rank itself (a lattice split within one process, as the tests
 // run it).
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "compute/core/ranks.h"
@@ -24,24 +26,34 @@
 
 namespace ws::lbm {
 
-// Where each rank's cells lie.
+// Where each rank's cells lie: the lattice cut along one axis into slabs, or along two or three
+// into a grid of boxes, `parts(a)` along axis a (ranks numbered x fastest, then y, then z).
 class Split {
  public:
-  // Refuses (InputError) an axis the lattice does not have and a split that leaves a rank fewer
-  // than two cells along the axis (an open outlet reads the cell before it from its own slab).
+  // Along one axis over `ranks`. Refuses (InputError) an axis the lattice does not have and a
+  // split that leaves a rank fewer than two cells along the axis (an open outlet reads the cell
+  // before it from its own slab).
   Split(const Grid& lattice, int axis, int ranks);
+  // A grid of ranks, parts[a] along axis a (1: not split along it). Refuses the same.
+  Split(const Grid& lattice, const std::array<int, 3>& parts);
 
   const Grid& lattice() const { return lattice_; }
-  int axis() const { return axis_; }
   int ranks() const { return ranks_; }
-  // Layers of the neighbours' cells on each side: 1, or 0 for one rank (the lattice wraps).
-  int halo() const { return ranks_ > 1 ? 1 : 0; }
-  // Rank r's own cells along the axis: [first(r), first(r + 1)), as even as they come.
-  int first(int rank) const;
-  // Rank r's storage: its slab and the halo on each side.
+  int parts(int axis) const { return parts_[axis]; }
+  // The one axis split, or -1 where none or more than one is.
+  int axis() const;
+  // Layers of the neighbours' cells on each side along `axis`: 1 where it is split, else 0 (the
+  // lattice wraps within the rank).
+  int halo(int axis) const { return parts_[axis] > 1 ? 1 : 0; }
+  // Rank r's place in the grid of ranks along each axis, and the rank at a place.
+  std::array<int, 3> place(int rank) const;
+  int rankAt(const std::array<int, 3>& place) const;
+  // Along `axis`, part k's own cells: [first(axis, k), first(axis, k + 1)), as even as they come.
+  int first(int axis, int part) const;
+  // Rank r's storage: its box and the halo around it.
   Grid local(int rank) const;
-  // The lattice's coordinate along the axis of rank r's local layer 0 (-1 for rank 0's halo).
-  int origin(int rank) const { return first(rank) - halo(); }
+  // The lattice's coordinate along `axis` of rank r's local layer 0.
+  int origin(int rank, int axis) const { return first(axis, place(rank)[axis]) - halo(axis); }
   // The lattice's cell held at rank r's local cell n (halo cells wrapped round the lattice).
   std::size_t global(int rank, std::size_t n) const;
   // Rank r's local cell holding lattice cell `cell`, or -1 where it holds none.
@@ -58,20 +70,30 @@ class Split {
   };
   std::vector<Run> runs(int rank) const;
 
+  // The single-axis forms (axis() >= 0): part r's first layer, rank r's origin, the halo.
+  int first(int rank) const { return first(axis(), rank); }
+  int origin(int rank) const { return origin(rank, axis()); }
+  int halo() const { return ranks_ > 1 ? 1 : 0; }
+
  private:
-  int along(std::size_t cell) const;  // the cell's coordinate along the axis
+  int partOf(int axis, int coordinate) const;  // the part along `axis` owning a coordinate
 
   Grid lattice_;
-  int axis_, ranks_, extent_;
+  std::array<int, 3> parts_{1, 1, 1}, extents_{1, 1, 1};
+  int ranks_ = 1;
 };
 
 // What crosses from one rank to a neighbour after a step: the values at these elements of the
 // sender's storage go to these elements of the receiver's.
 struct HaloChannel {
   int from = 0, to = 0;
-  int side = 0;  // 0: to the rank below along the axis, 1: to the one above
+  // Where the receiver lies from the sender in the grid of ranks, (dx + 1) + 3 (dy + 1) +
+  // 9 (dz + 1) with each d -1, 0 or 1 (a slab's lower neighbour along its axis, its upper, or
+  // across an edge of a box): two ranks can be neighbours on two sides.
+  int direction = 0;
   std::vector<std::uint64_t> sent, received;
 };
+constexpr int kDirections = 27;
 
 // The channels of a split for a flag field (the lattice's) once the steps done are odd or even:
 // every rank's, or only those to or from rank `only`.
@@ -90,7 +112,14 @@ struct SplitPlan {
   bool overlap = true;
   int cudaBlock = 0;
   bool peer = false;
+  // Or a grid of ranks, grid[a] along axis a (all 0: slabs along `axis`). Where more than one
+  // axis is split, each step updates every cell of a rank's box and the halo goes after it.
+  std::array<int, 3> grid{0, 0, 0};
 };
+
+// A grid of ranks as written, "2x2" (x by y) or "2x1x2": every part a whole number from 1 to 4096,
+// z 1 where it is left out. Throws InputError saying what is wrong.
+std::array<int, 3> parseRankGrid(const std::string& text);
 
 // Makes the engine of one rank's slab.
 using MakeEngine =
