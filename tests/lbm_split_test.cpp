@@ -72,10 +72,12 @@ TEST(LbmSplit, EachCellHasOneOwnerAndItsNeighboursAreInItsSlab) {
                                 std::to_string(ranks) + " ranks along " + "xyz"[axis]);
   // Slabs as even as they come: 11 cells over 3 ranks along x are 3, 4 and 4.
   const Split three(g, 0, 3);
-  EXPECT_EQ(three.first(1) - three.first(0), 3);
-  EXPECT_EQ(three.first(3) - three.first(2), 4);
+  EXPECT_EQ(three.first(0, 1) - three.first(0, 0), 3);
+  EXPECT_EQ(three.first(0, 3) - three.first(0, 2), 4);
   EXPECT_EQ(three.local(2).nx, 6);  // 4 and a halo layer each side
-  EXPECT_EQ(three.origin(0), -1);
+  EXPECT_EQ(three.origin(0, 0), -1);
+  EXPECT_EQ(three.origin(0, 1), 0);  // not split along y: no halo
+  EXPECT_EQ(three.axis(), 0);
 }
 
 TEST(LbmSplit, EachCellOfAGridOfRanksHasOneOwnerAndItsNeighboursAreInItsBox) {

@@ -79,7 +79,7 @@ int Split::axis() const {
       if (axis >= 0) return -1;
       axis = a;
     }
-  return axis >= 0 ? axis : 2 - (lattice_.nz == 1);  // one rank: the axis it would be cut along
+  return axis;
 }
 
 std::array<int, 3> Split::place(int rank) const {
@@ -167,29 +167,22 @@ std::vector<Split::Run> Split::runs(int rank) const {
 }
 
 std::array<int, 3> parseRankGrid(const std::string& text) {
+  const InputError unreadable(
+      "a grid of ranks is written as parts along x, y (and z) joined by x, e.g. 2x2 or 2x1x2");
   std::array<int, 3> parts{1, 1, 1};
   std::size_t at = 0;
   int count = 0;
   while (true) {
     std::size_t end = at;
     while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
-    if (end == at || end - at > 4 || count == 3)
-      throw InputError(
-          "a grid of ranks is written as parts along x, y (and z) joined by x, e.g. "
-          "2x2 or 2x1x2");
+    if (end == at || end - at > 4 || count == 3) throw unreadable;
     parts[count++] = std::stoi(text.substr(at, end - at));
     if (parts[count - 1] < 1) throw InputError("each part of a grid of ranks is at least 1");
     if (end == text.size()) break;
-    if (text[end] != 'x')
-      throw InputError(
-          "a grid of ranks is written as parts along x, y (and z) joined by x, e.g. "
-          "2x2 or 2x1x2");
+    if (text[end] != 'x') throw unreadable;
     at = end + 1;
   }
-  if (count < 2)
-    throw InputError(
-        "a grid of ranks is written as parts along x, y (and z) joined by x, e.g. "
-        "2x2 or 2x1x2");
+  if (count < 2) throw unreadable;
   return parts;
 }
 
@@ -197,7 +190,8 @@ std::array<int, 3> parseRankGrid(const std::string& text) {
 
 // Every population that a rank's step streams out of its own cells into another rank's: from its
 // own cells beside a border, in each direction that leaves its box, to the rank that owns the
-// cell it streams into, in the direction that rank lies in.
+// cell it streams into, in the direction that rank lies in (and, where it streams into a
+// free-slip wall, to the owner of the cell it reflects to).
 std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& variant,
                                       const Split& split, const std::vector<std::uint8_t>& flags,
                                       bool odd, int only) {
@@ -808,7 +802,7 @@ class SplitEngine final : public LbmEngine {
   // ranks z, all at once (halo cells are left alone by the step; their values come after it).
   int stepAxis() const {
     if (grid_[0] == 0) return axis_;
-    return split_->ranks() > 1 && split_->axis() >= 0 ? split_->axis() : -1;
+    return split_->axis();
   }
 
   // Each part's update of some of its own layers along the axis, timed into `phase`: `layers`

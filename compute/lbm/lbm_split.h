@@ -40,7 +40,7 @@ class Split {
   const Grid& lattice() const { return lattice_; }
   int ranks() const { return ranks_; }
   int parts(int axis) const { return parts_[axis]; }
-  // The one axis split, or -1 where none or more than one is.
+  // The one axis split (cut into 2 parts or more), or -1 where none or more than one is.
   int axis() const;
   // Layers of the neighbours' cells on each side along `axis`: 1 where it is split, else 0 (the
   // lattice wraps within the rank).
@@ -69,11 +69,6 @@ class Split {
     bool own;
   };
   std::vector<Run> runs(int rank) const;
-
-  // The single-axis forms (axis() >= 0): part r's first layer, rank r's origin, the halo.
-  int first(int rank) const { return first(axis(), rank); }
-  int origin(int rank) const { return origin(rank, axis()); }
-  int halo() const { return ranks_ > 1 ? 1 : 0; }
 
  private:
   int partOf(int axis, int coordinate) const;  // the part along `axis` owning a coordinate
