@@ -239,10 +239,11 @@ TEST(LbmSplit, EveryVariantStepsBitForBitAsTheWholeLattice) {
 
 // A grid of ranks, two or three axes split, steps as the whole lattice does, bit for bit, with
 // every kind of boundary across the boxes' faces and edges, where populations go to the ranks
-// beside its edges too; its planes, totals and records are the whole lattice's.
-TEST(LbmSplit, AGridOfRanksStepsBitForBitAsTheWholeLattice) {
+// beside its edges too; its planes, totals and records are the whole lattice's. On the CPU and,
+// each box on the GPU, against the whole lattice on the GPU.
+void expectGridsStepAsTheWholeLattice(MakeEngine make, bool gpu) {
   const std::uint64_t seed = ws::test::freshSeed();
-  TimingScope step("step", "u", false), view("view", "p", false);
+  TimingScope step("step", "u", gpu), view("view", "p", gpu);
   const std::vector<std::pair<Grid, std::array<int, 3>>> cases = {
       {{23, 17, 1}, {2, 2, 1}}, {{23, 17, 1}, {3, 2, 1}}, {{12, 11, 9}, {2, 2, 1}},
       {{12, 11, 9}, {1, 2, 2}}, {{12, 11, 9}, {2, 1, 3}}, {{12, 11, 9}, {2, 2, 2}}};
@@ -259,8 +260,8 @@ TEST(LbmSplit, AGridOfRanksStepsBitForBitAsTheWholeLattice) {
                                   std::to_string(seed);
       SplitPlan plan;
       plan.grid = parts;
-      auto whole = makeCpuEngine(lattice, entry.how, {&step, &view});
-      auto split = makeSplitEngine(lattice, entry.how, {&step, &view}, plan);
+      auto whole = make(lattice, entry.how, {&step, &view});
+      auto split = makeSplitEngine(lattice, entry.how, {&step, &view}, plan, make);
       expectSameOutcome(run(*split, r, boundaries, monitor, 7),
                         run(*whole, r, boundaries, monitor, 7), monitor, 7, context);
       const SplitState* state = split->split();
@@ -269,6 +270,10 @@ TEST(LbmSplit, AGridOfRanksStepsBitForBitAsTheWholeLattice) {
       EXPECT_EQ(state->ranks.size(), std::size_t(parts[0] * parts[1] * parts[2])) << context;
     }
   }
+}
+
+TEST(LbmSplit, AGridOfRanksStepsBitForBitAsTheWholeLattice) {
+  expectGridsStepAsTheWholeLattice(makeCpuEngine, false);
 }
 
 // In a grid of ranks the populations that cross a box's edge go straight to the rank beside the
@@ -358,6 +363,11 @@ TEST(LbmSplit, OnTheGpuEveryVariantStepsInPiecesAsInOne) {
   WS_REQUIRE_GPU();
   expectStepsInPiecesAsInOne(makeGpuEngine,
                              {Grid{19, 13, 1}, Grid{20, 13, 1}, Grid{10, 9, 8}, Grid{11, 9, 8}});
+}
+
+TEST(LbmSplit, OnTheGpuAGridOfRanksStepsBitForBitAsTheWholeLattice) {
+  WS_REQUIRE_GPU();
+  expectGridsStepAsTheWholeLattice(makeGpuEngine, true);
 }
 
 // Ranks sharing one GPU, as the first of the checks on a GPU machine: the split lattice,
