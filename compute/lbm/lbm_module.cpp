@@ -984,6 +984,12 @@ std::string LbmModule::splitNotes(const SplitState& split) const {
             std::to_string(split.first[2].size() - 1) +
             " (MPI processes): a box each, its halo sent to the ranks beside its faces and edges "
             "after the step";
+  if (backend() == Backend::Cuda && split.peer)
+    text += ", written from GPU to GPU (CUDA IPC)";
+  else if (backend() == Backend::Cuda)
+    text +=
+        std::string(", staged through pinned host memory (this MPI library is ") +
+        (ranks::cudaAware() ? "CUDA-aware, which warpscope does not use yet)" : "not CUDA-aware)");
   if (split.ranks.empty() || split.stepMs <= 0) return text + "\n";
   text += "; a step:\n";
   int slowest = 0;  // the rank with the most work of its own, whom the others wait for
