@@ -150,16 +150,17 @@ std::vector<Split::Run> Split::runs(int rank) const {
   const auto own = [&](int a, int layer) {
     return layer >= halo(a) && layer < g.extent(a) - halo(a);
   };
+  // Split along x, a row changes owner at the halo's layers, where the lattice wraps too.
+  const int own0 = halo(0), own1 = g.nx - halo(0);
+  const int origins[3] = {origin(rank, 0), origin(rank, 1), origin(rank, 2)};
   std::vector<Run> runs;
   for (int z = 0; z < g.nz; ++z)
     for (int y = 0; y < g.ny; ++y)
       for (int x = 0; x < g.nx;) {
         int c[3] = {x, y, z};
-        // Split along x, a row changes owner at the halo's layers, where the lattice wraps too.
-        const int own0 = halo(0), own1 = g.nx - halo(0);
         const int end = x < own0 ? own0 : x < own1 ? own1 : g.nx;
         const std::size_t first = cellAt(g, c);
-        for (int a = 0; a < 3; ++a) c[a] = (c[a] + origin(rank, a) + extents_[a]) % extents_[a];
+        for (int a = 0; a < 3; ++a) c[a] = (c[a] + origins[a] + extents_[a]) % extents_[a];
         runs.push_back({first, cellAt(lattice_, c), end - x, own(0, x) && own(1, y) && own(2, z)});
         x = end;
       }
@@ -211,6 +212,7 @@ std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& varian
       index.fill(-1);
       std::vector<HaloChannel> mine;
       const Grid gf = split.local(from);
+      const std::vector<std::uint8_t>& flagsFrom = flagsOf(from);
       int c[3];
       for (c[2] = split.halo(2); c[2] < gf.nz - split.halo(2); ++c[2])
         for (c[1] = split.halo(1); c[1] < gf.ny - split.halo(1); ++c[1])
@@ -225,8 +227,8 @@ std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& varian
             }
             if (!border) continue;
             const std::size_t n = cellAt(gf, c);
-            const std::vector<std::uint8_t>& flagsFrom = flagsOf(from);
             if (isSolid(flagsFrom[n])) continue;
+            const std::size_t cell = split.global(from, n);  // the lattice's
             const Neighbourhood near(gf, n);
             for (int i = 1; i < Lat::Q; ++i) {
               // Where population i goes: the cell it streams into, and, where that is a free-slip
@@ -264,7 +266,7 @@ std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& varian
                 HaloChannel& channel = mine[index[direction]];
                 if (only >= 0 && from != only && channel.to != only) continue;
                 const Grid gt = split.local(channel.to);
-                const auto m = std::size_t(split.local(channel.to, split.global(from, n)));
+                const auto m = std::size_t(split.local(channel.to, cell));
                 const Slot sent = postCollisionSlot<Lat, P>(gf, flagsFrom.data(), n, i, odd);
                 const Slot received =
                     postCollisionSlot<Lat, P>(gt, flagsOf(channel.to).data(), m, i, odd);
