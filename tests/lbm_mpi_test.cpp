@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -125,6 +126,26 @@ TEST(LbmMpi, OneToFourRanksWriteTheFlowOfOneProcessBitForBit) {
 // or staged through the host, while every frame draws what a split lattice gathers on the host
 // (the plane shown, the tracers on it, in 3-D the isosurfaces and streamlines) into buffers that
 // CUDA-GL interop maps on the device.
+// Each case on the GPU over `ranks` processes, the halo from GPU to GPU and through the host,
+// writes one process's VTI byte for byte, its notes saying `split` and how the halo went.
+void expectOnTheGpuAsOneProcess(std::span<const Case> cases, int ranks, const std::string& split) {
+  for (const Case& c : cases) {
+    const Written one = run(1, c.options, c.name, "cuda");
+    ASSERT_EQ(one.exitCode, 0) << c.name << ": " << one.output;
+    for (const bool peer : {true, false}) {
+      const Written got = run(
+          ranks, c.options + " --set lbm.split_peer=" + (peer ? "true" : "false"), c.name, "cuda");
+      ASSERT_EQ(got.exitCode, 0) << c.name << " over " << ranks << " ranks: " << got.output;
+      EXPECT_NE(got.output.find(split), std::string::npos) << got.output;
+      EXPECT_NE(got.output.find(peer ? "written from GPU to GPU (CUDA IPC)"
+                                     : "staged through pinned host memory"),
+                std::string::npos)
+          << got.output;
+      EXPECT_TRUE(got.vti == one.vti) << c.name << " over " << ranks << " ranks, peer " << peer;
+    }
+  }
+}
+
 TEST(LbmMpi, OnTheGpuTwoRanksWriteTheFlowOfOneProcessBitForBit) {
   REQUIRE_MPI();
   WS_REQUIRE_GPU();
@@ -137,21 +158,7 @@ TEST(LbmMpi, OnTheGpuTwoRanksWriteTheFlowOfOneProcessBitForBit) {
        "--preset lbm-cavity-3d --size 32 --steps 17 --variant aa-soa-fp32 "
        "--set lbm.display=isosurface --set lbm.streamlines=16"},
   };
-  for (const Case& c : cases) {
-    const Written one = run(1, c.options, c.name, "cuda");
-    ASSERT_EQ(one.exitCode, 0) << c.name << ": " << one.output;
-    for (const bool peer : {true, false}) {
-      const Written split =
-          run(2, c.options + " --set lbm.split_peer=" + (peer ? "true" : "false"), c.name, "cuda");
-      ASSERT_EQ(split.exitCode, 0) << c.name << " over 2 ranks: " << split.output;
-      EXPECT_NE(split.output.find("split over 2 ranks along"), std::string::npos) << split.output;
-      EXPECT_NE(split.output.find(peer ? "written from GPU to GPU (CUDA IPC)"
-                                       : "staged through pinned host memory"),
-                std::string::npos)
-          << split.output;
-      EXPECT_TRUE(split.vti == one.vti) << c.name << " over 2 ranks, peer " << peer;
-    }
-  }
+  expectOnTheGpuAsOneProcess(cases, 2, "split over 2 ranks along");
 }
 
 // The rows of two pictures (PNG files' bytes) where they differ, or none where they cannot be read
@@ -203,7 +210,8 @@ TEST(LbmMpi, TheFrameOfALatticeLargerThanTheWindowIsOneProcesss) {
 
 // A grid of ranks, two or three axes split, writes the flow of one process bit for bit: the 2-D
 // cylinder (inlet, both outlets, the obstacle across the boxes' edges) in 2x2, the 3-D cavity's
-// lid and walls in 2x1x2 and 1x2x2 (FP16, A-A), a grid along one axis as slabs (2x1).
+// lid and walls in 2x1x2 (FP16, A-A), the channel in 1x2x2 with its halo sent after the step, a
+// grid along one axis as slabs (2x1).
 TEST(LbmMpi, AGridOfRanksWritesTheFlowOfOneProcessBitForBit) {
   REQUIRE_MPI();
   const struct {
@@ -217,7 +225,7 @@ TEST(LbmMpi, AGridOfRanksWritesTheFlowOfOneProcessBitForBit) {
        4},
       {{"channel3d_1x2x2",
         "--preset lbm-obstacle-3d --size 32x16x16 --steps 8 --variant ab-soa-fp32 "
-        "--set lbm.split_grid=1x2x2"},
+        "--set lbm.split_grid=1x2x2 --set lbm.split_overlap=false"},
        4},
       {{"cylinder_2x1", "--size 96x48 --steps 12 --set lbm.split_grid=2x1"}, 2},
   };
@@ -237,6 +245,22 @@ TEST(LbmMpi, AGridOfRanksWritesTheFlowOfOneProcessBitForBit) {
   EXPECT_NE(wrong.output.find("a 2x2x1 grid of ranks needs 4 processes, not 3 (lbm.split_grid)"),
             std::string::npos)
       << wrong.output;
+}
+
+// Four ranks sharing the GPUs there are, each box on one, write the flow of one process on a GPU
+// bit for bit, their halos from GPU to GPU and through the host, sent while the inside steps.
+TEST(LbmMpi, OnTheGpuAGridOfRanksWritesTheFlowOfOneProcessBitForBit) {
+  REQUIRE_MPI();
+  WS_REQUIRE_GPU();
+  const Case cases[] = {
+      {"gpu_cylinder_2x2", "--size 256x128 --steps 21 --set lbm.split_grid=2x2"},
+      {"gpu_channel3d_1x2x2",
+       "--preset lbm-obstacle-3d --size 48x32x32 --steps 12 --variant aa-soa-fp16 "
+       "--set lbm.split_grid=1x2x2"},
+  };
+  expectOnTheGpuAsOneProcess(cases, 4,
+                             "its border stepped first and its halo sent to the ranks beside its "
+                             "faces and edges while the rest steps");
 }
 
 TEST(LbmMpi, MoreRanksThanTheLatticeCanTakeAreRefused) {

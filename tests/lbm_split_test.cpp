@@ -102,6 +102,59 @@ TEST(LbmSplit, EachCellOfAGridOfRanksHasOneOwnerAndItsNeighboursAreInItsBox) {
   EXPECT_EQ(Split(g, {1, 3, 1}).axis(), 1);
 }
 
+// A rank's own cells as a step takes them: the border's boxes and the inside hold each once; every
+// cell beside another rank's (its halo) is in the border, and so is the cell before such a cell
+// along x (an open outlet there takes up its step); the inside is what is left.
+TEST(LbmSplit, ABoxStepsItsBorderAsAFewBoxesThenItsInside) {
+  const Grid g{11, 9, 8};
+  std::vector<Split> splits;
+  for (int axis = 0; axis < 3; ++axis) splits.emplace_back(g, axis, 3);
+  for (const std::array<int, 3> parts :
+       {std::array{2, 2, 1}, std::array{1, 2, 3}, std::array{2, 3, 2}, std::array{3, 1, 2},
+        std::array{5, 1, 1}, std::array{1, 1, 1}})
+    splits.emplace_back(g, parts);
+  for (const Split& split : splits)
+    for (int r = 0; r < split.ranks(); ++r) {
+      const std::string context = std::to_string(split.parts(0)) + "x" +
+                                  std::to_string(split.parts(1)) + "x" +
+                                  std::to_string(split.parts(2)) + ", rank " + std::to_string(r);
+      const Grid local = split.local(r);
+      const Split::Pieces pieces = split.pieces(r);
+      int cut = 0;
+      for (int a = 0; a < 3; ++a) cut += split.halo(a);
+      EXPECT_LE(pieces.border.size(), std::size_t(2 * cut)) << context;
+      std::vector<int> taken(local.cells(), 0);  // 1: the border's, 2: the inside's
+      const auto mark = [&](const CellBox& box, int what) {
+        for (int z = box.lo[2]; z < box.hi[2]; ++z)
+          for (int y = box.lo[1]; y < box.hi[1]; ++y)
+            for (int x = box.lo[0]; x < box.hi[0]; ++x) {
+              const std::size_t n = (std::size_t(z) * local.ny + y) * local.nx + x;
+              ASSERT_TRUE(split.ownsLocal(r, n)) << context;
+              ASSERT_EQ(taken[n], 0) << context << ", cell " << n << " in two pieces";
+              taken[n] = what;
+            }
+      };
+      for (const CellBox& box : pieces.border) mark(box, 1);
+      mark(pieces.inside, 2);
+      for (std::size_t n = 0; n < local.cells(); ++n) {
+        if (!split.ownsLocal(r, n)) {
+          EXPECT_EQ(taken[n], 0) << context;
+          continue;
+        }
+        ASSERT_NE(taken[n], 0) << context << ", cell " << n << " in no piece";
+        const Neighbourhood near(local, n);
+        bool besideHalo = false, beforeHaloAlongX = false;
+        for (int dz = -1; dz <= 1; ++dz)
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx)
+              besideHalo = besideHalo || !split.ownsLocal(r, near.at(dx, dy, dz));
+        if (split.halo(0) && int(n % local.nx) + 2 < local.nx)
+          beforeHaloAlongX = !split.ownsLocal(r, n + 2);
+        EXPECT_EQ(taken[n] == 1, besideHalo || beforeHaloAlongX) << context << ", cell " << n;
+      }
+    }
+}
+
 TEST(LbmSplit, ASplitThatLeavesARankTooFewCellsIsRefused) {
   const auto refusal = [](const Grid& g, int axis, int ranks) {
     try {
@@ -239,7 +292,8 @@ TEST(LbmSplit, EveryVariantStepsBitForBitAsTheWholeLattice) {
 
 // A grid of ranks, two or three axes split, steps as the whole lattice does, bit for bit, with
 // every kind of boundary across the boxes' faces and edges, where populations go to the ranks
-// beside its edges too; its planes, totals and records are the whole lattice's. On the CPU and,
+// beside its edges too, its halo sent while the inside steps and after the step; its planes,
+// totals and records are the whole lattice's. On the CPU and,
 // each box on the GPU, against the whole lattice on the GPU.
 void expectGridsStepAsTheWholeLattice(MakeEngine make, bool gpu) {
   const std::uint64_t seed = ws::test::freshSeed();
@@ -252,23 +306,25 @@ void expectGridsStepAsTheWholeLattice(MakeEngine make, bool gpu) {
     const test::RandomLattice r = splittable(lattice, Split(grid, parts), seed + parts[0]);
     Monitor monitor = test::randomMonitor(r, seed);
     const BoundaryLinks boundaries = test::randomBoundaries(r, monitor, seed);
-    for (const auto& entry : storageCatalog()) {
-      const std::string context = std::to_string(grid.nx) + "x" + std::to_string(grid.ny) + "x" +
-                                  std::to_string(grid.nz) + " in a " + std::to_string(parts[0]) +
-                                  "x" + std::to_string(parts[1]) + "x" + std::to_string(parts[2]) +
-                                  " grid of ranks, " + entry.variant.name + ", seed " +
-                                  std::to_string(seed);
-      SplitPlan plan;
-      plan.grid = parts;
-      auto whole = make(lattice, entry.how, {&step, &view});
-      auto split = makeSplitEngine(lattice, entry.how, {&step, &view}, plan, make);
-      expectSameOutcome(run(*split, r, boundaries, monitor, 7),
-                        run(*whole, r, boundaries, monitor, 7), monitor, 7, context);
-      const SplitState* state = split->split();
-      ASSERT_NE(state, nullptr);
-      EXPECT_FALSE(state->overlapped) << context;
-      EXPECT_EQ(state->ranks.size(), std::size_t(parts[0] * parts[1] * parts[2])) << context;
-    }
+    for (const auto& entry : storageCatalog())
+      for (const bool overlap : {true, false}) {  // the halo sent while the inside steps or after
+        const std::string context =
+            std::to_string(grid.nx) + "x" + std::to_string(grid.ny) + "x" +
+            std::to_string(grid.nz) + " in a " + std::to_string(parts[0]) + "x" +
+            std::to_string(parts[1]) + "x" + std::to_string(parts[2]) + " grid of ranks, " +
+            entry.variant.name + (overlap ? ", overlapped" : "") + ", seed " + std::to_string(seed);
+        SplitPlan plan;
+        plan.grid = parts;
+        plan.overlap = overlap;
+        auto whole = make(lattice, entry.how, {&step, &view});
+        auto split = makeSplitEngine(lattice, entry.how, {&step, &view}, plan, make);
+        expectSameOutcome(run(*split, r, boundaries, monitor, 7),
+                          run(*whole, r, boundaries, monitor, 7), monitor, 7, context);
+        const SplitState* state = split->split();
+        ASSERT_NE(state, nullptr);
+        EXPECT_EQ(state->overlapped, overlap) << context;
+        EXPECT_EQ(state->ranks.size(), std::size_t(parts[0] * parts[1] * parts[2])) << context;
+      }
   }
 }
 
@@ -299,10 +355,11 @@ TEST(LbmSplit, AGridOfRanksSendsAcrossEdgesButNotCorners) {
   }
 }
 
-// A step taken in pieces (beginStep, the layers along an axis in random pieces and a random
-// order, endStep), as a split lattice takes it to send its borders early, leaves the state and
-// records that step(1) does, bit for bit, with every kind of boundary in the pieces; on the CPU
-// and on the GPU (where odd widths and cuts along x take the one-cell kernel in FP16 SoA).
+// A step taken in pieces (beginStep, the boxes of the lattice cut at random places along each
+// axis, in a random order, endStep), as a split lattice takes it to send its borders early, leaves
+// the state and records that step(1) does, bit for bit, with every kind of boundary in the pieces;
+// on the CPU and on the GPU (where odd widths and cuts along x take the one-cell kernel in FP16
+// SoA).
 void expectStepsInPiecesAsInOne(MakeEngine make, std::vector<Grid> grids) {
   const std::uint64_t seed = ws::test::freshSeed();
   std::mt19937_64 random(seed);
@@ -320,24 +377,33 @@ void expectStepsInPiecesAsInOne(MakeEngine make, std::vector<Grid> grids) {
         engine->setBoundaryLinks(boundaries);
         engine->setMonitor(monitor);
       }
-      const int axis = int(random() % (grid.nz > 1 ? 3 : 2));
-      const int extent = axis == 0 ? grid.nx : axis == 1 ? grid.ny : grid.nz;
       const std::string context = std::string(entry.variant.name) + " on " +
                                   std::to_string(grid.nx) + "x" + std::to_string(grid.ny) + "x" +
-                                  std::to_string(grid.nz) + " in pieces along " + "xyz"[axis] +
-                                  ", seed " + std::to_string(seed);
+                                  std::to_string(grid.nz) + " in pieces, seed " +
+                                  std::to_string(seed);
       for (int k = 0; k < 5; ++k) {
         once->step(1);
-        // Cut points, then the pieces between them in a random order.
-        std::vector<int> cuts = {0, extent};
-        for (int c = 0; c < 3; ++c) cuts.push_back(int(random() % extent));
-        std::sort(cuts.begin(), cuts.end());
-        std::vector<std::pair<int, int>> parts;
-        for (std::size_t c = 0; c + 1 < cuts.size(); ++c)
-          if (cuts[c + 1] > cuts[c]) parts.push_back({cuts[c], cuts[c + 1] - cuts[c]});
-        std::shuffle(parts.begin(), parts.end(), random);
+        // Cut points along each axis (none to two), the boxes between them in a random order.
+        std::vector<CellBox> boxes = {CellBox(grid)};
+        for (int axis = 0; axis < 3; ++axis) {
+          std::vector<int> cuts = {0, grid.extent(axis)};
+          for (int c = int(random() % 3); c > 0; --c)
+            cuts.push_back(int(random() % grid.extent(axis)));
+          std::sort(cuts.begin(), cuts.end());
+          std::vector<CellBox> cutBoxes;
+          for (const CellBox& box : boxes)
+            for (std::size_t c = 0; c + 1 < cuts.size(); ++c)
+              if (cuts[c + 1] > cuts[c]) {
+                CellBox piece = box;
+                piece.lo[axis] = cuts[c];
+                piece.hi[axis] = cuts[c + 1];
+                cutBoxes.push_back(piece);
+              }
+          boxes = cutBoxes;
+        }
+        std::shuffle(boxes.begin(), boxes.end(), random);
         pieces->beginStep();
-        for (const auto& [first, count] : parts) pieces->stepLayers(axis, first, count);
+        for (const CellBox& box : boxes) pieces->stepBox(box);
         pieces->endStep();
         ASSERT_TRUE(sameBits(pieces->exportState(), once->exportState()))
             << context << ", step " << k + 1;

@@ -101,6 +101,17 @@ struct Grid {
   WS_HD int extent(int axis) const { return axis == 0 ? nx : axis == 1 ? ny : nz; }
 };
 
+// A box of cells, [lo, hi) along each axis: what a step taken in pieces steps at a time
+// (LbmEngine::stepBox).
+struct CellBox {
+  int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  CellBox() = default;
+  WS_HD explicit CellBox(const Grid& g) : hi{g.nx, g.ny, g.nz} {}
+  WS_HD int extent(int axis) const { return hi[axis] - lo[axis]; }
+  WS_HD bool empty() const { return extent(0) <= 0 || extent(1) <= 0 || extent(2) <= 0; }
+  WS_HD bool holds(int axis, int at) const { return at >= lo[axis] && at < hi[axis]; }
+};
+
 // The indices of a cell's neighbourhood along each axis (previous, self, next), wrapped.
 struct Neighbourhood {
   std::uint32_t x[3], y[3], z[3];
@@ -636,17 +647,13 @@ WS_HD void extrapolateOutlet(S f, const SlotPair* pairs, std::size_t stride) {
   for (int i = 0; i < Lat::Q; ++i) f.storeRawAt(pairs[i * stride].a, held[i] + (s[i] - atRest[i]));
 }
 
-// Whether a step taken in pieces of layers along `axis` (LbmEngine::stepLayers) extrapolates the
-// open outlet at cell n in the piece [first, first + count): once the outlet and the cell before it
-// (the layer before, along x) have both stepped, the one of them stepped last being in the piece.
-// `stepped(layer)`: whether the layer has stepped, in this piece or before it.
-template <typename Stepped>
-WS_HD bool outletDueInPiece(const Grid& g, std::uint32_t n, int axis, int first, int count,
-                            const Stepped& stepped) {
-  const int c[3] = {int(n % g.nx), int(n / g.nx % g.ny), int(n / g.nx / g.ny)};
-  const int at = c[axis], before = axis == 0 ? (at + g.nx - 1) % g.nx : at;
-  const auto inPiece = [&](int layer) { return layer >= first && layer < first + count; };
-  return (inPiece(at) || inPiece(before)) && stepped(at) && stepped(before);
+// How many of an open outlet's two cells the box holds: the outlet n and the cell before it (along
+// x), whose step the outlet takes up. A step taken in pieces (LbmEngine::stepBox) extrapolates the
+// outlet in the piece that brings the count of them stepped to 2.
+WS_HD int outletCellsIn(const Grid& g, const CellBox& box, std::uint32_t n) {
+  const int x = int(n % g.nx), y = int(n / g.nx % g.ny), z = int(n / g.nx / g.ny);
+  if (!box.holds(1, y) || !box.holds(2, z)) return 0;
+  return int(box.holds(0, x)) + int(box.holds(0, x == 0 ? g.nx - 1 : x - 1));
 }
 
 // The momentum that one step moves from the fluid into a wall across a link: the population f_i

@@ -75,7 +75,7 @@ class CpuEngine final : public LbmEngine {
     const CpuStopwatch watch;
     for (int c = 0; c < count; ++c) {
       beginStep();
-      stepLayers(2, 0, grid_.nz);
+      stepBox(CellBox(grid_));
       endStep();
     }
     const double updates = double(grid_.cells()) * count;
@@ -86,16 +86,13 @@ class CpuEngine final : public LbmEngine {
     changed();
     returnFromWalls(store(a_), steps_ & 1);
     stepping_ = true;
-    stepped_.clear();
+    outletSteps_.assign(moves_.outletCells.size(), 0);
   }
-  void stepLayers(int axis, int first, int count) override {
+  void stepBox(const CellBox& box) override {
     changed();
-    // The box of layers: rows along x, each row's cells contiguous.
-    int lo[3] = {0, 0, 0}, hi[3] = {grid_.nx, grid_.ny, grid_.nz};
-    lo[axis] = first;
-    hi[axis] = first + count;
-    const int width = hi[0] - lo[0], height = hi[1] - lo[1];
-    const std::ptrdiff_t rows = std::ptrdiff_t(height) * (hi[2] - lo[2]);
+    // Rows along x, each row's cells contiguous.
+    const int width = box.extent(0), height = box.extent(1);
+    const std::ptrdiff_t rows = box.empty() ? 0 : std::ptrdiff_t(height) * box.extent(2);
     const auto src = store(a_), dst = written();
     const bool odd = steps_ & 1;
     status_ |= withStepKind(odd, hasForce(params_), [&]<bool kOdd, bool kForce>() {
@@ -105,25 +102,24 @@ class CpuEngine final : public LbmEngine {
               : bits) if (worthATeam(std::size_t(rows) * width))
       for (std::ptrdiff_t r = 0; r < rows; ++r) {
         const std::size_t row =
-            (std::size_t(lo[2] + r / height) * grid_.ny + lo[1] + r % height) * grid_.nx;
-        for (int x = lo[0]; x < hi[0]; ++x)
+            (std::size_t(box.lo[2] + r / height) * grid_.ny + box.lo[1] + r % height) * grid_.nx;
+        for (int x = box.lo[0]; x < box.hi[0]; ++x)
           bits |= streamCollide<Lat, P, kOdd, kForce>(grid_, flags_.data(), src, dst,
                                                       Neighbourhood(grid_, row + x), params_);
       }
       return bits;
     });
-    // The open outlets as the step left them, each once both it and the cell before it (the
-    // layer before, along x) have stepped.
-    if (stepped_.empty()) stepped_.assign(std::size_t(grid_.extent(axis)), false);
-    std::fill(stepped_.begin() + first, stepped_.begin() + first + count, true);
+    // The open outlets as the step left them, each once both it and the cell before it have
+    // stepped (one thread an outlet: the counts need no atomics).
     const std::vector<SlotPair>& pairs = moves_.outlets[!odd];
     const std::vector<std::uint32_t>& cells = moves_.outletCells;
     const auto outlets = std::ptrdiff_t(cells.size());
-    const auto stepped = [this](int layer) { return bool(stepped_[std::size_t(layer)]); };
 #pragma omp parallel for schedule(static) if (worthATeam(pairs.size()))
-    for (std::ptrdiff_t k = 0; k < outlets; ++k)
-      if (outletDueInPiece(grid_, cells[k], axis, first, count, stepped))
+    for (std::ptrdiff_t k = 0; k < outlets; ++k) {
+      const int now = outletCellsIn(grid_, box, cells[k]);
+      if (now && (outletSteps_[k] += now) == 2)
         extrapolateOutlet<Lat>(dst, &pairs[std::size_t(k)], cells.size());
+    }
   }
   void endStep() override {
     changed();
@@ -331,8 +327,10 @@ class CpuEngine final : public LbmEngine {
   bool deferRecords_ = false;
   std::vector<std::vector<std::uint64_t>> slotLists_;  // setSlotLists, with:
   std::vector<std::vector<T>> slotBuffers_;
-  bool stepping_ = false;      // between beginStep() and endStep()
-  std::vector<bool> stepped_;  // in the step in progress, each layer along the axis stepped
+  bool stepping_ = false;  // between beginStep() and endStep()
+  // In the step in progress, how many of each open outlet's two cells have stepped
+  // (outletCellsIn).
+  std::vector<std::uint8_t> outletSteps_;
 };
 
 }  // namespace

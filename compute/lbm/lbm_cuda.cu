@@ -22,22 +22,16 @@ namespace {
 
 constexpr int kReduceBlock = 256;
 
-// The cells a stream-collide launch updates: [x0, x1) x [y0, y1) x [z0, z1), the whole lattice
-// but where a split lattice steps some layers of its slab (LbmEngine::stepLayers).
-struct CellBox {
-  int x0 = 0, y0 = 0, z0 = 0, x1 = 0, y1 = 0, z1 = 0;
-  explicit CellBox(const Grid& g) : x1(g.nx), y1(g.ny), z1(g.nz) {}
-};
-
-// Threads along x (each taking `cellsPerThread` neighbouring cells of a row), block rows along y,
-// one block layer per z.
+// A stream-collide launch over a box of cells (the whole lattice, or a piece of a step that a split
+// lattice takes in pieces, LbmEngine::stepBox). Threads along x (each taking `cellsPerThread`
+// neighbouring cells of a row), block rows along y, one block layer per z.
 struct LaunchShape {
   dim3 grid, block;
   LaunchShape(const CellBox& box, int threads, int cellsPerThread) {
-    const int columns = (box.x1 - box.x0 + cellsPerThread - 1) / cellsPerThread;
+    const int columns = (box.extent(0) + cellsPerThread - 1) / cellsPerThread;
     const int width = std::min(threads, (columns + 31) / 32 * 32);
     block = dim3(width, threads / width);
-    grid = dim3(blocksFor(columns, block.x), blocksFor(box.y1 - box.y0, block.y), box.z1 - box.z0);
+    grid = dim3(blocksFor(columns, block.x), blocksFor(box.extent(1), block.y), box.extent(2));
   }
 };
 
@@ -46,10 +40,10 @@ __global__ void __launch_bounds__(1024)
     streamCollideKernel(Grid g, CellBox box, const std::uint8_t* __restrict__ flags,
                         Store<T, Lat::Q, L> src, Store<T, Lat::Q, L> dst, StepParams p,
                         std::uint32_t* status) {
-  const int x = box.x0 + blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = box.y0 + blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= box.x1 || y >= box.y1) return;
-  const Neighbourhood nb(g, x, y, box.z0 + int(blockIdx.z));
+  const int x = box.lo[0] + blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = box.lo[1] + blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= box.hi[0] || y >= box.hi[1]) return;
+  const Neighbourhood nb(g, x, y, box.lo[2] + int(blockIdx.z));
   const std::uint32_t bits = streamCollide<Lat, P, kOdd, kForce>(g, flags, src, dst, nb, p);
   if (bits) atomicOr(status, bits);
 }
@@ -64,7 +58,8 @@ __global__ void __launch_bounds__(1024)
 // (x - 1, x) is a funnel shift of the aligned words at x - 2 and x. Each cell is relaxed as in the
 // one-cell kernel (lbm_cell.h). A pair with a wall, or next to walls in an A-A odd step, stores
 // cell by cell; in A-A odd steps the x-streaming populations land unaligned, also cell by cell.
-// Needs an even nx, so that every row starts at an even cell, and a box of even x0 and x1.
+// Needs an even nx, so that every row starts at an even cell, and a box that starts and ends at
+// even x.
 
 template <int Q>
 using HalfStore = Store<__half, Q, Layout::SoA>;
@@ -98,10 +93,10 @@ __global__ void __launch_bounds__(1024)
     streamCollidePairsKernel(Grid g, CellBox box, const std::uint8_t* __restrict__ flags,
                              HalfStore<Lat::Q> src, HalfStore<Lat::Q> dst, StepParams p,
                              std::uint32_t* status) {
-  const int x = box.x0 + 2 * (blockIdx.x * blockDim.x + threadIdx.x);
-  const int y = box.y0 + blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= box.x1 || y >= box.y1) return;
-  const int z = box.z0 + int(blockIdx.z);
+  const int x = box.lo[0] + 2 * (blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = box.lo[1] + blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= box.hi[0] || y >= box.hi[1]) return;
+  const int z = box.lo[2] + int(blockIdx.z);
   const Neighbourhood first(g, x, y, z), second(g, x + 1, y, z);
   const PairColumns columns{first.x[1], first.x[0] - 1, second.x[2]};
   // The row of the pair at offset (dy, dz), in the array of population `slot`.
@@ -288,20 +283,17 @@ __global__ void openOutletsKernel(Store<T, Lat::Q, L> f, const SlotPair* pairs, 
   if (k < outlets) extrapolateOutlet<Lat>(f, pairs + k, std::size_t(outlets));
 }
 
-// The open outlets of a step taken in pieces along `axis` (LbmEngine::stepLayers): each once it
-// and the cell before it (the layer before, along x) have stepped, in the piece [first, first +
-// count) or before it (`stepped`, a flag a layer).
+// The open outlets of a step taken in pieces (LbmEngine::stepBox) that this piece, `box`, is due to
+// extrapolate: each once it and the cell before it have stepped. `stepped` counts, an outlet, how
+// many of the two have stepped in the pieces before (outletCellsIn).
 template <typename Lat, typename T, Layout L>
-__global__ void openOutletsOfLayersKernel(Grid g, Store<T, Lat::Q, L> f, const SlotPair* pairs,
-                                          const std::uint32_t* cells, int outlets, int axis,
-                                          int first, int count, const std::uint8_t* stepped) {
+__global__ void openOutletsOfBoxKernel(Grid g, Store<T, Lat::Q, L> f, const SlotPair* pairs,
+                                       const std::uint32_t* cells, int outlets, CellBox box,
+                                       std::uint8_t* stepped) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= outlets) return;
-  // (`stepped` marks this piece's layers only after it.)
-  const auto done = [&](int layer) {
-    return (layer >= first && layer < first + count) || stepped[layer];
-  };
-  if (outletDueInPiece(g, cells[k], axis, first, count, done))
+  const int now = outletCellsIn(g, box, cells[k]);
+  if (now && (stepped[k] += std::uint8_t(now)) == 2)
     extrapolateOutlet<Lat>(f, pairs + k, std::size_t(outlets));
 }
 
@@ -505,26 +497,20 @@ class CudaEngine final : public LbmEngine {
     stepping_ = true;
     pieces_ = 0;
     haloCopies_ = 0;
-    const std::size_t layers = std::size_t(std::max({grid_.nx, grid_.ny, grid_.nz}));
-    if (layersStepped_.size() != layers) layersStepped_.allocate(layers);
-    WS_CUDA_CHECK(cudaMemsetAsync(layersStepped_.data(), 0, layers, 0));
+    const std::size_t outlets = outletCells_.size();
+    if (outletSteps_.size() != outlets) outletSteps_.allocate(outlets);
+    if (outlets) WS_CUDA_CHECK(cudaMemsetAsync(outletSteps_.data(), 0, outlets, 0));
   }
-  void stepLayers(int axis, int first, int count) override {
-    CellBox box(grid_);
-    int* lo[3] = {&box.x0, &box.y0, &box.z0};
-    int* hi[3] = {&box.x1, &box.y1, &box.z1};
-    *lo[axis] = first;
-    *hi[axis] = first + count;
+  void stepBox(const CellBox& box) override {
     WS_CUDA_CHECK(cudaEventRecord(eventPair(pieceEvents_, pieces_)[0], 0));
     const auto dst = written();
-    streamCollide(box, dst);
+    if (!box.empty()) streamCollide(box, dst);
     const int outlets = int(outletCells_.size());
-    if (outlets_.count && outlets)
-      recordedLaunch("openOutletsOfLayersKernel", openOutletsOfLayersKernel<Lat, T, L>,
-                     blocksFor(outlets, 128), 128)(grid_, dst, outlets_.of(!(steps_ & 1)),
-                                                   outletCells_.data(), outlets, axis, first, count,
-                                                   layersStepped_.data());
-    WS_CUDA_CHECK(cudaMemsetAsync(layersStepped_.data() + first, 1, std::size_t(count), 0));
+    if (outlets_.count && outlets && !box.empty())
+      recordedLaunch("openOutletsOfBoxKernel", openOutletsOfBoxKernel<Lat, T, L>,
+                     blocksFor(outlets, 128),
+                     128)(grid_, dst, outlets_.of(!(steps_ & 1)), outletCells_.data(), outlets, box,
+                          outletSteps_.data());
     WS_CUDA_CHECK(cudaEventRecord(pieceEvents_[2 * pieces_ + 1], 0));
     ++pieces_;
   }
@@ -535,7 +521,7 @@ class CudaEngine final : public LbmEngine {
     if (stride_ && !deferRecords_) recordNow();
   }
   bool queuesWork() const override { return true; }
-  // The device time of each stepLayers() call of the last step, in call order.
+  // The device time of each stepBox() call of the last step, in call order.
   std::vector<float> pieceTimesMs() override {
     std::vector<float> times(std::size_t(pieces_), 0.0f);
     for (int k = 0; k < pieces_; ++k) {
@@ -815,7 +801,7 @@ class CudaEngine final : public LbmEngine {
     const auto src = store(a_);
     withStepKind(steps_ & 1, hasForce(params_), [&]<bool kOdd, bool kForce>() {
       if constexpr (kPairs && (!kOdd || kPairsInOddSteps)) {
-        if (cellsPerThread() == 2 && box.x0 % 2 == 0 && box.x1 % 2 == 0) {
+        if (cellsPerThread() == 2 && box.lo[0] % 2 == 0 && box.hi[0] % 2 == 0) {
           const LaunchShape shape(box, block_, 2);
           recordedLaunch(kOdd ? "streamCollidePairsKernel (odd step)" : "streamCollidePairsKernel",
                          streamCollidePairsKernel<Lat, P, kOdd, kForce>, shape.grid,
@@ -941,7 +927,7 @@ class CudaEngine final : public LbmEngine {
   // A step in pieces (beginStep): whether one is in progress, the layers stepped so far along its
   // axis, the outlets' cells (for the outlets of each piece), a pair of events a piece.
   bool stepping_ = false, deferRecords_ = false;
-  DeviceBuffer<std::uint8_t> layersStepped_;
+  DeviceBuffer<std::uint8_t> outletSteps_;  // a step in pieces: openOutletsOfBoxKernel
   DeviceBuffer<std::uint32_t> outletCells_;
   std::vector<cudaEvent_t> pieceEvents_;
   int pieces_ = 0;

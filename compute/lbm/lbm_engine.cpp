@@ -120,7 +120,7 @@ namespace {
 void LbmEngine::beginStep() {
   noRawSlots(*this);
 }
-void LbmEngine::stepLayers(int, int, int) {
+void LbmEngine::stepBox(const CellBox&) {
   noRawSlots(*this);
 }
 void LbmEngine::endStep() {

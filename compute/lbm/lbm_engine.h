@@ -196,16 +196,16 @@ class LbmEngine {
   // are there).
   virtual std::vector<PlaneSample> volumeMoments();
 
-  // A step in parts, so that a lattice split over ranks can send what crossed its slab's borders
-  // while the inside still steps (Riesinger 2017, Figure 14.4): beginStep(), then stepLayers()
-  // over every layer along `axis` once ([first, first + count), in any order and any pieces),
-  // then endStep(). step(1) is the same. Engines without them throw InputError.
+  // A step in parts, so that a lattice split over ranks can send what crossed its box's borders
+  // while the inside still steps (Riesinger 2017, Figure 14.4): beginStep(), then stepBox() over
+  // boxes that hold every cell once (in any order and any number of pieces), then endStep().
+  // step(1) is the same. Engines without them throw InputError.
   virtual void beginStep();
-  virtual void stepLayers(int axis, int first, int count);
+  virtual void stepBox(const CellBox& box);
   virtual void endStep();
-  // Whether stepLayers() and readSlots() only queue their work (a GPU's stream), so that a split
+  // Whether stepBox() and readSlots() only queue their work (a GPU's stream), so that a split
   // lattice queues the inside's update before it waits for the border's halo to be read; such an
-  // engine measures the device time of each stepLayers() call of the last step, in call order.
+  // engine measures the device time of each stepBox() call of the last step, in call order.
   virtual bool queuesWork() const { return false; }
   virtual std::vector<float> pieceTimesMs() { return {}; }
   // Such an engine's device time of the last step's readSlots() and writeSlots() copies.

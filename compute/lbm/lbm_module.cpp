@@ -339,7 +339,7 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
       "split_grid", "grid of ranks", "",
       "under mpirun: the lattice cut into a box a process, parts along x, y (and z), e.g. 2x2 or "
       "2x1x2, as many as the processes (empty: slabs along the axis above); each box's halo goes "
-      "to the ranks beside its faces and edges after the step",
+      "to the ranks beside its faces and edges",
       [](const std::string& text) -> std::string {
         if (text.empty()) return "";
         try {
@@ -351,8 +351,9 @@ LbmModule::LbmModule(Backend backend) : Module(backend) {
       }));
   p.declare(ParamSpec::boolean(
       "split_overlap", "exchange while the inside steps", true,
-      "under mpirun: each slab's border layers step first and their halo travels while the "
-      "rest of the slab steps (Riesinger 2017); off, the halo travels after the whole step"));
+      "under mpirun: each rank's border (a slab's border layers, a box's faces) steps first and "
+      "its halo travels while the rest steps (Riesinger 2017); off, the halo travels after the "
+      "whole step"));
   p.declare(ParamSpec::boolean(
       "split_peer", "halo from GPU to GPU", true,
       "under mpirun on the GPUs of one host: each slab's halo is written straight into its "
@@ -431,9 +432,8 @@ bool LbmModule::applies(const std::string& key) const {
     return surface && p.getInt("streamlines") > 0 && p.getText("scene") == "cylinder";
   if (key == "reynolds" || key == "viscosity") return p.getText("viscosity_from") == key;
   if (key == "block") return backend() == Backend::Cuda;
-  if (key == "split_axis" || key == "split_overlap")
-    return ranks::count() > 1 && params().getText("split_grid").empty();
-  if (key == "split_grid") return ranks::count() > 1;
+  if (key == "split_axis") return ranks::count() > 1 && params().getText("split_grid").empty();
+  if (key == "split_grid" || key == "split_overlap") return ranks::count() > 1;
   if (key == "split_peer") return ranks::count() > 1 && backend() == Backend::Cuda;
   if (key == "cylinders" || key == "sides" || key == "curved_walls" || key == "outflow")
     return p.getText("scene") == "cylinder";
@@ -974,16 +974,18 @@ std::string LbmModule::splitNotes(const SplitState& split) const {
     if (parts > 1) axes.push_back(a);
   }
   std::string text = "the lattice is split over " + std::to_string(ranks) + " ranks";
+  const std::string sent = split.overlapped ? "while the rest steps" : "after the step";
   if (axes.size() == 1)
     text += std::string(" along ") + "xyz"[axes[0]] +
             " (MPI processes): a slab each, its border layers stepped first and its halo sent " +
-            (split.overlapped ? "while the rest steps" : "after the step");
+            sent;
   else
     text += " in a grid of " + std::to_string(split.first[0].size() - 1) + "x" +
             std::to_string(split.first[1].size() - 1) + "x" +
             std::to_string(split.first[2].size() - 1) +
-            " (MPI processes): a box each, its halo sent to the ranks beside its faces and edges "
-            "after the step";
+            " (MPI processes): a box each, its border stepped first and its halo sent to the "
+            "ranks beside its faces and edges " +
+            sent;
   if (backend() == Backend::Cuda && split.peer)
     text += ", written from GPU to GPU (CUDA IPC)";
   else if (backend() == Backend::Cuda)
@@ -1018,10 +1020,6 @@ std::string LbmModule::splitNotes(const SplitState& split) const {
           " + inside " + fixed(t.insideMs, 2) + " + halo " + fixed(exchange, 2) + " = " +
           fixed(t.borderMs + t.insideMs + exchange, 2) + " ms; measured " + fixed(split.stepMs, 2) +
           " ms\n";
-  if (axes.size() > 1)
-    return text +
-           "eq. 15.1, T = border + max(inside, communication), needs the border stepped "
-           "first, which a grid of ranks does not do yet\n";
   const std::string model = fixed(t.borderMs, 2) + " + max(" + fixed(t.insideMs, 2) + ", " +
                             fixed(exchange, 2) +
                             ") = " + fixed(t.borderMs + std::max(t.insideMs, exchange), 2) + " ms";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -165,6 +166,33 @@ std::vector<Split::Run> Split::runs(int rank) const {
         x = end;
       }
   return runs;
+}
+
+Split::Pieces Split::pieces(int rank) const {
+  const Grid g = local(rank);
+  CellBox rest(g);  // what is left of the own cells once the faces before are taken
+  for (int a = 0; a < 3; ++a) {
+    rest.lo[a] = halo(a);
+    rest.hi[a] = g.extent(a) - halo(a);
+  }
+  Pieces pieces;
+  const auto take = [&](int a, int lo, int hi) {
+    CellBox face = rest;
+    face.lo[a] = lo;
+    face.hi[a] = hi;
+    if (!face.empty()) pieces.border.push_back(face);
+  };
+  for (int a = 0; a < 3; ++a) {
+    if (!halo(a)) continue;
+    const int lo = rest.lo[a], hi = rest.hi[a];
+    const int upper = std::max(lo + 1, hi - (a == 0 ? 2 : 1));
+    take(a, lo, lo + 1);
+    take(a, upper, hi);
+    rest.lo[a] = lo + 1;
+    rest.hi[a] = upper;
+  }
+  pieces.inside = rest;
+  return pieces;
 }
 
 std::array<int, 3> parseRankGrid(const std::string& text) {
@@ -332,10 +360,13 @@ class SplitEngine final : public LbmEngine {
       requireHostMemory(cells * (copies * latticeQ(lattice_) * (variant_.half ? 2 : 4) + 1),
                         "the lattice's slabs");
     }
-    for (auto& part : parts_) part->engine->reshape(split.local(part->rank));
+    for (auto& part : parts_) {
+      part->engine->reshape(split.local(part->rank));
+      part->pieces = split.pieces(part->rank);
+    }
     split_ = std::make_unique<Split>(split);
     whole_ = grid;
-    state_ = {.overlapped = overlap_ && stepAxis() >= 0};
+    state_ = {.overlapped = overlap_};
     for (int a = 0; a < 3; ++a)
       for (int k = 0; k <= split.parts(a); ++k) state_.first[a].push_back(split.first(a, k));
     flags_.assign(grid.cells(), kFluid);
@@ -429,8 +460,8 @@ class SplitEngine final : public LbmEngine {
     return state;
   }
 
-  // A step as Riesinger et al. (2017, Figure 14.4) take it: the border layers first, then, with
-  // the exchange overlapped, what they sent moves while the inside steps; without, after it.
+  // A step as Riesinger et al. (2017, Figure 14.4) take it: each rank's border first, then, with
+  // the exchange overlapped, what it sent moves while the inside steps; without, after it.
   void step(int count) override {
     if (count <= 0) return;
     const CpuStopwatch watch;
@@ -438,25 +469,17 @@ class SplitEngine final : public LbmEngine {
     for (int c = 0; c < count; ++c) {
       const bool odd = !(steps_ & 1);  // the parity the step leaves
       for (auto& part : parts_) part->engine->beginStep();
-      // Slabs: the border layers first. A grid of ranks: every cell at once (its box's borders
-      // are not layers of one axis), the halo after the step.
-      const bool slabs = stepAxis() >= 0, overlap = overlap_ && slabs;
-      if (slabs)
-        stepLayers(&SplitState::Rank::borderMs, [this](int own, int last) {
-          const int upper = upperBorder(own, last);
-          return std::vector<std::pair<int, int>>{{own, 1}, {upper, last + 1 - upper}};
-        });
+      stepPieces(&SplitState::Rank::borderMs,
+                 [](const Part& part) { return std::span(part.pieces.border); });
       // Overlapped, the border's halo is read now; a CPU sends it before the inside steps, a GPU
       // once the inside is queued behind the copies. Else all of it after the step.
       const bool queued = parts_.front()->engine->queuesWork();
-      if (overlap) packHalo(odd);
-      if (overlap && !queued) postHalo(odd);
-      stepLayers(&SplitState::Rank::insideMs, [this, slabs](int own, int last) {
-        if (!slabs) return std::vector<std::pair<int, int>>{{own, last + 1 - own}};
-        return std::vector<std::pair<int, int>>{{own + 1, upperBorder(own, last) - own - 1}};
-      });
-      if (!overlap) packHalo(odd);
-      if (!overlap || queued) postHalo(odd);
+      if (overlap_) packHalo(odd);
+      if (overlap_ && !queued) postHalo(odd);
+      stepPieces(&SplitState::Rank::insideMs,
+                 [](const Part& part) { return std::span(&part.pieces.inside, 1); });
+      if (!overlap_) packHalo(odd);
+      if (!overlap_ || queued) postHalo(odd);
       finishHalo(odd);
       for (auto& part : parts_) part->engine->endStep();
       pieceTimes();
@@ -667,7 +690,8 @@ class SplitEngine final : public LbmEngine {
     SplitState::Rank last;            // of the step() call in progress or last made
     // By parity, channel: its engine's slot list this part sends from, receives into (or -1).
     std::vector<int> sendList[2], receiveList[2];
-    std::vector<double SplitState::Rank::*> pieces;  // the phase of each piece of the step
+    Split::Pieces pieces;                            // its own cells as a step takes them
+    std::vector<double SplitState::Rank::*> phases;  // of each piece of the step in progress
   };
   // The part of a plane's rows [first, first + count) a rank owns: plane coordinates [aLo, aHi)
   // x [bLo, bHi), which its storage's plane `local` holds shifted by aShift, bShift.
@@ -794,33 +818,16 @@ class SplitEngine final : public LbmEngine {
             samples[std::size_t(b - piece.bLo) * width + (a - piece.aShift)];
   }
 
-  // Where the upper border layers begin, of a slab whose own layers are [own, last]: the last
-  // alone, or along x the one before it too, whose step an open outlet in the last one takes up
-  // before the halo carries it.
-  int upperBorder(int own, int last) const {
-    return stepAxis() == 0 ? std::max(own + 1, last - 1) : last;
-  }
-  // The axis a step goes by in layers: the slabs' (their border layers first), or for a grid of
-  // ranks z, all at once (halo cells are left alone by the step; their values come after it).
-  int stepAxis() const {
-    if (grid_[0] == 0) return axis_;
-    return split_->axis();
-  }
-
-  // Each part's update of some of its own layers along the axis, timed into `phase`: `layers`
-  // gives (first, count) pieces from its first own layer and its last.
+  // Each part's update of some of its own cells, timed into `phase`: `boxes` gives a part's.
   // (An engine that queues its work is timed on its device after the step: pieceTimes().)
-  template <typename Layers>
-  void stepLayers(double SplitState::Rank::*phase, Layers layers) {
+  template <typename Boxes>
+  void stepPieces(double SplitState::Rank::*phase, Boxes boxes) {
     for (auto& part : parts_) {
       const CpuStopwatch update;
-      const int axis = stepAxis() >= 0 ? stepAxis() : 2;
-      const int own = split_->halo(axis);
-      const int last = split_->local(part->rank).extent(axis) - 1 - own;
-      for (const auto& [first, count] : layers(own, last))
-        if (count > 0) {
-          part->engine->stepLayers(axis, first, count);
-          part->pieces.push_back(phase);
+      for (const CellBox& box : boxes(*part))
+        if (!box.empty()) {
+          part->engine->stepBox(box);
+          part->phases.push_back(phase);
         }
       if (!part->engine->queuesWork()) part->last.*phase += update.elapsedMs();
     }
@@ -829,9 +836,9 @@ class SplitEngine final : public LbmEngine {
   void pieceTimes() {
     for (auto& part : parts_) {
       const std::vector<float> times = part->engine->pieceTimesMs();
-      for (std::size_t k = 0; k < times.size() && k < part->pieces.size(); ++k)
-        part->last.*part->pieces[k] += times[k];
-      part->pieces.clear();
+      for (std::size_t k = 0; k < times.size() && k < part->phases.size(); ++k)
+        part->last.*part->phases[k] += times[k];
+      part->phases.clear();
       part->last.packMs += part->engine->haloCopiesMs();
     }
   }

@@ -1,13 +1,13 @@
 #pragma once
-// A lattice cut into slabs along one axis, a slab a rank, as Riesinger et al. (2017, part IV) run
-// D3Q19 over many GPUs. Each rank keeps its own cells and, on either side along the axis, a layer
-// of its neighbours' (the halo). In each step the neighbours send into the halo what their step
-// streamed across: only the populations that point out of their slab, from wherever the storage
-// variant keeps them at that parity (postCollisionSlot, lbm_cell.h), as soon as their border
-// layers have stepped (SplitPlan::overlap) or after the whole step. Between steps, then,
-// every slot that a rank's own cells read holds what the whole lattice holds there, so the next
-// step, the moves at the boundaries and every measurement are the whole lattice's, bit for bit,
-// whatever edits came between.
+// A lattice cut into slabs along one axis or into the boxes of a grid of ranks, one a rank, as
+// Riesinger et al. (2017, part IV) run D3Q19 over many GPUs. Each rank keeps its own cells and, on
+// either side along each axis cut, a layer of its neighbours' (the halo). In each step the
+// neighbours send into the halo what their step streamed across: only the populations that point
+// out of their box, from wherever the storage variant keeps them at that parity (postCollisionSlot,
+// lbm_cell.h), as soon as their borders have stepped (SplitPlan::overlap) or after the whole step.
+// Between steps, then, every slot that a rank's own cells read holds what the whole lattice holds
+// there, so the next step, the moves at the boundaries and every measurement are the whole
+// lattice's, bit for bit, whatever edits came between.
 //
 // SplitEngine is such a lattice as one LbmEngine: the module drives it as it drives one engine,
 // and it drives one engine a rank, through a Wire to the ranks other processes hold (MPI,
@@ -69,6 +69,15 @@ class Split {
     bool own;
   };
   std::vector<Run> runs(int rank) const;
+  // Rank r's own cells, in its local coordinates, in the order a step takes them (Riesinger 2017,
+  // Figure 14.4): the border first, every cell within a layer of a cut face (the halo's sources;
+  // at a face cut across x, two layers on the upper side, the cell before an open outlet in the
+  // last), as up to six disjoint boxes; then the inside, while the halo moves.
+  struct Pieces {
+    std::vector<CellBox> border;
+    CellBox inside;
+  };
+  Pieces pieces(int rank) const;
 
  private:
   int partOf(int axis, int coordinate) const;  // the part along `axis` owning a coordinate
@@ -97,7 +106,7 @@ std::vector<HaloChannel> haloChannels(LatticeKind lattice, const Variant& varian
                                       bool odd, int only = -1);
 
 // How a lattice is split: along which axis, over how many ranks, whether the halo exchange runs
-// while the inside of each slab steps (the border layers step first) or after the step, on what
+// while the inside of each rank's box steps (its border steps first) or after the step, on what
 // each rank steps its slab (over MPI: the CPU, or its GPU with blocks of `cudaBlock`), and whether
 // halos go from GPU to GPU where every rank's engine can share its buffers with the others (over
 // MPI, ranks of one host: LbmEngine::shareSlots), rather than through the host and the wire.
@@ -107,8 +116,7 @@ struct SplitPlan {
   bool overlap = true;
   int cudaBlock = 0;
   bool peer = false;
-  // Or a grid of ranks, grid[a] along axis a (all 0: slabs along `axis`). Where more than one
-  // axis is split, each step updates every cell of a rank's box and the halo goes after it.
+  // Or a grid of ranks, grid[a] along axis a (all 0: slabs along `axis`).
   std::array<int, 3> grid{0, 0, 0};
 };
 
