@@ -103,6 +103,16 @@ TEST(PoissonBytes, AColouredSweepMovesTheRowsItsColoursTouch) {
                       0.02 * values * valueBytes(precision))
               << dims << "-D, " << colours << " colours, stencil " << int(stencil);
       }
+  // Both colours in one pass (3-D red-black on the 7-point stencil) read u and f and write u once,
+  // as Jacobi does; where that kernel does not apply the passes stay.
+  Sweep fused;
+  fused.kernel = Kernel::FusedSweep;
+  EXPECT_EQ(bytesPerUpdate(fused, 3, Precision::Float), 12);
+  EXPECT_EQ(bytesPerUpdate(fused, 3, Precision::Double), 24);
+  EXPECT_EQ(bytesPerUpdate(fused, 2, Precision::Float), 24);
+  fused.stencil = Stencil::Full;
+  fused.colours = 8;
+  EXPECT_EQ(bytesPerUpdate(fused, 3, Precision::Float), 48);  // eight passes, as without it
 }
 
 TEST(PoissonStencil, EveryStencilIsMinusTheLaplacianOfAQuadratic) {

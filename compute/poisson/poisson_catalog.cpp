@@ -95,9 +95,10 @@ PoissonConfig readPoissonConfig(const ParamSet& p) {
   c.sweep.pre = int(p.getInt("pre_sweeps"));
   c.sweep.post = int(p.getInt("post_sweeps"));
   const std::string& kernel = p.getText("kernel");
-  c.sweep.kernel = kernel == "shared-memory slices" ? Kernel::SharedSlices
-                   : kernel == "register columns"   ? Kernel::Columns
-                                                    : Kernel::ThreadANode;
+  c.sweep.kernel = kernel == "shared-memory slices"       ? Kernel::SharedSlices
+                   : kernel == "register columns"         ? Kernel::Columns
+                   : kernel == "both colours in one pass" ? Kernel::FusedSweep
+                                                          : Kernel::ThreadANode;
   c.sweep.zBlock = int(p.getInt("z_block"));
   c.precision = p.getText("precision") == "double" ? Precision::Double : Precision::Float;
   const std::string& problem = p.getText("problem");
@@ -141,6 +142,7 @@ double bytesPerUpdate(const Sweep& s, int dims, Precision precision) {
     case Method::Lexicographic:
       return (3 + stencil) * value;  // u and f (and the stencil) read, u written
     case Method::Coloured:
+      if (sweepsInOnePass(s, dims)) return (3 + stencil) * value;
       return s.colours * passValues(s, dims) * value;
     case Method::Multigrid:
       break;

@@ -247,6 +247,138 @@ dim3 columnBlocks(const Grid& g, int zBlock) {
               blocksFor(g.n - 1, zBlock));
 }
 
+// 3-D red-black on the 7-point stencil, a whole sweep in one pass over memory: from u into `next`
+// (the values of a sweep of the red nodes, then the black, as the two passes make them, read once
+// and written once: 12 bytes an unknown in float against the passes' 24). A block owns a tile of
+// kFusedX x kFusedY unknowns and marches up `zBlock` planes of it. For each plane q it stages u's
+// plane q + 1 around the tile, two nodes wide, in a ring of four; computes the red nodes of plane q
+// on the tile and a node around it from those old values into a ring of three; then the black nodes
+// of plane q - 1 on the tile from the red ones, and writes both colours of plane q - 1. The ring
+// around the tile is computed by the blocks beside it too (nearly a third more red updates); each
+// block writes only its own tile, into the other array, so none reads a value another has written.
+// Every load is issued a plane before its value is used (u's plane q + 2, the red nodes' f of plane
+// q + 1, the black ones' of plane q), so that a block waits for memory about once a plane rather
+// than once a phase.
+constexpr int kFusedX = 64, kFusedY = 8;  // a thread a pair of nodes along x: 32 x 8 threads
+template <typename T, bool kStored>
+__global__ void __launch_bounds__(256)
+    fusedRedBlackKernel(const T* u, const T* f, Operator<T> op, Grid g, T h2, T omega, int zBlock,
+                        T* next) {
+  constexpr int kOldX = kFusedX + 4, kOldY = kFusedY + 4;   // two nodes around the tile
+  constexpr int kRedX = kFusedX + 2, kRedY = kFusedY + 2;   // one node around it
+  constexpr int kStaged = (kOldX * kOldY + 255) / 256;      // a thread's share of a plane
+  constexpr int kReds = (kRedY * (kRedX / 2) + 255) / 256;  // and of the red nodes around the tile
+  __shared__ T old[4][kOldY][kOldX];
+  __shared__ T red[3][kRedY][kRedX];
+  const int x0 = 1 + int(blockIdx.x) * kFusedX, y0 = 1 + int(blockIdx.y) * kFusedY;
+  const int z0 = 1 + int(blockIdx.z) * zBlock, z1 = min(g.n, z0 + zBlock);
+  const int thread = int(threadIdx.y * blockDim.x + threadIdx.x), n = g.n;
+  const auto node = [&](int x, int y) { return x >= 0 && x <= n && y >= 0 && y <= n; };
+  const auto unknown = [&](int x, int y, int z) {
+    return x >= 1 && x < n && y >= 1 && y < n && z >= 1 && z < n;
+  };
+
+  // u's plane q around the tile: loaded into `ahead`, then stored into the ring.
+  T ahead[kStaged];
+  const auto staged = [&](int s, int& i, int& j) {
+    const int k = thread + 256 * s;
+    i = k % kOldX, j = k / kOldX;
+    return k < kOldX * kOldY && node(x0 - 2 + i, y0 - 2 + j);
+  };
+  const auto load = [&](int q) {
+    WS_UNROLL
+    for (int s = 0, i, j; s < kStaged; ++s)
+      if (staged(s, i, j)) ahead[s] = u[g.index(x0 - 2 + i, y0 - 2 + j, q)];
+  };
+  const auto store = [&](int q) {
+    WS_UNROLL
+    for (int s = 0, i, j; s < kStaged; ++s)
+      if (staged(s, i, j)) old[q & 3][j][i] = ahead[s];
+  };
+
+  // Plane q's red nodes (x + y + q even) on the tile and a node around it, and their f; a
+  // boundary node keeps its value.
+  T fRed[kReds];
+  const auto redNode = [&](int s, int q, int& i, int& j) {
+    const int k = thread + 256 * s;
+    j = k / (kRedX / 2);
+    const int y = y0 - 1 + j;
+    i = 2 * (k % (kRedX / 2)) + ((x0 - 1 + y + q) & 1);
+    return k < kRedY * (kRedX / 2) && node(x0 - 1 + i, y);
+  };
+  const auto loadRedF = [&](int q) {
+    WS_UNROLL
+    for (int s = 0, i, j; s < kReds; ++s)
+      if (redNode(s, q, i, j) && unknown(x0 - 1 + i, y0 - 1 + j, q))
+        fRed[s] = f[g.index(x0 - 1 + i, y0 - 1 + j, q)];
+  };
+  const auto relaxRed = [&](int q) {
+    WS_UNROLL
+    for (int s = 0, i, j; s < kReds; ++s) {
+      if (!redNode(s, q, i, j)) continue;
+      const int x = x0 - 1 + i, y = y0 - 1 + j;
+      const T own = old[q & 3][j + 1][i + 1];
+      if (!unknown(x, y, q)) {
+        red[q % 3][j][i] = own;
+        continue;
+      }
+      const auto from = [&](int dx, int dy, int dz) {
+        return old[(q + dz) & 3][j + 1 + dy][i + 1 + dx];
+      };
+      T centre;
+      const std::size_t at = g.index(x, y, q);
+      const T neighbours = neighbourSum<3, Stencil::Compact, kStored>(from, op, at, centre);
+      red[q % 3][j][i] = relaxed(own, neighbours, h2 * fRed[s], centre, omega);
+    }
+  };
+
+  // Plane q's pair of this thread: its red node as relaxRed left it, its black one (x + y + q
+  // odd) from the red ones around it; both written to `next`.
+  const int pairX = x0 + 2 * int(threadIdx.x), y = y0 + int(threadIdx.y), j = int(threadIdx.y) + 1;
+  const auto blackX = [&](int q) { return pairX + ((pairX + y + q + 1) & 1); };
+  T fBlack;
+  const auto loadBlackF = [&](int q) {
+    if (unknown(blackX(q), y, q)) fBlack = f[g.index(blackX(q), y, q)];
+  };
+  const auto relaxBlackAndWrite = [&](int q) {
+    const int black = blackX(q);
+    for (int x = pairX; x < pairX + 2; ++x) {
+      if (!unknown(x, y, q)) continue;
+      const int i = x - (x0 - 1);
+      const std::size_t at = g.index(x, y, q);
+      if (x != black) {
+        next[at] = red[q % 3][j][i];
+        continue;
+      }
+      const auto from = [&](int dx, int dy, int dz) { return red[(q + dz) % 3][j + dy][i + dx]; };
+      T centre;
+      const T neighbours = neighbourSum<3, Stencil::Compact, kStored>(from, op, at, centre);
+      next[at] = relaxed(old[q & 3][j + 1][i + 1], neighbours, h2 * fBlack, centre, omega);
+    }
+  };
+
+  // Red is needed on planes z0 - 1 ... z1, which read u's planes z0 - 2 ... z1 + 1.
+  for (int q = max(z0 - 2, 0); q <= z0 - 1; ++q) {
+    load(q);
+    store(q);
+  }
+  load(z0);
+  loadRedF(z0 - 1);
+  for (int q = z0 - 1; q <= z1; ++q) {
+    if (q + 1 <= n) store(q + 1);
+    if (q + 2 <= min(n, z1 + 1)) load(q + 2);
+    __syncthreads();  // plane q + 1 staged; the black nodes of plane q - 2 done with the rings
+    relaxRed(q);
+    if (q + 1 <= z1) loadRedF(q + 1);
+    __syncthreads();  // plane q's red nodes there for the black ones of q - 1
+    if (q - 1 >= z0) relaxBlackAndWrite(q - 1);
+    if (q >= z0 && q < z1) loadBlackF(q);
+  }
+}
+dim3 fusedBlocks(const Grid& g, int zBlock) {
+  return dim3(blocksFor(g.n - 1, kFusedX), blocksFor(g.n - 1, kFusedY), blocksFor(g.n - 1, zBlock));
+}
+
 // Every node in place at once: a race on purpose (the variant's lesson; racecheck reports it).
 template <int D, Stencil S, typename T, bool kStored>
 __global__ void unorderedKernel(T* u, const T* f, Operator<T> op, Grid g, T h2, T omega) {
@@ -525,9 +657,13 @@ class CudaEngine final : public PoissonEngine {
                                        : "a thread a node, blocks of 64x2x2";
     if (coloured && overlappingLaunches())
       how += ", each pass overlapping the end of the one before";
-    if (coloured && s.kernel == Kernel::Columns && three && s.colours == 2 &&
-        s.stencil == Stencil::Compact)
+    const bool redBlack7 = three && s.colours == 2 && s.stencil == Stencil::Compact;
+    if (coloured && s.kernel == Kernel::Columns && redBlack7)
       how = "a thread a column pair, " + std::to_string(s.zBlock) + " planes in registers";
+    else if (coloured && s.kernel == Kernel::FusedSweep && redBlack7)
+      how = "both colours in one pass, tiles of " + std::to_string(kFusedX) + "x" +
+            std::to_string(kFusedY) + " and a halo, " + std::to_string(s.zBlock) +
+            " planes a block" + (s.method == Method::Multigrid ? " (the finest level)" : "");
     else if (coloured && s.kernel == Kernel::SharedSlices)
       how = "shared-memory slices of " + std::to_string(kTileX) + "x" + std::to_string(kTileY) +
             " and a halo" +
@@ -657,6 +793,13 @@ class CudaEngine final : public PoissonEngine {
           level.u.data(), level.f.data(), op, level.grid, h2, omega, zBlock);
       recordedLaunch("columnRedBlackKernel", columnRedBlackKernel<T, kStored, 1>, blocks, kBlock)(
           level.u.data(), level.f.data(), op, level.grid, h2, omega, zBlock);
+    } else if (D == 3 && S == Stencil::Compact && kColours == 2 && s.kernel == Kernel::FusedSweep &&
+               &level == &levels_[0]) {
+      const int zBlock = std::max(s.zBlock, 1);
+      recordedLaunch("fusedRedBlackKernel", fusedRedBlackKernel<T, kStored>,
+                     fusedBlocks(level.grid, zBlock), dim3(kFusedX / 2, kFusedY))(
+          level.u.data(), level.f.data(), op, level.grid, h2, omega, zBlock, next_.data());
+      std::swap(level.u, next_);
     } else if (s.kernel == Kernel::SharedSlices) {
       using Kernel = void (*)(T*, const T*, Operator<T>, Grid, T, T, int);
       const auto kernels = []<int... C>(std::integer_sequence<int, C...>) {

@@ -29,6 +29,8 @@ enum class Kernel {
                  // marches up zBlock planes keeping three (z-blocking, 2.5-D)
   Columns,       // 3-D red-black on the 7-point stencil: a thread marches up zBlock planes keeping
                  // its pair of nodes' values below, at and above in registers (else ThreadANode)
+  FusedSweep,    // 3-D red-black on the 7-point stencil: both colours in one pass, from u into a
+                 // second array (else ThreadANode; multigrid's coarser levels too)
 };
 
 // What one sweep does. A multigrid sweep is one V-cycle: `pre` and `post` smoothing sweeps on
@@ -40,11 +42,19 @@ struct Sweep {
   double omega = 1;  // the relaxation factor
   int pre = 2, post = 2;
   Kernel kernel = Kernel::ThreadANode;
-  int zBlock = 32;  // SharedSlices and Columns in 3-D: the planes a block marches up
+  int zBlock = 32;  // SharedSlices, Columns and FusedSweep in 3-D: the planes a block marches up
   // The stencils stored at every node and read from memory (the source's variable stencils),
   // built from the cells' coefficients k; false: the constant stencil (k = 1 everywhere).
   bool stored = false;
 };
+
+// Whether the CUDA engine takes a sweep's colours in one pass (Kernel::FusedSweep where it applies:
+// 3-D red-black on the 7-point stencil; in a V-cycle only the finest level's smoothing, which the
+// bytes counted leave as two passes).
+inline bool sweepsInOnePass(const Sweep& s, int dims) {
+  return s.kernel == Kernel::FusedSweep && s.method == Method::Coloured && dims == 3 &&
+         s.colours == 2 && s.stencil == Stencil::Compact;
+}
 
 // The grids of a V-cycle, finest first: n halved while it stays even, down to 2 cells a side (one
 // unknown, which one smoothing sweep solves).
@@ -164,7 +174,8 @@ std::unique_ptr<PoissonEngine> makeCpuEngine(int threads, Precision precision,
 // one pass a colour (the colours interleave within every cache line), a V-cycle its smoothing on
 // every level (a quarter, an eighth of the last) and its residual, restriction and correction.
 // A stored stencil adds its values on the rows a pass touches (all for red-black, 2 / colours of
-// them for 4 and 8 colours): twice the stencil a coloured sweep, once a Jacobi one.
+// them for 4 and 8 colours): twice the stencil a coloured sweep, once a Jacobi one. Both colours in
+// one pass (sweepsInOnePass; the CPU has one way, ThreadANode) move what Jacobi does.
 double bytesPerUpdate(const Sweep& sweep, int dims, Precision precision);
 
 // The field's value at a pixel (NaN outside the grid) from `at(x, y)` on the slice: shared by the

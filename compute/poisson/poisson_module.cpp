@@ -85,16 +85,19 @@ PoissonModule::PoissonModule(Backend backend) : Module(backend) {
                                "multigrid: sweeps after the coarse correction, on every level"));
   p.declare(ParamSpec::choice(
       "kernel", "CUDA kernel", "a thread a node",
-      {"a thread a node", "shared-memory slices", "register columns"},
+      {"a thread a node", "shared-memory slices", "register columns", "both colours in one pass"},
       "how a coloured pass reads u on the GPU: a thread a node, neighbours through the caches; "
       "the source's, a block's slice with a halo staged in shared memory (in 3-D marching up "
       "z-blocking planes), which today's caches make slower; or, for 3-D red-black on the "
       "7-point stencil, a thread marching up its pair of columns keeping three planes in "
-      "registers: compare them in the overlay"));
+      "registers, or a block sweeping red and then black in its tile as it marches up (half "
+      "the memory traffic of two passes, but slower on an H200: each block's march waits on "
+      "its barriers, and the red nodes around the tile are computed twice): compare them in the "
+      "overlay"));
   ParamSpec zBlock = ParamSpec::integer(
       "z_block", "z-blocking (planes)", 32, 1, kMaxSide,
-      "3-D, shared-memory slices and register columns: the planes a block marches up, keeping "
-      "three; 1 loads three planes for each it updates");
+      "3-D, shared-memory slices, register columns and both colours in one pass: the planes a "
+      "block marches up, keeping three (four); 1 loads three planes for each it updates");
   zBlock.logScale = true;
   p.declare(zBlock);
   p.declare(ParamSpec::choice(
@@ -325,13 +328,12 @@ std::string PoissonModule::notes() const {
   if (!uniformK_)
     notes += "-div(k grad u) = f with k varying from cell to cell (set up or drawn)\n";
   if (config_.sweep.stored) {
-    Sweep constant = config_.sweep;
+    Sweep constant = sweepAsRun();
     constant.stored = false;
     const int dims = grid().dims;
     notes += "stencils stored at every node: " +
              std::to_string(storedValues(config_.sweep.stencil, dims)) +
-             " values a node read each sweep, " +
-             formatted(bytesPerUpdate(config_.sweep, dims, config_.precision), "%.0f") +
+             " values a node read each sweep, " + formatted(bytesPerWorkUnit(), "%.0f") +
              " bytes an update against " +
              formatted(bytesPerUpdate(constant, dims, config_.precision), "%.0f") +
              " with the constant stencil" +
@@ -403,6 +405,16 @@ bool PoissonModule::applies(const std::string& key) const {
     return coloured && params().getText("kernel") != "a thread a node" &&
            params().getText("dimensions") == "3-D";
   return !key.empty();
+}
+
+Sweep PoissonModule::sweepAsRun() const {
+  Sweep sweep = config_.sweep;
+  if (backend() != Backend::Cuda) sweep.kernel = Kernel::ThreadANode;  // the CPU's one way
+  return sweep;
+}
+
+double PoissonModule::bytesPerWorkUnit() const {
+  return bytesPerUpdate(sweepAsRun(), grid().dims, config_.precision);
 }
 
 WorldBox PoissonModule::world() const {

@@ -61,9 +61,7 @@ class PoissonModule final : public Module, public FieldSource, public PlotSource
 
   void pollTimings() override { engine_->pollTimings(); }
   void drainTimings() override { engine_->drainTimings(); }
-  double bytesPerWorkUnit() const override {
-    return bytesPerUpdate(config_.sweep, grid().dims, config_.precision);
-  }
+  double bytesPerWorkUnit() const override;
   std::optional<OpModel> opsPerWorkUnit() const override;
   std::vector<std::string> sweepSizes() const override;
   const TimingScope& stepTiming() const override {
@@ -99,6 +97,8 @@ class PoissonModule final : public Module, public FieldSource, public PlotSource
   void applySelection(Backend previous, const StateBlob& state) override;
 
  private:
+  // The sweep as this backend runs it (the CPU has one kernel).
+  Sweep sweepAsRun() const;
   void buildEngine();
   // The sweep the variant and the parameters make; throws InputError where they don't fit.
   Sweep sweepFor(const PoissonConfig& config, const std::string& variant) const;
