@@ -91,8 +91,8 @@ PoissonModule::PoissonModule(Backend backend) : Module(backend) {
       "z-blocking planes), which today's caches make slower; or, for 3-D red-black on the "
       "7-point stencil, a thread marching up its pair of columns keeping three planes in "
       "registers, or a block sweeping red and then black in its tile as it marches up (half "
-      "the memory traffic of two passes, but slower on an H200: each block's march waits on "
-      "its barriers, and the red nodes around the tile are computed twice): compare them in the "
+      "the memory traffic of two passes, but no faster on an H200: more instructions an update, "
+      "the red nodes around the tile computed twice, barriers every plane): compare them in the "
       "overlay"));
   ParamSpec zBlock = ParamSpec::integer(
       "z_block", "z-blocking (planes)", 32, 1, kMaxSide,
