@@ -284,7 +284,7 @@ __global__ void __launch_bounds__(256)
   WS_UNROLL
   for (int s = 0; s < kStaged; ++s) {
     const int k = thread + 256 * s, x = x0 - 2 + k % kOldX, y = y0 - 2 + k / kOldX;
-    stagedAt[s] = k < kOldPlane && x <= n && y >= 0 && y <= n && x >= 0 ? k : -1;
+    stagedAt[s] = k < kOldPlane && x >= 0 && x <= n && y >= 0 && y <= n ? k : -1;
     stagedFrom[s] = x + side * y;
   }
   T ahead[kStaged];
