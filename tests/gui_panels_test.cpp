@@ -408,6 +408,19 @@ TEST(GuiPanels, TheLayoutKeepsTheViewClearAtEverySizeAndScale) {
   expectPassed(run);
 }
 
+// A parameter's help shows in a tooltip that wraps inside the window, at UI scale 1 and 2: the
+// flow's Reynolds number's help once ran some 2000 pixels past a 1280-pixel window.
+TEST(GuiPanels, AParametersHelpWrapsInsideTheWindow) {
+  REQUIRE_WINDOWS();
+  const std::string hover =
+      "hover \"Reynolds number\"\nexpect-layout\nhover \"cylinder walls\"\nexpect-layout\n";
+  const auto run = runUiScript(
+      "tooltip",
+      hover + "screenshot tooltip-1.png\nkey u\nkey u\n" + hover + "screenshot tooltip-2.png\n",
+      backends() + "--module lbm --paused --window 1280x720");
+  expectPassed(run);
+}
+
 // The playback's buttons stay where they are while a module runs: the live figures above them
 // (the notes, the lesson) once grew and wrapped anew, and a click on Pause at UI scale 2 missed.
 TEST(GuiPanels, ThePlaybackStaysPutWhileTheFiguresChange) {

@@ -89,7 +89,7 @@ void drawUndo(Lab& lab) {
     if (tracked::Button(label)) lab.later([&lab, change] { (lab.*change)(); });
     ImGui::EndDisabled();
     if (!what.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-      ImGui::SetTooltip("%s %s (%s)", label, what.c_str(), keys);
+      wrappedTooltip("%s %s (%s)", label, what.c_str(), keys);
   };
   button("Undo", history.nextUndo(), "Ctrl+Z", &Lab::undo);
   ImGui::SameLine();
@@ -169,7 +169,7 @@ void drawViewSettings(Lab& lab) {
   }
   tracked::Checkbox("CUDA-GL interop", &lab.interop);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("off: the field is read back to host memory and uploaded every frame");
+    wrappedTooltip("off: the field is read back to host memory and uploaded every frame");
   tracked::Checkbox("grid lines", &lab.gridLines);
   ImGui::SameLine();
   ImGui::TextDisabled("zoom %.3g px/cell", lab.camera.zoom);
@@ -212,9 +212,9 @@ void drawFiles(Lab& lab, UiContext& context) {
   if (tracked::Button("Open...")) showOpenDialog(lab, context);
   if (ImGui::IsItemHovered()) {
     const std::string chooser = desktopChooser();
-    ImGui::SetTooltip("choose a file to open (Ctrl+O): %s", chooser.empty()
-                                                                ? "the browser in the window"
-                                                                : (chooser + "'s chooser").c_str());
+    wrappedTooltip("choose a file to open (Ctrl+O): %s", chooser.empty()
+                                                             ? "the browser in the window"
+                                                             : (chooser + "'s chooser").c_str());
   }
   const char* last = context.recentFiles.empty() ? "none yet" : context.recentFiles.front().c_str();
   if (tracked::BeginCombo("recent", last)) {
@@ -224,7 +224,7 @@ void drawFiles(Lab& lab, UiContext& context) {
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
+    wrappedTooltip(
         "drop a file on the window to open it: a pattern (.rle) where it lands, a "
         "mesh (.obj .ply .off), a picture of a flow's obstacles (.png .bmp .jpg...), a "
         "graph (.txt .edges .mtx), a preset or a session (.json), a checkpoint (.wsckpt)");
@@ -237,7 +237,7 @@ void drawFiles(Lab& lab, UiContext& context) {
     lab.later(
         [&lab, chosen = std::string(folder)] { lab.attempt([&] { setOutputFolder(chosen); }); });
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
+    wrappedTooltip(
         "screenshots, exports, saved meshes, presets, checkpoints, sessions and "
         "videos go here (a name with a folder of its own goes there); a name that "
         "is taken gets a number (optimized-2.ply), never overwriting a file");

@@ -47,8 +47,7 @@ void drawSessionControls(Lab& lab, Demo& demo) {
     ImGui::SameLine();
     tracked::Checkbox("from a reset", &demo.fromReset);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(
-          "off: the session starts from what you see (kept beside it as a checkpoint)");
+      wrappedTooltip("off: the session starts from what you see (kept beside it as a checkpoint)");
     ImGui::SameLine();
     if (tracked::Button("Replay")) lab.later([&lab, &demo] { startReplay(lab, demo); });
   }
@@ -163,7 +162,7 @@ void drawReplayTimeline(Lab& lab, Demo& demo, UiContext& context) {
       demo.message = "took over the replay at frame " + std::to_string(demo.replay->frame());
       demo.replay.reset();
     });
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("stop the replay and carry on live from here");
+  if (ImGui::IsItemHovered()) wrappedTooltip("stop the replay and carry on live from here");
   // Dragging picks a frame; letting go seeks to it (from the nearest checkpoint before it).
   static int target = -1;
   int frame = target >= 0 ? target : int(replay.frame());

@@ -76,7 +76,7 @@ bool beginSidePanel(const char* window, const ScreenRect& rect, bool& collapsed,
     const std::string show = std::string(1, arrows[1]) + "##show " + name;
     if (tracked::Button(show.c_str(), ImVec2(ImGui::GetContentRegionAvail().x, 0)))
       collapsed = false;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("show the panel again");
+    if (ImGui::IsItemHovered()) wrappedTooltip("show the panel again");
     ImGui::End();
     ImGui::PopStyleVar();
     return false;
@@ -86,7 +86,7 @@ bool beginSidePanel(const char* window, const ScreenRect& rect, bool& collapsed,
                    ImGuiWindowFlags_NoSavedSettings);
   const std::string hide = std::string(1, arrows[0]) + "##hide " + name;
   if (tracked::Button(hide.c_str())) collapsed = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", hideTip);
+  if (ImGui::IsItemHovered()) wrappedTooltip("%s", hideTip);
   return true;
 }
 

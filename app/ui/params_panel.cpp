@@ -111,19 +111,19 @@ void drawParameters(Lab& lab) {
         break;
     }
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s\n(--set %s.%s=...)", spec.help.c_str(),
-                        std::string(module.name()).c_str(), spec.key.c_str());
+      wrappedTooltip("%s\n(--set %s.%s=...)", spec.help.c_str(), std::string(module.name()).c_str(),
+                     spec.key.c_str());
     if (std::find(tuned.begin(), tuned.end(), spec.key) != tuned.end()) {
       ImGui::SameLine();
       ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.6f, 1.0f), "*");
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("shapes the current kernel variant");
+      if (ImGui::IsItemHovered()) wrappedTooltip("shapes the current kernel variant");
     }
     ImGui::PopID();
   }
   if (hidden > 0) {
     ImGui::TextDisabled("%d more that mean nothing here", hidden);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(
+      wrappedTooltip(
           "parameters of another workload, lattice, backend or setting: they show "
           "when they apply (--help lists them all)");
   }

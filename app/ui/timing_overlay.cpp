@@ -241,8 +241,7 @@ void drawTimingOverlay(Lab& lab, UiContext& context) {
     ImGui::SameLine();
     ImGui::TextDisabled("| copy bandwidth %.0f GB/s", bandwidth / 1e9);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(
-          "device-to-device copy on this GPU, bytes read + written; click to remeasure");
+      wrappedTooltip("device-to-device copy on this GPU, bytes read + written; click to remeasure");
     if (ImGui::IsItemClicked()) remeasureBandwidth();
   }
   // Columns keep their natural widths; a panel too narrow for them (a large UI scale) scrolls the
@@ -271,17 +270,17 @@ void drawTimingOverlay(Lab& lab, UiContext& context) {
       ImGui::TableNextColumn();
       ImGui::Text("%.3f", s.medianMs);
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip(
+        wrappedTooltip(
             "median of %d samples\nmean %.3f  min %.3f  max %.3f ms\n(warm-up samples excluded)",
             s.samples, s.meanMs, s.minMs, s.maxMs);
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(siRate(s.ratePerSecond, "").c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", scope->rateUnit().c_str());
+      if (ImGui::IsItemHovered()) wrappedTooltip("%s", scope->rateUnit().c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%.1f", s.bytesPerSecond / 1e9);
       if (ImGui::IsItemHovered() && s.ratePerSecond > 0)
-        ImGui::SetTooltip("compulsory bytes of the model: %.3g bytes per %s",
-                          s.bytesPerSecond / s.ratePerSecond, scope->rateUnit().c_str());
+        wrappedTooltip("compulsory bytes of the model: %.3g bytes per %s",
+                       s.bytesPerSecond / s.ratePerSecond, scope->rateUnit().c_str());
       ImGui::TableNextColumn();
       if (scope->onGpu() && bandwidth > 0)
         ImGui::Text("%.0f%%", 100.0 * s.bytesPerSecond / bandwidth);

@@ -3,6 +3,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -62,6 +63,18 @@ SteadyBlock::~SteadyBlock() {
   const float used = ImGui::GetCursorPosY() - start_;
   reserved.height = std::max(reserved.height, used);
   if (used < reserved.height) ImGui::SetCursorPosY(start_ + reserved.height);
+}
+
+void wrappedTooltip(const char* format, ...) {
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(
+      std::min(ImGui::GetFontSize() * 34.0f, ImGui::GetIO().DisplaySize.x * 0.8f));
+  va_list args;
+  va_start(args, format);
+  ImGui::TextV(format, args);
+  va_end(args);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
 }
 
 namespace tracked {
@@ -206,7 +219,7 @@ bool BeginCombo(const char* label, const char* preview, ImGuiComboFlags flags) {
   if (!open && ImGui::IsItemHovered() &&
       ImGui::CalcTextSize(preview).x >
           width - ImGui::GetFrameHeight() - 2 * GImGui->Style.FramePadding.x)
-    ImGui::SetTooltip("%s", preview);
+    wrappedTooltip("%s", preview);
   if (!open) {
     record(label, "combo", width, preview);
     return false;

@@ -52,6 +52,10 @@ class SteadyBlock {
   float start_;
 };
 
+// ImGui::SetTooltip with its text wrapped at a readable width that the window holds (ImGui draws a
+// tooltip's line whole, and a parameter's help would run past the window's edge).
+void wrappedTooltip(const char* format, ...) IM_FMTARGS(1);
+
 namespace tracked {
 
 bool Button(const char* label, const ImVec2& size = ImVec2(0, 0));

@@ -100,7 +100,7 @@ void answerConfirmation(Lab& lab, UiContext& context, bool yes) {
 void drawViewLabels(Lab& lab, UiContext& context) {
   WidgetLog::instance().text("under the pointer", context.pointerText);
   if (!context.pointerText.empty() && !ImGui::GetIO().WantCaptureMouse)
-    ImGui::SetTooltip("%s", context.pointerText.c_str());
+    wrappedTooltip("%s", context.pointerText.c_str());
   if (shows3d(lab.module())) {
     char camera[96];  // for scripts and tests: where the orbit camera looks from
     std::snprintf(camera, sizeof camera, "orbit, yaw %.2f, pitch %.2f, distance %.4g",

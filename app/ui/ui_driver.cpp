@@ -61,6 +61,7 @@ const std::map<std::string, int>& arity() {
       {"open", 1},
       {"close", 1},
       {"click", 1},
+      {"hover", 1},
       {"pick", 2},
       {"toggle", 1},
       {"slide", 2},
@@ -391,6 +392,14 @@ UiDriver::Outcome UiDriver::run(const Command& command, Lab& lab, UiContext& con
     if (!w.enabled) throw InputError("'" + arg(1) + "' is disabled");
     if (!reveal(w)) return Outcome::Continue;
     clickOn(w, centre(w));
+    settle(kSettleFrames);
+    return Outcome::Done;
+  }
+  if (name == "hover") {
+    const WidgetRecord& w = widget(arg(1));
+    if (!reveal(w)) return Outcome::Continue;
+    gestures_.push_back(Gesture{centre(w)});
+    held_.mouse = gestures_.back().mouse;
     settle(kSettleFrames);
     return Outcome::Done;
   }

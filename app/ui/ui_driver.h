@@ -8,6 +8,7 @@
 //   frames N                    let N frames pass
 //   open HEADER / close HEADER  open or close a collapsing section of the panel
 //   click LABEL                 press and release the left button on a widget
+//   hover LABEL                 move the mouse over a widget (its tooltip shows)
 //   pick COMBO ENTRY            open a combo and choose the entry with that label
 //   toggle CHECKBOX             click a checkbox; its value must flip
 //   slide SLIDER FRACTION       press a slider at that fraction of its width; it must change
@@ -32,7 +33,8 @@
 //   expect-file PATH            a file exists and is not empty
 //   expect-error TEXT           the error popup says TEXT (then it is dismissed with OK)
 //   expect-no-error
-//   expect-layout               nothing hides the view, no widgets overlap, no label is cut off
+//   expect-layout               nothing hides the view, no widgets overlap, no label is cut off,
+//                               a tooltip shown lies inside the window
 //   walk                        every widget of the open panel sections, each with its check
 //   monkey SEED COUNT           COUNT random clicks, drags, wheel turns, keys and window sizes
 //                               (all but quitting, F12, running on and raising the steps per

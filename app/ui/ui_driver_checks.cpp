@@ -1,6 +1,6 @@
-// The driver's whole-window checks: nothing hides the view and no widget overlaps or is cut off
-// (expect-layout), every widget of the open sections does what it says (walk), and random input
-// never brings the window down (monkey).
+// The driver's whole-window checks: nothing hides the view, no widget overlaps or is cut off and
+// no tooltip runs past the window's edge (expect-layout), every widget of the open sections does
+// what it says (walk), and random input never brings the window down (monkey).
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui_internal.h>
@@ -64,6 +64,16 @@ std::string UiDriver::checkLayout(const UiContext& context) const {
       return "the window '" + name + "' " + describe(rect) + " overlaps the view " +
              describe(l.view);
   }
+  // A tooltip shown: inside the window (a pixel of slack for rounding).
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  for (ImGuiWindow* window : g.Windows)
+    if (window->WasActive && !window->Hidden && (window->Flags & ImGuiWindowFlags_Tooltip) &&
+        (window->Pos.x < -1 || window->Pos.y < -1 ||
+         window->Pos.x + window->Size.x > display.x + 1 ||
+         window->Pos.y + window->Size.y > display.y + 1))
+      return "a tooltip " +
+             describe({window->Pos.x, window->Pos.y, window->Size.x, window->Size.y}) +
+             " runs past the window's edge";
   // The widgets of each window: inside it and apart from each other.
   const std::vector<WidgetRecord>& widgets = WidgetLog::instance().last();
   for (std::size_t i = 0; i < widgets.size(); ++i) {
