@@ -40,13 +40,21 @@ void expectTheSameSweeps(PoissonModule& cpu, PoissonModule& gpu, double toleranc
 TEST(PoissonCuda, EverySolverFollowsTheCpuOnFreshRandomStates) {
   WS_REQUIRE_GPU();
   const std::uint64_t seed = test::freshSeed();
-  // How the coloured passes run: a thread a node, or shared-memory slices marching up z-blocks
-  // of 32 planes, or 5 (so that 3-D grids take several blocks in z, one of them short), or
-  // register columns, or both colours in one pass (3-D red-black on the 7-point stencil;
-  // elsewhere a thread a node), in blocks of 5 planes and of 1.
-  const std::vector<std::pair<std::string, int>> kernels = {
-      {"a thread a node", 32}, {"shared-memory slices", 32},    {"shared-memory slices", 5},
-      {"register columns", 5}, {"both colours in one pass", 5}, {"both colours in one pass", 1}};
+  // How the coloured passes run: a thread a node, every other pass from the grid's end or each
+  // from its start, or shared-memory slices marching up z-blocks of 32 planes, or 5 (so that 3-D
+  // grids take several blocks in z, one of them short), or register columns, or both colours in
+  // one pass (3-D red-black on the 7-point stencil; elsewhere a thread a node), in blocks of 5
+  // planes and of 1.
+  struct Run {
+    std::string kernel;
+    int zBlock;
+    std::string passOrder = "back and forth";
+  };
+  const std::vector<Run> kernels = {
+      {"a thread a node", 32},        {"a thread a node", 32, "one way"},
+      {"shared-memory slices", 32},   {"shared-memory slices", 5},
+      {"register columns", 5},        {"both colours in one pass", 5},
+      {"both colours in one pass", 1}};
   // Under compute-sanitizer (WS_SANITIZER_RUN, racecheck's pace) the grids of several tiles and
   // z-blocks, in float: the kernels' shared memory is the same in double.
   const bool sanitizer = std::getenv("WS_SANITIZER_RUN") != nullptr;
@@ -59,7 +67,7 @@ TEST(PoissonCuda, EverySolverFollowsTheCpuOnFreshRandomStates) {
     for (const char* stencil : {"finite-difference", "finite-element"})
       for (const char* precision : precisions)
         for (const KernelVariant& v : PoissonModule(Backend::Cuda).variants(Backend::Cuda))
-          for (const auto& [kernel, zBlock] : kernels) {
+          for (const auto& [kernel, zBlock, passOrder] : kernels) {
             if (v.name == "unordered") continue;  // a race: compared by what it converges to below
             const bool multigrid = v.name == "multigrid";
             // Multigrid's finest level sweeps in one pass with that kernel; its others, a thread
@@ -69,7 +77,7 @@ TEST(PoissonCuda, EverySolverFollowsTheCpuOnFreshRandomStates) {
               continue;
             if (multigrid && !multigridFits(std::atoi(size))) continue;  // refused there
             SCOPED_TRACE(v.name + " " + size + " " + stencil + " " + precision + ", " + kernel +
-                         " (" + std::to_string(zBlock) + " planes)");
+                         " (" + std::to_string(zBlock) + " planes, " + passOrder + ")");
             PoissonModule cpu(Backend::Cpu), gpu(Backend::Cuda);
             for (PoissonModule* m : {&cpu, &gpu}) {
               m->setSize(size);
@@ -78,7 +86,8 @@ TEST(PoissonCuda, EverySolverFollowsTheCpuOnFreshRandomStates) {
                             {"omega", 1.5},
                             {"precision", std::string(precision)},
                             {"kernel", kernel},
-                            {"z_block", zBlock}});
+                            {"z_block", zBlock},
+                            {"pass_order", passOrder}});
             }
             // Double rounds 10^9 times finer.
             const double tolerance = std::string(precision) == "double" ? 1e-12 : kTolerance;

@@ -100,6 +100,7 @@ PoissonConfig readPoissonConfig(const ParamSet& p) {
                    : kernel == "both colours in one pass" ? Kernel::FusedSweep
                                                           : Kernel::ThreadANode;
   c.sweep.zBlock = int(p.getInt("z_block"));
+  c.sweep.backAndForth = p.getText("pass_order") == "back and forth";
   c.precision = p.getText("precision") == "double" ? Precision::Double : Precision::Float;
   const std::string& problem = p.getText("problem");
   c.problem = problem == "sources" ? Problem::Sources

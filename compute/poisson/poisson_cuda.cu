@@ -58,12 +58,17 @@ dim3 unknownBlocks(const Grid& g) {
 // The nodes of colour C of `kColours` (poisson_stencil.h's colourOf), kColourPlanes a thread (here
 // its plane p's): along x every other node, the first 1 or 2 by the colour; with 4 and 8 colours
 // also every other row (and plane). A block covers kColourPlanes times its depth in planes; a
-// thread's planes lie the block's depth apart. False past the grid.
+// thread's planes lie the block's depth apart. `backwards`: the blocks take the grid from its end
+// (the block started first takes the last nodes). False past the grid.
 template <int D, int kColours, int C>
-__device__ bool colouredNodeOf(const Grid& g, int p, int& x, int& y, int& z) {
-  const int tx = int(blockIdx.x * blockDim.x + threadIdx.x);
-  const int ty = int(blockIdx.y * blockDim.y + threadIdx.y);
-  const int tz = int((blockIdx.z * kColourPlanes<D, kColours> + p) * blockDim.z + threadIdx.z);
+__device__ bool colouredNodeOf(const Grid& g, bool backwards, int p, int& x, int& y, int& z) {
+  const auto block = [&](unsigned index, unsigned count) {
+    return int(backwards ? count - 1 - index : index);
+  };
+  const int tx = block(blockIdx.x, gridDim.x) * int(blockDim.x) + int(threadIdx.x);
+  const int ty = block(blockIdx.y, gridDim.y) * int(blockDim.y) + int(threadIdx.y);
+  const int tz = (block(blockIdx.z, gridDim.z) * kColourPlanes<D, kColours> + p) * int(blockDim.z) +
+                 int(threadIdx.z);
   if constexpr (kColours == 2) {
     y = 1 + ty;
     z = D == 3 ? 1 + tz : 0;
@@ -115,11 +120,13 @@ __global__ void jacobiKernel(const T* u, const T* f, Operator<T> op, T* next, Gr
 
 // One colour's pass, in place: no node it updates reads another it updates. A thread's planes'
 // updates are all made before any is stored, so that their loads are in flight together.
+// `backwards`: from the grid's end, where a pass that went forwards ended (Sweep::backAndForth).
 // Launched to overlap the previous pass's end (dependentLaunch), a thread first reads what that
 // pass does not write (it wrote another colour): its nodes' f and, one plane a thread, their own
 // values (two planes a thread read them after waiting: 2% faster, H200, run 81 of 2026-11-29).
 template <int D, Stencil S, typename T, bool kStored, int kColours, int C>
-__global__ void colourKernel(T* u, const T* f, Operator<T> op, Grid g, T h2, T omega) {
+__global__ void colourKernel(T* u, const T* f, Operator<T> op, Grid g, T h2, T omega,
+                             bool backwards) {
   constexpr int kPlanes = kColourPlanes<D, kColours>;
   constexpr bool kOwnFirst = kPlanes == 1;
   bool inside[kPlanes];
@@ -128,7 +135,7 @@ __global__ void colourKernel(T* u, const T* f, Operator<T> op, Grid g, T h2, T o
   WS_UNROLL
   for (int p = 0; p < kPlanes; ++p) {
     int x, y, z;
-    inside[p] = colouredNodeOf<D, kColours, C>(g, p, x, y, z);
+    inside[p] = colouredNodeOf<D, kColours, C>(g, backwards, p, x, y, z);
     if (!inside[p]) continue;
     node[p] = g.index(x, y, z);
     rhs[p] = f[node[p]];
@@ -840,16 +847,18 @@ class CudaEngine final : public PoissonEngine {
         recordedLaunch("slicedColourKernel", kernels[c], slicedBlocks<D>(level.grid, zBlock),
                        kBlock)(level.u.data(), level.f.data(), op, level.grid, h2, omega, zBlock);
     } else {
-      using Kernel = void (*)(T*, const T*, Operator<T>, Grid, T, T);
+      using Kernel = void (*)(T*, const T*, Operator<T>, Grid, T, T, bool);
       const auto kernels = []<int... C>(std::integer_sequence<int, C...>) {
         return std::array<Kernel, kColours>{colourKernel<D, S, T, kStored, kColours, C>...};
       }
       (std::make_integer_sequence<int, kColours>());
       const dim3 blocks = colouredBlocks<D, kColours>(level.grid);
+      // Back and forth: every odd pass backwards, so that each begins where the one before ended
+      // (a sweep's last pass, with an even count of colours, ends where the next sweep begins).
       for (int c = 0; c < kColours; ++c)
         dependentLaunch("colourKernel", kernels[c], blocks, kColourBlock<D, kColours>,
                         c > 0 || afterSweep)(level.u.data(), level.f.data(), op, level.grid, h2,
-                                             omega);
+                                             omega, s.backAndForth && c % 2 == 1);
     }
   }
 

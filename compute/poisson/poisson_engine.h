@@ -43,6 +43,10 @@ struct Sweep {
   int pre = 2, post = 2;
   Kernel kernel = Kernel::ThreadANode;
   int zBlock = 32;  // SharedSlices, Columns and FusedSweep in 3-D: the planes a block marches up
+  // ThreadANode's coloured passes: every other pass's blocks take the grid from its end, where the
+  // pass before ended, so that what they read first is still in the L2 cache; false: every pass
+  // from the start.
+  bool backAndForth = true;
   // The stencils stored at every node and read from memory (the source's variable stencils),
   // built from the cells' coefficients k; false: the constant stencil (k = 1 everywhere).
   bool stored = false;
