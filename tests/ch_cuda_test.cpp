@@ -1,6 +1,7 @@
 // Every CUDA Cahn-Hilliard kernel against the CPU on fresh random fields: 2-D and 3-D, sizes that
 // are and are not multiples of the kernels' blocks and tiles, both integrators, strips and
-// rectangles, coefficients from arguments and from constant memory; then the totals and the view.
+// rectangles, coefficients from arguments and from constant memory; the fast path back and forth
+// against one way; then the totals and the view.
 // Skips where no GPU is present.
 #include <gtest/gtest.h>
 
@@ -87,6 +88,39 @@ TEST(ChCuda, EveryKernelFollowsTheCpuOnFreshRandomFields) {
               ASSERT_GT(largestDifference(a, start), 0.01f);  // it moved
             }
           }
+}
+
+TEST(ChCuda, TheFastPathBackAndForthGivesOneWaysFieldBitForBit) {
+  // Every other pass's blocks from the grid's end change the order the cells are taken in, not
+  // their arithmetic: the field is one way's, bit for bit, after an odd and an even number of
+  // passes, in 2-D widths whose lanes hold four columns (partial blocks of rows; 1032 ends 2.06
+  // warps into a block of 4).
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = test::freshSeed();
+  std::vector<std::string> sizes = {"96x48", "1032x40", "256x300"};
+  if (underSanitizer()) sizes = {"32x20"};
+  for (const std::string& size : sizes)
+    for (const char* integrator : {"RK2", "Euler"}) {
+      SCOPED_TRACE(size + " " + integrator);
+      ChModule oneWay(Backend::Cuda), backAndForth(Backend::Cuda);
+      for (ChModule* m : {&oneWay, &backAndForth}) {
+        m->select(Backend::Cuda, "shuffle");
+        m->setSize(size);
+        m->setParams({{"integrator", std::string(integrator)},
+                      {"pass_order", std::string(m == &oneWay ? "one way" : "back and forth")},
+                      {"dt", 0.005}});
+      }
+      const std::vector<float> start =
+          randomField(oneWay.field().size(), seed + size.size(), -0.2f, 0.8f);
+      oneWay.loadField(start);
+      backAndForth.loadField(start);
+      for (int steps : {1, 2}) {
+        oneWay.step(steps);
+        backAndForth.step(steps);
+        ASSERT_EQ(backAndForth.field(), oneWay.field()) << "after " << oneWay.stepCount();
+      }
+      ASSERT_NE(oneWay.field(), start);
+    }
 }
 
 TEST(ChCuda, TotalsViewAndEditsAgreeWithTheCpu) {

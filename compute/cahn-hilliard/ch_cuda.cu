@@ -430,7 +430,7 @@ class CudaEngine final : public ChEngine {
                              : (same ? vectorKernel2d<false, true> : vectorKernel2d<false, false>);
         dependentLaunch("vectorKernel2d", kernel, grid, dim3(32 * kVectorWarps), afterPass)(
             reinterpret_cast<const float4*>(in), reinterpret_cast<const float4*>(base),
-            reinterpret_cast<float4*>(out), shape_, h, k);
+            reinterpret_cast<float4*>(out), shape_, h, k, nextPassBackwards());
         return;
       }
       const dim3 grid(blocksFor(strips, kShuffleWarps), blocksFor(shape_.ny, kShuffleRows));
@@ -529,6 +529,14 @@ class CudaEngine final : public ChEngine {
                                       reinterpret_cast<float4*>(out), shape_, h, k);
   }
 
+  // Back and forth (CudaChConfig::backAndForth): every other pass of the 2-D four-column kernel
+  // from the grid's end, so that each begins where the one before ended (RK2's final pass where
+  // its half step ended, the next step's half step where that ended; Euler's steps in turn).
+  bool nextPassBackwards() {
+    backwards_ = config_.backAndForth && !backwards_;
+    return backwards_;
+  }
+
   template <int D>
   void arrayPass(const TextureField& in, const TextureField& base, const TextureField& out, float h,
                  const Coefficients& k) {
@@ -562,6 +570,7 @@ class CudaEngine final : public ChEngine {
   GpuTimerRing ring_, viewRing_;
   Shape shape_;
   DeviceBuffer<float> phi_, stage_;  // stage_: A, B and the fast path only
+  bool backwards_ = false;           // the last 2-D four-column pass ran backwards
   TextureField fields_[2];           // C and D: the field and the stage (or Euler's next)
   int current_ = 0;
   bool linearFresh_ = true;        // C and D: phi_ holds the current array's values

@@ -20,6 +20,9 @@ struct CudaChConfig {
   CudaChKernel kernel = CudaChKernel::Shuffle;
   bool strips = false;    // A and C: blocks of 256x1 threads instead of 16x16 rectangles
   bool constant = false;  // the coefficients from __constant__ memory instead of the arguments
+  // The 2-D fast path (four columns a lane): every other pass from the grid's end, where the pass
+  // before ended, so that what it reads first is still in the L2 cache; false: each from the start.
+  bool backAndForth = true;
 };
 
 std::unique_ptr<ChEngine> makeCudaEngine(const CudaChConfig& config, ChTimings timings);

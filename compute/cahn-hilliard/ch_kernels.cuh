@@ -509,18 +509,27 @@ __device__ __forceinline__ void marchVector2d(const float4* in, const float4* ba
   }
 }
 
-// Warp w of the grid updates columns 128 w to 128 w + 127 (those on the row) of kVectorRows rows.
+// Block b's index along an axis of `count` blocks, taken from the grid's end when `backwards` (the
+// block started first takes the last place): a pass that begins where the one before ended finds
+// what that pass read and wrote last still in the L2 cache.
+__device__ __forceinline__ int blockFrom(unsigned b, unsigned count, bool backwards) {
+  return int(backwards ? count - 1 - b : b);
+}
+
+// Warp w of the grid updates columns 128 w to 128 w + 127 (those on the row) of kVectorRows rows;
+// `backwards`, the blocks take the grid from its end (blockFrom).
 template <bool kConst, bool kSameBase>
 __global__ void __launch_bounds__(32 * kVectorWarps)
     vectorKernel2d(const float4* in, const float4* base, float4* out, Shape s, float h,
-                   Coefficients argument) {
+                   Coefficients argument, bool backwards) {
   waitForPreviousGrid();  // launched to overlap the previous pass: see shufflePass
   letNextGridStart();
   constexpr int rows = kVectorRows;
-  const int x0 = (int(blockIdx.x) * kVectorWarps + int(threadIdx.x) / 32) * 128;
+  const int x0 =
+      (blockFrom(blockIdx.x, gridDim.x, backwards) * kVectorWarps + int(threadIdx.x) / 32) * 128;
   if (x0 >= s.nx) return;  // a whole warp past the row (no barrier waits for it)
   const QuadLane l(int(threadIdx.x) & 31, x0, s.nx);
-  const int y0 = int(blockIdx.y) * rows;
+  const int y0 = blockFrom(blockIdx.y, gridDim.y, backwards) * rows;
   const int end = min(y0 + rows, s.ny);
   const Coefficients k = coefficientsOf<kConst>(argument);
   if (y0 >= 2 && y0 + rows + 2 <= s.ny)
@@ -554,7 +563,10 @@ __global__ void __launch_bounds__(32 * kVectorWarps)
 // as few as fill the GPU in whole waves (ch_parts.h): at 256^3 four parts of 64 planes, one wave of
 // 128 blocks, made RK2 8% faster than eight of 32 in two waves (Euler 7%). In whole waves too, 24
 // warps a block (five parts) were 1% slower for RK2 and 3% faster for Euler, 28 warps (six parts,
-// squeezed to 72 registers with spills) 14% slower and 6% faster.
+// squeezed to 72 registers with spills) 14% slower and 6% faster. Marching down the planes every
+// other pass (so that it begins where the pass before ended, on planes still in the L2 cache, as
+// the 2-D kernel's blocks do) was no faster: RK2 1-2% slower, Euler the same (H200, run 91 of
+// 2026-11-29), the march being bound by issuing instructions rather than by memory.
 constexpr int kSlabWarps = 20, kSlabStages = 4;
 
 // Two exchange buffers of phi, its edge's near value and mu a lane; the stages, each phi and the
