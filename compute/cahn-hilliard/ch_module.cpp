@@ -89,8 +89,8 @@ ChModule::ChModule(Backend backend) : Module(backend) {
       "pass_order", "pass order", "back and forth", {"back and forth", "one way"},
       "2-D fast path, widths a multiple of 4: back and forth runs every other pass's blocks "
       "from the grid's end, where the pass before ended, so that the first values it reads are "
-      "still in the L2 cache (50 MB on an H100 or H200; a 4096^2 field is 64 MB); one way starts "
-      "every pass at the grid's start, which the L2 has long since let go"));
+      "still in the L2 cache (50 MiB on an H100, 60 on an H200; a 4096^2 field is 64 MiB); one "
+      "way starts every pass at the grid's start, which the L2 has long since let go"));
 
   cpuTimings_ = {&addTiming("step (CPU)", "cell updates/s", false),
                  &addTiming("view (CPU)", "pixels/s", false)};

@@ -104,8 +104,8 @@ PoissonModule::PoissonModule(Backend backend) : Module(backend) {
       "pass_order", "pass order", "back and forth", {"back and forth", "one way"},
       "a thread a node: back and forth starts every other coloured pass's blocks at the grid's "
       "end, where the pass before ended, so that the first values it reads are still in the L2 "
-      "cache (50 MB on an H100 or H200: over a third of u and f at 256^3 in float); one way "
-      "starts every pass at the first node, which the L2 has long since let go"));
+      "cache (50 MiB on an H100, 60 on an H200: a third to a half of u and f at 256^3 in float); "
+      "one way starts every pass at the first node, which the L2 has long since let go"));
   p.declare(ParamSpec::choice(
       "view", "view", "solution",
       {"solution", "error", "residual", "right-hand side", "colours", "coefficient"},
