@@ -509,15 +509,8 @@ __device__ __forceinline__ void marchVector2d(const float4* in, const float4* ba
   }
 }
 
-// Block b's index along an axis of `count` blocks, taken from the grid's end when `backwards` (the
-// block started first takes the last place): a pass that begins where the one before ended finds
-// what that pass read and wrote last still in the L2 cache.
-__device__ __forceinline__ int blockFrom(unsigned b, unsigned count, bool backwards) {
-  return int(backwards ? count - 1 - b : b);
-}
-
 // Warp w of the grid updates columns 128 w to 128 w + 127 (those on the row) of kVectorRows rows;
-// `backwards`, the blocks take the grid from its end (blockFrom).
+// `backwards`, the blocks take the grid from its end (blockFrom, launch.cuh).
 template <bool kConst, bool kSameBase>
 __global__ void __launch_bounds__(32 * kVectorWarps)
     vectorKernel2d(const float4* in, const float4* base, float4* out, Shape s, float h,

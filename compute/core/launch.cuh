@@ -86,4 +86,12 @@ __device__ inline void letNextGridStart() {
 #endif
 }
 
+// Block b's index along an axis of `count` blocks, taken from the grid's end when `backwards` (the
+// block started first takes the last place): a pass that begins where the one before ended finds
+// what that pass read and wrote last still in the L2 cache (Poisson's and Cahn-Hilliard's passes
+// back and forth).
+__device__ __forceinline__ int blockFrom(unsigned b, unsigned count, bool backwards) {
+  return int(backwards ? count - 1 - b : b);
+}
+
 }  // namespace ws

@@ -59,15 +59,13 @@ dim3 unknownBlocks(const Grid& g) {
 // its plane p's): along x every other node, the first 1 or 2 by the colour; with 4 and 8 colours
 // also every other row (and plane). A block covers kColourPlanes times its depth in planes; a
 // thread's planes lie the block's depth apart. `backwards`: the blocks take the grid from its end
-// (the block started first takes the last nodes). False past the grid.
+// (blockFrom, launch.cuh). False past the grid.
 template <int D, int kColours, int C>
 __device__ bool colouredNodeOf(const Grid& g, bool backwards, int p, int& x, int& y, int& z) {
-  const auto block = [&](unsigned index, unsigned count) {
-    return int(backwards ? count - 1 - index : index);
-  };
-  const int tx = block(blockIdx.x, gridDim.x) * int(blockDim.x) + int(threadIdx.x);
-  const int ty = block(blockIdx.y, gridDim.y) * int(blockDim.y) + int(threadIdx.y);
-  const int tz = (block(blockIdx.z, gridDim.z) * kColourPlanes<D, kColours> + p) * int(blockDim.z) +
+  const int tx = blockFrom(blockIdx.x, gridDim.x, backwards) * int(blockDim.x) + int(threadIdx.x);
+  const int ty = blockFrom(blockIdx.y, gridDim.y, backwards) * int(blockDim.y) + int(threadIdx.y);
+  const int tz = (blockFrom(blockIdx.z, gridDim.z, backwards) * kColourPlanes<D, kColours> + p) *
+                     int(blockDim.z) +
                  int(threadIdx.z);
   if constexpr (kColours == 2) {
     y = 1 + ty;
