@@ -2,7 +2,8 @@
 // Bit-sliced Life arithmetic on 64 cells at once, shared by the CPU fast path and the CUDA
 // bit-packed kernel. Bit b of a word is cell x = 64*j + b of its row. Each row's horizontal
 // sums (west + centre + east, 0..3) are two bit planes; three of them add to the 3x3 block count
-// (0..9) as four bit planes; the rule is a lookup on those planes.
+// (0..9), as far as the rule needs it: Conway's in ten logic operations, any other rule as four bit
+// planes and a lookup on them.
 #include "compute/core/hd.h"
 #include "compute/life/life_grid.h"
 
@@ -55,12 +56,40 @@ WS_HD RowWords loadRowWords(const Word* row, int j, const BitGeometry& g) {
   return w;
 }
 
+// f(a, b, c) bit by bit, for a captureless f of three words. On the GPU each 32-bit half is one
+// LOP3 instruction, whose truth table is f of the operands' own (0xF0, 0xCC, 0xAA): the compiler
+// makes LOP3s of logic expressions too, but not always as few (run 95's SASS: 12 a half-word
+// where these take 10). Elsewhere, the expression itself.
+template <typename F>
+WS_HD Word logic3(Word a, Word b, Word c, F f) {
+#ifdef __CUDA_ARCH__
+  constexpr unsigned table = F{}(0xF0u, 0xCCu, 0xAAu) & 0xFFu;
+  unsigned lo, hi;
+  asm("lop3.b32 %0, %1, %2, %3, %4;"
+      : "=r"(lo)
+      : "r"(unsigned(a)), "r"(unsigned(b)), "r"(unsigned(c)), "n"(table));
+  asm("lop3.b32 %0, %1, %2, %3, %4;"
+      : "=r"(hi)
+      : "r"(unsigned(a >> 32)), "r"(unsigned(b >> 32)), "r"(unsigned(c >> 32)), "n"(table));
+  return Word(hi) << 32 | lo;
+#else
+  return f(a, b, c);
+#endif
+}
+
+WS_HD Word oddOf(Word a, Word b, Word c) {  // the sum's low bit
+  return logic3(a, b, c, [](auto x, auto y, auto z) { return x ^ y ^ z; });
+}
+
+WS_HD Word majorityOf(Word a, Word b, Word c) {  // its carry
+  return logic3(a, b, c, [](auto x, auto y, auto z) { return (x & y) | (x & z) | (y & z); });
+}
+
 // Per bit: west + centre + east of the row, as two bit planes.
 WS_HD RowSum rowSum(const RowWords& w) {
   const Word west = (w.centre << 1) | (w.left >> 63);
   const Word east = (w.centre >> 1) | (w.right << 63);
-  const Word x = west ^ east;
-  return {x ^ w.centre, (west & east) | (x & w.centre)};
+  return {oddOf(west, w.centre, east), majorityOf(west, w.centre, east)};
 }
 
 WS_HD BlockCount addRows(const RowSum& a, const RowSum& b, const RowSum& c) {
@@ -88,15 +117,28 @@ WS_HD Word tableLookup(unsigned table, const BlockCount& n) {
   return selectBits(m07, m89, n.s3);
 }
 
-// The next state of 64 cells. Conway's rule (block count 3, or 4 with the cell alive) takes a
-// short path; any other rule goes through the lookup.
+// The next state of 64 cells from the sums of their row and the rows above and below. Conway's
+// rule needs only whether the 3x3 block count is 3, or 4 with the cell alive: eight three-input
+// logic operations (LOP3) a word decide it, ten with the two of the row's own sums, made once for
+// the three rows they serve (binary-banter's count). The count is s0 + 2 w, where s0 and the carry
+// c0 are the three rows' `lo` bits added, and w = p + c0 + 2 q with p and q their `hi` bits added:
+// count 3 is s0 with w = 1, count 4 no s0 with w = 2, and a count past 4 has w > 2. Any other rule
+// adds the count up to its four planes (addRows) and looks it up.
 template <bool kConway>
-WS_HD Word nextState(const BlockCount& n, Word alive, unsigned birthTable, unsigned surviveTable) {
+WS_HD Word nextState(const RowSum& above, const RowSum& own, const RowSum& below, Word alive,
+                     unsigned birthTable, unsigned surviveTable) {
   if constexpr (kConway) {
-    const Word three = n.s0 & n.s1 & ~n.s2;
-    const Word four = ~n.s0 & ~n.s1 & n.s2;
-    return ~n.s3 & (three | (alive & four));
+    const Word s0 = oddOf(above.lo, own.lo, below.lo), c0 = majorityOf(above.lo, own.lo, below.lo);
+    const Word p = oddOf(above.hi, own.hi, below.hi), q = majorityOf(above.hi, own.hi, below.hi);
+    const Word wIsOne = logic3(q, p, c0, [](auto q, auto p, auto c0) { return ~q & (p ^ c0); });
+    const Word wIsTwo =
+        logic3(q, p, c0, [](auto q, auto p, auto c0) { return (q & ~p & ~c0) | (~q & p & c0); });
+    const Word keptAtFour =
+        logic3(s0, alive, wIsTwo, [](auto s0, auto alive, auto two) { return ~s0 & alive & two; });
+    return logic3(s0, wIsOne, keptAtFour,
+                  [](auto s0, auto one, auto four) { return (s0 & one) | four; });
   } else {
+    const BlockCount n = addRows(above, own, below);
     return selectBits(tableLookup(birthTable, n), tableLookup(surviveTable, n), alive);
   }
 }
@@ -129,8 +171,7 @@ WS_HD void stepWordColumn(const Word* current, Word* next, int j, int firstRow, 
     const RowWords below = loadRowWords(rowOrNull(current, r + 1, g), j, g);
     const RowSum belowSum = rowSum(below);
     next[static_cast<long long>(r) * g.words + j] =
-        nextState<kConway>(addRows(above, midSum, belowSum), mid.centre, birthTable, surviveTable) &
-        mask;
+        nextState<kConway>(above, midSum, belowSum, mid.centre, birthTable, surviveTable) & mask;
     above = midSum;
     mid = below;
     midSum = belowSum;

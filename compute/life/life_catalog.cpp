@@ -100,10 +100,11 @@ const LifeCatalog& lifeVariants(Backend backend) {
         "(6) bit-packed, bit-sliced adders",
         "One bit per cell, 64 cells per 64-bit word: 32 times fewer bytes than (1)-(5). A thread "
         "owns one word column over several rows; it forms each row's west+centre+east sum as two "
-        "bit planes with shifts and a full adder, adds three rows into a 4-bit count of the 3x3 "
-        "block, and applies the rule as a few dozen logic operations on 64 cells at once. Each "
-        "row's sums serve three output rows. The fast path: limited by memory bandwidth at about "
-        "0.25 bytes per cell update.",
+        "bit planes with shifts and a full adder, adds three rows' sums and applies the rule on 64 "
+        "cells at once: Conway's rule takes eight three-input logic operations (one LOP3 "
+        "instruction each per 32 cells) on top of the row's own two; any other rule adds the 3x3 "
+        "block's 4-bit count and looks it up. Each row's sums serve three output rows. Limited by "
+        "memory bandwidth at about 0.25 bytes per cell update.",
         {"rows_per_thread"},
         "",
         true},
@@ -114,8 +115,10 @@ const LifeCatalog& lifeVariants(Backend backend) {
         "registers, gets west and east neighbours from the next lanes by warp shuffles, and "
         "advances it several generations before storing the interior. Errors from the tile's "
         "unknown surroundings creep in one cell per generation, so the outer lanes and a few rows "
-        "are sacrificed. The grid crosses memory once per pass instead of once per generation: "
-        "when a kernel is bandwidth-bound, do more work per byte. (On a torus whose width is not a "
+        "are sacrificed (and each generation skips the rows no stored cell depends on any more). "
+        "The grid crosses memory once per pass instead of once per generation: when a kernel is "
+        "bandwidth-bound, do more work per byte; it then becomes bound by its logic operations, "
+        "so every one counts. (On a torus whose width is not a "
         "multiple of 64, and while the age view needs every generation, it steps like (6).)",
         {"generations_per_pass"}},
        &makeCuda<CudaLifeKernel::BitTemporal>},

@@ -180,36 +180,69 @@ __global__ void __launch_bounds__(128)
     const int r = firstRow + i;
     if (r < g.height)
       next[static_cast<long long>(r) * g.words + j] =
-          nextState<kConway>(addRows(sums[i], sums[i + 1], sums[i + 2]), words[i + 1].centre,
-                             birthTable, surviveTable) &
+          nextState<kConway>(sums[i], sums[i + 1], sums[i + 2], words[i + 1].centre, birthTable,
+                             surviveTable) &
           mask;
   }
 }
 
 // ---- (7) bit-packed with temporal blocking ----
 
-// A warp's 32 lanes hold 32 neighbouring word columns of a tile of kOut + 2 kGens rows, entirely
-// in registers; west and east neighbours come from the adjacent lanes by shuffles. The tile
+// A warp's 32 lanes hold 32 neighbouring word columns of a tile of kTemporalRows + 2 kGens rows,
+// all in registers; west and east neighbours come from the adjacent lanes by shuffles. The tile
 // advances `generations` (at most kGens) generations before anything is written back. Errors
 // creep in from the tile's edges one cell per generation: the outer lanes (0 and 31, a whole
 // word each) and kGens rows at the top and bottom absorb them, and only the valid interior is
 // stored. So each pass reads and writes the grid about once for several generations.
-WS_HD RowSum warpRowSum(Word centre, int lane) {
-#ifdef __CUDA_ARCH__
-  Word left = __shfl_up_sync(0xffffffffu, centre, 1);
-  Word right = __shfl_down_sync(0xffffffffu, centre, 1);
-  if (lane == 0) left = 0;
-  if (lane == 31) right = 0;
-  return rowSum({left, centre, right});
-#else
-  return {0, 0};
-#endif
+//
+// A lane's west neighbour is bit 63 of the word of the lane before, its east bit 0 of the next
+// lane's: a shuffle each way brings just that half-word, and a funnel shift each half-word moves
+// the bit in. Lanes 0 and 31 take their own word for the missing neighbour (a shuffle past the
+// warp's end returns the caller's value): wrong cells at the tile's sides, which spread a cell a
+// generation and so stay in those halo words for 63 generations.
+__device__ __forceinline__ RowSum laneRowSum(Word centre) {
+  const unsigned lo = unsigned(centre), hi = unsigned(centre >> 32);
+  const unsigned leftHi = __shfl_up_sync(0xffffffffu, hi, 1);
+  const unsigned rightLo = __shfl_down_sync(0xffffffffu, lo, 1);
+  const Word west = Word(__funnelshift_l(lo, hi, 1)) << 32 | __funnelshift_l(leftHi, lo, 1);
+  const Word east = Word(__funnelshift_r(hi, rightLo, 1)) << 32 | __funnelshift_r(lo, hi, 1);
+  return {oddOf(west, centre, east), majorityOf(west, centre, east)};
 }
 
 constexpr int kTemporalRows = 32;     // output rows per warp
 constexpr int kTemporalColumns = 30;  // output words per warp (32 lanes less two halo lanes)
 
-template <bool kConway, int kGens>
+// One generation of the tile's rows [first, end), in place: row i is updated once the sums of the
+// row below are made, the old row's own already taken. Rows outside the range keep what they
+// held, which is read only by rows outside the next generation's range (one row narrower at either
+// end). The range is known only when running, 0 < first <= kGens and kRows - kGens <= end <
+// kRows: the rows between are updated without a check, and all are indexed by constants (an index
+// the compiler cannot resolve would move the tile to local memory). Past a dead edge (!kTorus) the
+// rows and columns outside the grid stay dead.
+template <bool kConway, bool kTorus, int kGens, int kRows>
+__device__ __forceinline__ void advanceTile(Word (&rows)[kRows], int first, int end, Word mask,
+                                            unsigned long long liveRows, unsigned birthTable,
+                                            unsigned surviveTable) {
+  RowSum above{0, 0}, mid{0, 0};  // the sums of rows i - 2 and i - 1
+#pragma unroll
+  for (int i = 0; i < kRows; ++i) {
+    if ((i < kGens - 1 && i < first - 1) || (i > kRows - kGens && i > end)) continue;
+    const RowSum below = laneRowSum(rows[i]);
+    if (i > kGens || i > first) {  // row i - 1 is in the range
+      const Word born =
+          nextState<kConway>(above, mid, below, rows[i - 1], birthTable, surviveTable);
+      if constexpr (kTorus)
+        rows[i - 1] = born;
+      else
+        rows[i - 1] = (liveRows >> (i - 1) & 1u) ? born & mask : 0;
+    }
+    above = mid;
+    mid = below;
+  }
+}
+
+// kTorus: the grid wraps and its width is a whole number of words, so no cell is masked.
+template <bool kConway, bool kTorus, int kGens>
 __global__ void __launch_bounds__(128)
     lifeBitTemporalKernel(const Word* __restrict__ current, Word* __restrict__ next, BitGeometry g,
                           int generations, unsigned birthTable, unsigned surviveTable) {
@@ -221,7 +254,7 @@ __global__ void __launch_bounds__(128)
   const bool inside = j >= 0 && j < g.words;
   // On a torus (whose width is a whole number of words here) outside columns wrap; past a dead
   // edge they are dead and stay so.
-  const bool live = inside || g.torus;
+  const bool live = inside || kTorus;
   const int column = inside ? j : (j + g.words) % g.words;
   const Word mask = live ? validBits(column, g) : 0;
 
@@ -233,18 +266,12 @@ __global__ void __launch_bounds__(128)
     rows[i] = (row && live) ? row[column] : 0;
     if (row) liveRows |= 1ull << i;
   }
+  // Generation k of n needs only the rows within n - 1 - k of the stored ones.
+#pragma unroll 1
   for (int gen = 0; gen < generations; ++gen) {
-    RowSum above{0, 0};
-    RowSum mid = warpRowSum(rows[0], lane);
-#pragma unroll
-    for (int i = 0; i < kRows; ++i) {
-      const RowSum below = i + 1 < kRows ? warpRowSum(rows[i + 1], lane) : RowSum{0, 0};
-      const Word born =
-          nextState<kConway>(addRows(above, mid, below), rows[i], birthTable, surviveTable);
-      rows[i] = (liveRows >> i & 1u) ? born & mask : 0;
-      above = mid;
-      mid = below;
-    }
+    const int margin = generations - 1 - gen;
+    advanceTile<kConway, kTorus, kGens>(rows, kGens - margin, kGens + kTemporalRows + margin, mask,
+                                        liveRows, birthTable, surviveTable);
   }
   if (!inside || lane == 0 || lane == 31) return;
 #pragma unroll
