@@ -459,10 +459,12 @@ class CudaEngine final : public ChEngine {
   // and the other Amperes not) and the rows fill the warps of 128 columns as well as the
   // one-column kernel's 28 of 32 lanes do: a block's warps all share a row, and at 320^3 (a
   // row 2.5 warps) it ran at 47% RK2 and 38% Euler against the one-column kernel's 47% and 50%
-  // at 322^3 (H200, docs/performance.md).
+  // at 322^3 (H200, docs/performance.md). And in 3-D only for fields under 2^32 float4s (64 GB),
+  // which its copies ahead address with 32-bit offsets.
   bool fourColumnsALane() const {
     if (shape_.nx % 4 != 0) return false;
     if (shape_.nz == 1) return true;
+    if (std::size_t(shape_.nx / 4) * shape_.ny * shape_.nz >> 32) return false;
     const int warps = int(blocksFor(shape_.nx, 128));
     return slabFits() && 32 * shape_.nx >= 28 * 128 * warps;
   }

@@ -559,7 +559,9 @@ __global__ void __launch_bounds__(32 * kVectorWarps)
 // squeezed to 72 registers with spills) 14% slower and 6% faster. Marching down the planes every
 // other pass (so that it begins where the pass before ended, on planes still in the L2 cache, as
 // the 2-D kernel's blocks do) was no faster: RK2 1-2% slower, Euler the same (H200, run 91 of
-// 2026-11-29), the march being bound by issuing instructions rather than by memory.
+// 2026-11-29), the march being bound by issuing instructions rather than by memory. A turn issues
+// about 150 instructions a warp (run 97's SASS and Nsight Compute), half of them the arithmetic:
+// the rest are the exchange, the shuffles and selects along the row, the copies and the checks.
 constexpr int kSlabWarps = 20, kSlabStages = 4;
 
 // Two exchange buffers of phi, its edge's near value and mu a lane; the stages, each phi and the
@@ -607,26 +609,24 @@ __global__ void __launch_bounds__(kSlabThreads)
   const int z0 = partStart(zPart, parts, s.nz), end = partStart(zPart + 1, parts, s.nz);
   // Plane q's stage is (q - z0) % kStages. A thread reads only the stages it copied itself, so
   // waiting for its own copies is enough; a stage is copied into again a plane after it was read,
-  // past a barrier. The copies run ahead of the march from `ahead`, this thread's row in plane q,
-  // stepped a plane at a time and wrapped past the grid's last plane.
-  const float4* ahead = in + std::size_t(z0) * planeQuads + loadRow;
-  int aheadPlane = z0;
-  // The copies of plane q (phi and the edge) and of the base at q - 2 into `slot`, as one group
-  // (empty past the last plane the march needs, end + 1, so that every plane has its group).
+  // past a barrier. The copies run ahead of the march from `ahead`, the offset of this thread's
+  // row in plane q, stepped a plane at a time and wrapped past the grid's last plane (32 bits: the
+  // launcher sends no field of 2^32 float4s or more).
+  const unsigned fieldQuads = unsigned(planeQuads) * unsigned(s.nz);
+  unsigned ahead = unsigned(z0) * unsigned(planeQuads) + unsigned(loadRow);
+  // The copies of plane q (phi and the edge) and of the base at q - 2 into `slot`, as one group.
+  // Past the last plane the march needs (end + 1) they go on, into stages never read: cheaper than
+  // checking every plane (Euler 3% faster at 256^3, run 98 of 2026-11-30).
   const auto issue = [&](int q, int slot) {
-    if (q <= end + 1) {
-      __pipeline_memcpy_async(&phiStages[slot * T + t], ahead + l.column, sizeof(float4));
-      if (hasEdge)
-        __pipeline_memcpy_async(&edgeStages[slot * kWarps * 2 + edgeSlot], l.edgeOf(ahead),
-                                sizeof(float2));
-      if (!kSameBase && writes && q - 2 >= z0 && q - 2 < end)
-        __pipeline_memcpy_async(&baseStages[slot * T + t],
-                                &base[std::size_t(q - 2) * planeQuads + storeRow], sizeof(float4));
-      if (++aheadPlane == s.nz)
-        aheadPlane = 0, ahead = in + loadRow;
-      else
-        ahead += planeQuads;
-    }
+    __pipeline_memcpy_async(&phiStages[slot * T + t], in + ahead + l.column, sizeof(float4));
+    if (hasEdge)
+      __pipeline_memcpy_async(&edgeStages[slot * kWarps * 2 + edgeSlot], l.edgeOf(in + ahead),
+                              sizeof(float2));
+    if (!kSameBase && writes && q - 2 >= z0 && q - 2 < end)
+      __pipeline_memcpy_async(&baseStages[slot * T + t],
+                              &base[std::size_t(q - 2) * planeQuads + storeRow], sizeof(float4));
+    ahead += unsigned(planeQuads);
+    if (ahead >= fieldQuads) ahead -= fieldQuads;
     __pipeline_commit();
   };
   // Before plane z's turn: phi at z and z + 1, mu at z - 1 and z (and at the edge at z), planes
@@ -701,6 +701,7 @@ __global__ void __launch_bounds__(kSlabThreads)
     if (z + 3 >= end) break;
     turn(std::integral_constant<int, 3>{}, z + 3, updates && z + 3 >= z0);
   }
+  __pipeline_wait_prior(0);  // the copies past the march land before the block's memory goes
 }
 
 // ---- The 3-D fast path: the same warps, several rows each, marching through the planes --------
