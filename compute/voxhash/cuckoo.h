@@ -134,7 +134,8 @@ enum class Insertion { Exchange, Look };
 
 // One key's insertion (a bucketed table's with Insertion::Look: insertionOf). `slots` is the table:
 // slots.exchange(s, e) atomically swaps e into slot s and returns what it held; slots.load(s) reads
-// slot s; slots.claim(s, e) puts e into slot s if it is empty, atomically, and says whether it did.
+// slot s, slots.loadTwo(s, a, b) slots s and s + 1 (s even); slots.claim(s, e) puts e into slot s
+// if it is empty, atomically, and says whether it did.
 // Returns the moves made (exchanges and claims), or kChainFailed when they would pass `limit`, or
 // kDuplicateKey when the entry met another copy of its own key (the input was not unique).
 constexpr int kChainFailed = -1, kDuplicateKey = -2;
@@ -150,14 +151,44 @@ WS_HD int insertEntry(Entry entry, const HashFunctions& f, Insertion insertion, 
       WS_UNROLL
       for (int i = 0; i < kMaxFunctions; ++i) {
         if (i >= f.count) break;
-        const std::uint32_t first = f.slot(i, key);
+        const std::uint32_t first = f.slot(i, key), end = first + f.bucket();
         if (first == from) continue;  // full: it holds the key that evicted this one
-        for (std::uint32_t s = first; s < first + f.bucket(); ++s) {
-          const std::uint32_t seen = keyOf(slots.load(s));
-          if (seen == key) return kDuplicateKey;
-          if (seen != kEmptyKey) continue;
+        // The bucket is read a 32-byte sector (4 slots) at a time, its loads in flight together,
+        // then claimed at the first empty slot from `s` on; when another key took that slot
+        // first, read again past it. Slot by slot, one round trip after another, the GPU built
+        // 2.5-20% slower (buckets of 4 to 16, 2^25 keys; run 102 of 2026-11-30).
+        for (std::uint32_t s = first; s < end;) {
+          // The sector holding slot s, as far as it lies in the bucket (a bucket of 1 or 2 slots
+          // is part of a sector).
+          const std::uint32_t sector = (s & ~3u) > first ? (s & ~3u) : first,
+                              sectorEnd = sector + 4 < end ? sector + 4 : end;
+          Entry seen[4] = {};  // a bucket of 1 or 2 slots reads only its own
+          if (f.bucket() == 1) {
+            seen[0] = slots.load(sector);
+          } else {
+            slots.loadTwo(sector, seen[0], seen[1]);
+            if (sector + 2 < sectorEnd) slots.loadTwo(sector + 2, seen[2], seen[3]);
+          }
+          std::uint32_t empty = sectorEnd;
+          WS_UNROLL
+          for (int j = 0; j < 4; ++j) {
+            const std::uint32_t slot = sector + j;
+            if (slot >= sectorEnd) break;
+            if (slot < s) continue;
+            const std::uint32_t held = keyOf(seen[j]);
+            if (held == key) return kDuplicateKey;
+            if (held == kEmptyKey) {
+              empty = slot;
+              break;
+            }
+          }
+          if (empty == sectorEnd) {  // full: the next sector, or past the bucket
+            s = sectorEnd;
+            continue;
+          }
           if (++moves > limit) return kChainFailed;
-          if (slots.claim(s, entry)) return moves;  // else another key took it: look on
+          if (slots.claim(empty, entry)) return moves;
+          s = empty + 1;
         }
       }
       // The victim: a slot of the bucket at `at` chosen by the key and the move.

@@ -29,6 +29,7 @@ struct AtomicSlots {
   Entry load(std::uint32_t s) const {
     return std::atomic_ref<Entry>(table[s]).load(std::memory_order_relaxed);
   }
+  void loadTwo(std::uint32_t s, Entry& a, Entry& b) const { a = load(s), b = load(s + 1); }
   bool claim(std::uint32_t s, Entry e) const {
     Entry empty = kEmptyEntry;
     return std::atomic_ref<Entry>(table[s]).compare_exchange_strong(empty, e,

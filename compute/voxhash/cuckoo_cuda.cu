@@ -29,6 +29,11 @@ struct DeviceSlots {
   __device__ Entry load(std::uint32_t s) const {
     return __ldcg(reinterpret_cast<const unsigned long long*>(table + s));
   }
+  // Slots s and s + 1 in one 16-byte load (s even: the table is 16-byte aligned).
+  __device__ void loadTwo(std::uint32_t s, Entry& a, Entry& b) const {
+    const ulonglong2 two = __ldcg(reinterpret_cast<const ulonglong2*>(table + s));
+    a = two.x, b = two.y;
+  }
   __device__ bool claim(std::uint32_t s, Entry e) const {
     return atomicCAS(reinterpret_cast<unsigned long long*>(table + s), kEmptyEntry,
                      static_cast<unsigned long long>(e)) == kEmptyEntry;
