@@ -182,8 +182,11 @@ TEST(Roofline, PointsComeFromTheOverlaysByteModel) {
   ASSERT_EQ(all.size(), module.variants(Backend::Cpu).size());
   EXPECT_EQ(all[0].variant, "reference");
   EXPECT_DOUBLE_EQ(all[0].intensity, 11.0 / 2.0);
-  EXPECT_DOUBLE_EQ(all[1].intensity, 72.0 / 64.0 / 0.25);
+  EXPECT_DOUBLE_EQ(all[1].intensity, 34.0 / 64.0 / 0.25);  // Conway's rule, bit-packed
   EXPECT_EQ(module.stepCount(), 24u);  // measured on copies: the running module is untouched
+  // Any other rule adds the count up and looks it up: more operations a cell.
+  module.setParamText("rule", "B36/S23");
+  EXPECT_DOUBLE_EQ(module.opsPerWorkUnit()->ops, 160.0 / 64.0);
 
   const Ceilings& cpu = measuredCeilings(Backend::Cpu);
   EXPECT_GT(cpu.bytesPerSecond, 1e8);

@@ -476,11 +476,13 @@ void LifeModule::applySelection(Backend, const StateBlob& state) {
 
 std::optional<OpModel> LifeModule::opsPerWorkUnit() const {
   // Counted in the kernels' source, per cell update. A byte per cell: 7 adds for the eight
-  // neighbours, a multiply-add for the rule table's index, a shift and a mask (11). Bit-packed:
-  // per 64-bit word of 64 cells, 11 logic operations for a row's sums, 14 for the three rows'
-  // adder, 10 for the rule and 1 for the edge mask: 36 on 64 bits, 72 on 32-bit ALUs, /64.
-  const bool bits = engine_->bytesPerCell() < 1;
-  return OpModel{bits ? 72.0 / 64.0 : 11.0, OpKind::Int32};
+  // neighbours, a multiply-add for the rule table's index, a shift and a mask (11). Bit-packed
+  // (life_bitops.h), per 64-bit word of 64 cells, a three-input operation counted as one: 8 for a
+  // row's sums (the neighbours shifted in, 3 each way, and the sum's two bits), 1 for the edge
+  // mask, and Conway's rule in 8: 17, or 34 on 32-bit ALUs, /64. Any other rule adds the 3x3 count
+  // up (14), looks it up in both tables (27 each) and chooses between them (3): 80, 160 /64.
+  if (engine_->bytesPerCell() >= 1) return OpModel{11.0, OpKind::Int32};
+  return OpModel{(config_.rule.isConway() ? 34.0 : 160.0) / 64.0, OpKind::Int32};
 }
 
 std::vector<std::string> LifeModule::sweepSizes() const {
