@@ -77,19 +77,17 @@ WS_HD Word logic3(Word a, Word b, Word c, F f) {
 #endif
 }
 
-WS_HD Word oddOf(Word a, Word b, Word c) {  // the sum's low bit
-  return logic3(a, b, c, [](auto x, auto y, auto z) { return x ^ y ^ z; });
-}
-
-WS_HD Word majorityOf(Word a, Word b, Word c) {  // its carry
-  return logic3(a, b, c, [](auto x, auto y, auto z) { return (x & y) | (x & z) | (y & z); });
+// Per bit: a + b + c as two bit planes (a full adder: the sum's low bit and its carry).
+WS_HD RowSum addThree(Word a, Word b, Word c) {
+  return {logic3(a, b, c, [](auto x, auto y, auto z) { return x ^ y ^ z; }),
+          logic3(a, b, c, [](auto x, auto y, auto z) { return (x & y) | (x & z) | (y & z); })};
 }
 
 // Per bit: west + centre + east of the row, as two bit planes.
 WS_HD RowSum rowSum(const RowWords& w) {
   const Word west = (w.centre << 1) | (w.left >> 63);
   const Word east = (w.centre >> 1) | (w.right << 63);
-  return {oddOf(west, w.centre, east), majorityOf(west, w.centre, east)};
+  return addThree(west, w.centre, east);
 }
 
 WS_HD BlockCount addRows(const RowSum& a, const RowSum& b, const RowSum& c) {
@@ -128,8 +126,8 @@ template <bool kConway>
 WS_HD Word nextState(const RowSum& above, const RowSum& own, const RowSum& below, Word alive,
                      unsigned birthTable, unsigned surviveTable) {
   if constexpr (kConway) {
-    const Word s0 = oddOf(above.lo, own.lo, below.lo), c0 = majorityOf(above.lo, own.lo, below.lo);
-    const Word p = oddOf(above.hi, own.hi, below.hi), q = majorityOf(above.hi, own.hi, below.hi);
+    const auto [s0, c0] = addThree(above.lo, own.lo, below.lo);
+    const auto [p, q] = addThree(above.hi, own.hi, below.hi);
     const Word wIsOne = logic3(q, p, c0, [](auto q, auto p, auto c0) { return ~q & (p ^ c0); });
     const Word wIsTwo =
         logic3(q, p, c0, [](auto q, auto p, auto c0) { return (q & ~p & ~c0) | (~q & p & c0); });

@@ -456,20 +456,12 @@ class CudaEngine final : public LifeEngine {
                     (height_ + block.y * kTemporalRows - 1) / (block.y * kTemporalRows));
     const Word* current = bits_[current_].data();
     Word* next = bits_[current_ ^ 1].data();
-    const char* name = "lifeBitTemporalKernel";
-    const unsigned birth = rule.birthByBlock(), survive = rule.surviveByBlock();
-    if (rule.isConway() && g.torus)
-      recordedLaunch(name, lifeBitTemporalKernel<true, true, kGens>, grid, block)(
-          current, next, g, generations, 0u, 0u);
-    else if (rule.isConway())
-      recordedLaunch(name, lifeBitTemporalKernel<true, false, kGens>, grid, block)(
-          current, next, g, generations, 0u, 0u);
-    else if (g.torus)
-      recordedLaunch(name, lifeBitTemporalKernel<false, true, kGens>, grid, block)(
-          current, next, g, generations, birth, survive);
-    else
-      recordedLaunch(name, lifeBitTemporalKernel<false, false, kGens>, grid, block)(
-          current, next, g, generations, birth, survive);
+    const auto kernel = rule.isConway() ? (g.torus ? lifeBitTemporalKernel<true, true, kGens>
+                                                   : lifeBitTemporalKernel<true, false, kGens>)
+                                        : (g.torus ? lifeBitTemporalKernel<false, true, kGens>
+                                                   : lifeBitTemporalKernel<false, false, kGens>);
+    recordedLaunch("lifeBitTemporalKernel", kernel, grid, block)(
+        current, next, g, generations, rule.birthByBlock(), rule.surviveByBlock());
   }
 
   void stepBits(const LifeRule& rule, Boundary boundary) {

@@ -206,7 +206,7 @@ __device__ __forceinline__ RowSum laneRowSum(Word centre) {
   const unsigned rightLo = __shfl_down_sync(0xffffffffu, lo, 1);
   const Word west = Word(__funnelshift_l(lo, hi, 1)) << 32 | __funnelshift_l(leftHi, lo, 1);
   const Word east = Word(__funnelshift_r(hi, rightLo, 1)) << 32 | __funnelshift_r(lo, hi, 1);
-  return {oddOf(west, centre, east), majorityOf(west, centre, east)};
+  return addThree(west, centre, east);
 }
 
 constexpr int kTemporalRows = 32;     // output rows per warp
