@@ -559,14 +559,14 @@ __global__ void __launch_bounds__(32 * kVectorWarps)
 // squeezed to 72 registers with spills) 14% slower and 6% faster. Marching down the planes every
 // other pass (so that it begins where the pass before ended, on planes still in the L2 cache, as
 // the 2-D kernel's blocks do) was no faster: RK2 1-2% slower, Euler the same (H200, run 91 of
-// 2026-11-29), the march being bound by issuing instructions rather than by memory. A turn issues
-// about 150 instructions a warp (run 97's SASS and Nsight Compute), half of them the arithmetic:
-// the rest are the exchange, the shuffles and selects along the row, the copies and the checks.
-// Yet fewer did not make it faster (2026-12-01, H200, docs/performance.md): mu carried in units of
-// K, 141 a turn, ran within 1% of this (run 104); each warp waiting on mbarriers for its two
-// neighbouring warps only, instead of the block's barrier, was 5-7% slower (run 103); every read of
-// the neighbouring rows and of the next plane's stage made right after the barrier, before any
-// arithmetic, the same or 10-17% slower (run 105).
+// 2026-11-29; again on 2026-12-01, run 103): the march is not bound by memory. A turn issues about
+// 150 instructions a warp (run 97's SASS and Nsight Compute), half of them the arithmetic: the rest
+// are the exchange, the shuffles and selects along the row, the copies and the checks. Yet fewer
+// did not make it faster, so it is not bound by issuing them alone either (2026-12-01, H200,
+// docs/performance.md): mu carried in units of K, 141 a turn, ran within 1% of this (run 104);
+// each warp waiting on mbarriers for its two neighbouring warps only, instead of the block's
+// barrier, was 5-7% slower (run 103); every read of the neighbouring rows and of the next plane's
+// stage made right after the barrier, before any arithmetic, the same or 10-17% slower (run 105).
 constexpr int kSlabWarps = 20, kSlabStages = 4;
 
 // Two exchange buffers of phi, its edge's near value and mu a lane; the stages, each phi and the
