@@ -1,15 +1,21 @@
 // The voxel hash module's hash tables through the module contract, on the CPU and (where present)
 // the GPU: every step's table holds every key whichever way keys enter, the table image shows one
-// pixel per slot (the lab's table, and each model's in the intersection), and refused changes
-// leave the table as it was.
+// pixel per slot (the lab's table, and each model's in the intersection), and refused or cancelled
+// changes leave the table as it was.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <functional>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "compute/core/errors.h"
+#include "compute/core/progress.h"
 #include "compute/voxhash/cuckoo.h"
 #include "compute/voxhash/hash_lab.h"
 #include "compute/voxhash/voxels.h"
@@ -253,6 +259,75 @@ TEST(VoxhashModule, RefusedChangesLeaveTheTableAsItWas) {
   EXPECT_EQ(after.build.slots, before.build.slots);
   EXPECT_EQ(after.lostKeys, 0u);
   EXPECT_EQ(slotCounts(*m, 4)[0], after.build.slots - after.build.keys);
+}
+
+// Cancels, from another thread, the work this thread reports to once it reports `phase`.
+class CancelAtPhase {
+ public:
+  explicit CancelAtPhase(std::string phase)
+      : reporting_(progress_), watcher_([this, phase = std::move(phase)] {
+          while (!finished_) {
+            if (progress_.now().what == phase) {
+              progress_.cancel();
+              return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          }
+        }) {}
+  ~CancelAtPhase() {
+    finished_ = true;
+    watcher_.join();
+  }
+  CancelAtPhase(const CancelAtPhase&) = delete;
+  CancelAtPhase& operator=(const CancelAtPhase&) = delete;
+
+ private:
+  Progress progress_;
+  const ReportingTo reporting_;
+  std::atomic<bool> finished_{false};
+  std::thread watcher_;  // last: started once the rest is made
+};
+
+// Cancels `change` of a lab of 2^20 keys on `backend` while the CPU builds a table (some 0.3 s on
+// two cores) and expects the lab as it was: the parameters, the backend, every key in a table of
+// as many slots. (The table is built again from the same keys: the OpenMP build may place a key
+// by another of its functions.)
+void expectCancelledChangeGoesBack(Backend backend,
+                                   const std::function<void(VoxhashModule&)>& change) {
+  auto m = lab(backend, 1 << 20);
+  m->step(1);
+  const LabReport before = m->labReport();
+  const auto params = m->params().toJson();
+  const std::size_t emptySlots = slotCounts(*m, 4)[0];
+  try {
+    const CancelAtPhase cancel("building the hash lab's table");
+    change(*m);
+    FAIL() << "the set-up was not cancelled";
+  } catch (const Cancelled& e) {
+    EXPECT_NE(std::string(e.what()).find("building the hash lab's table"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(m->params().toJson(), params);
+  EXPECT_EQ(m->backend(), backend);
+  EXPECT_EQ(m->stepCount(), 1u);
+  EXPECT_EQ(m->labReport().build.keys, before.build.keys);
+  EXPECT_EQ(m->labReport().build.slots, before.build.slots);
+  EXPECT_EQ(m->labReport().lostKeys, 0u);
+  EXPECT_EQ(slotCounts(*m, 4)[0], emptySlots);
+}
+
+TEST(VoxhashModule, ACancelledSetUpPutsBackTheTableItShowed) {
+  // Millions of keys take seconds on the CPU: the hash lab's set-up says where it is, and
+  // cancelled while it builds the table (its keys already made), the change goes back.
+  expectCancelledChangeGoesBack(
+      Backend::Cpu, [](VoxhashModule& m) { m.setParam("keys", std::int64_t(1) << 19); });
+}
+
+TEST(VoxhashModule, ACancelledSwitchToTheCpuPutsBackTheGpusTable) {
+  // The switch's way back (Module::select) runs to its end, although the work was cancelled.
+  WS_REQUIRE_GPU();
+  expectCancelledChangeGoesBack(Backend::Cuda,
+                                [](VoxhashModule& m) { m.select(Backend::Cpu, ""); });
 }
 
 // A parameter the running workload does not read, or one that changes only what is drawn, keeps

@@ -6,6 +6,7 @@
 
 #include "compute/core/errors.h"
 #include "compute/core/json_input.h"
+#include "compute/core/progress.h"
 
 namespace ws {
 
@@ -162,6 +163,8 @@ void Module::select(Backend backend, const std::string& variant) {
   try {
     applySelection(previousBackend, state);
   } catch (...) {
+    // Refused or cancelled: what was running is put back, to its end.
+    const CannotCancel puttingBack;
     backend_ = previousBackend;
     variant_ = previousVariant;
     applySelection(previousBackend, state);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "compute/core/errors.h"
+#include "compute/core/progress.h"
 
 namespace ws::voxhash {
 
@@ -45,8 +46,14 @@ void KeysWorkload::rebuild(const ParamSet& p, const std::string&, std::uint64_t 
   Config c{std::size_t(p.getInt("keys")), cuckooParamsOf(p), std::uint64_t(p.getInt("seed"))};
   validate(c.cuckoo);
   tableSlots(c.cuckoo, c.keys);  // throws when too many
+  // Millions of keys take seconds on the CPU (2^24: some 8 s on two cores): the set-up says where
+  // it is and stops between its phases when cancelled (the module then puts back what it showed).
+  const char* building = "building the hash lab's table";
+  progress::report("making the hash lab's keys", 0, 2);
   lab_->setKeys(c.keys, std::uint32_t(c.seed), patternOf(p.getText("key_pattern")));
+  progress::report(building, 1, 2);
   lab_->step(c.cuckoo, c.seed + step, 1);
+  progress::report(building, 1, 2);  // throws when cancelled during the build
   config_ = c;
 }
 
