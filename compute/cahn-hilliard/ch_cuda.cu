@@ -298,9 +298,9 @@ class CudaEngine final : public ChEngine {
         return "texture into shared, " + haloBlock + coefficients;
       case CudaChKernel::Shuffle:
         if (fourColumnsALane())
-          return (is3d ? "blocks of " + std::to_string(kSlabWarps - 4) +
+          return (is3d ? "blocks of " + std::to_string(FastSlab::kUpdatingRows) +
                              " rows of 128 columns (4 a lane, float4) marching through " +
-                             slabPlanesText() + ", " + std::to_string(kSlabStages) +
+                             slabPlanesText() + ", " + std::to_string(FastSlab::kStages) +
                              " copied ahead (cp.async), rows shared"
                        : "warps of 128 columns (4 a lane, float4) marching down " +
                              std::to_string(kVectorRows) + " rows") +
@@ -471,23 +471,27 @@ class CudaEngine final : public ChEngine {
 
   // The 3-D four-column kernels by [constant coefficients][the pass adds to its own input].
   using SlabKernel = void (*)(const float4*, const float4*, float4*, Shape, float, Coefficients);
-  static constexpr SlabKernel kSlabKernels[2][2] = {
-      {vectorKernel3d<false, false>, vectorKernel3d<false, true>},
-      {vectorKernel3d<true, false>, vectorKernel3d<true, true>}};
+  static SlabKernel slabKernel(bool constant, bool sameBase) {
+    using S = FastSlab;
+    return constant ? (sameBase ? vectorKernel3d<S, true, true> : vectorKernel3d<S, true, false>)
+                    : (sameBase ? vectorKernel3d<S, false, true> : vectorKernel3d<S, false, false>);
+  }
 
   // Whether the GPU lends a block the 3-D four-column kernel's shared memory; if it does, the
   // kernels are allowed it. Once a process: its device is chosen once (compute/core/backend.cpp).
   static bool slabFits() {
     static const bool fits = [] {
+      using S = FastSlab;
       int device = 0, bytes = 0;
       WS_CUDA_CHECK(cudaGetDevice(&device));
       WS_CUDA_CHECK(
           cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-      if (std::size_t(bytes) < kSlabSharedBytes) return false;
-      for (const auto& byBase : kSlabKernels)
-        for (const SlabKernel kernel : byBase)
-          WS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             int(kSlabSharedBytes)));
+      if (std::size_t(bytes) < S::kSharedBytes) return false;
+      for (const bool constant : {false, true})
+        for (const bool sameBase : {false, true})
+          WS_CUDA_CHECK(cudaFuncSetAttribute(slabKernel(constant, sameBase),
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             int(S::kSharedBytes)));
       return true;
     }();
     return fits;
@@ -496,20 +500,22 @@ class CudaEngine final : public ChEngine {
   // How many of the slab kernels' blocks the GPU runs at once (once a process, as slabFits()).
   static int slabWave() {
     static const int wave = [] {
+      using S = FastSlab;
       int device = 0, multiprocessors = 0, perMultiprocessor = 0;
       WS_CUDA_CHECK(cudaGetDevice(&device));
       WS_CUDA_CHECK(
           cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
       WS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &perMultiprocessor, kSlabKernels[0][0], int(kSlabThreads), kSlabSharedBytes));
+          &perMultiprocessor, slabKernel(false, false), S::kThreads, S::kSharedBytes));
       return std::max(1, multiprocessors * perMultiprocessor);
     }();
     return wave;
   }
 
-  // The slab kernels' blocks: 128 columns, kSlabWarps - 4 rows, a part of the planes.
+  // The slab kernels' blocks: 128 columns, FastSlab::kUpdatingRows rows, a part of the planes.
   dim3 slabGrid() const {
-    const unsigned columns = blocksFor(shape_.nx, 128), rows = blocksFor(shape_.ny, kSlabWarps - 4);
+    const unsigned columns = blocksFor(shape_.nx, 128),
+                   rows = blocksFor(shape_.ny, FastSlab::kUpdatingRows);
     return dim3(columns, rows, unsigned(planeParts(int(columns * rows), shape_.nz, slabWave())));
   }
   std::string slabPlanesText() const {
@@ -523,12 +529,10 @@ class CudaEngine final : public ChEngine {
   // where slabFits()).
   void slabPass(const float* in, const float* base, float* out, float h, const Coefficients& k,
                 bool afterPass) {
-    const SlabKernel kernel = kSlabKernels[config_.constant][in == base];
-    const dim3 grid = slabGrid();
-    dependentLaunch("vectorKernel3d", kernel, grid, dim3(32 * kSlabWarps), afterPass,
-                    kSlabSharedBytes)(reinterpret_cast<const float4*>(in),
-                                      reinterpret_cast<const float4*>(base),
-                                      reinterpret_cast<float4*>(out), shape_, h, k);
+    dependentLaunch("vectorKernel3d", slabKernel(config_.constant, in == base), slabGrid(),
+                    dim3(FastSlab::kThreads), afterPass, FastSlab::kSharedBytes)(
+        reinterpret_cast<const float4*>(in), reinterpret_cast<const float4*>(base),
+        reinterpret_cast<float4*>(out), shape_, h, k);
   }
 
   // Back and forth (CudaChConfig::backAndForth): every other pass of the 2-D four-column kernel

@@ -533,80 +533,91 @@ __global__ void __launch_bounds__(32 * kVectorWarps)
 
 // ---- The 3-D fast path with four columns a lane ----------------------------------------------
 
-// A block of kSlabWarps warps, a row of 128 columns each, marches through a part of the planes.
-// Along z each lane keeps three planes of phi and of mu in registers; the planes ahead (and the
-// base's values, in RK2's final step) are copied into shared memory asynchronously (cp.async),
-// kSlabStages planes in flight, so loads wait in no register and the next planes are on their way
-// while this one is worked. Along y the neighbouring rows are the neighbouring warps', exchanged
+// A block of warps, each holding three rows of 128 columns, marches through a part of the planes.
+// Along z each lane keeps three planes of phi and of mu of its rows in registers; the planes ahead
+// (and the base's values, in RK2's final step) are copied into shared memory asynchronously
+// (cp.async), kStages planes in flight, so loads wait in no register and the next planes are on
+// their way while this one is worked. Along y a warp's middle row has its neighbours in the same
+// lanes' registers; its first and last rows' neighbours are the neighbouring warps', exchanged
 // through shared memory once a plane (phi at the plane ahead, mu at the plane being updated; two
-// buffers by the plane's parity, so one barrier a plane is enough). The first two warps and the
-// last two hold the block's halo rows: the inner of them make mu there, the outer only load. On an
-// H200 at 256^3 (docs/performance.md) 20 warps (16 rows updating) and 4 planes in flight were best
-// of those tried: loading the planes ahead into registers was 9% slower (and 4 ahead spilled
-// registers at 640 threads), 6 or 8 in flight no faster, blocks of 16 or 12 warps leave more of the
-// block to the halo (24 warps, held to 80 registers: 13-15% slower). Unrolling the march by the
-// stage count cut a fifth to a quarter of its instructions and made 256^3 17-23% faster; unrolled
-// by 12 (a whole turn of the three planes held, so none move) only 1% more. Its warps wait on
-// issuing more than on memory (Nsight Compute); summing along the row and along z before each
-// plane's barrier rather than after made RK2 4% faster, Euler 1.5%; a plane's turn written once,
-// called with its stage as a type (the compiler then kept 12 and 6 fewer registers), 2-3% more.
-// Tried and not kept: the halo warps skipping the sums they do not use (more registers, RK2
-// slower), the march's first two planes peeled so that whole slabs check no plane (no faster), the
-// update factored to one multiply-add fewer (no faster). The planes are split into gridDim.z parts,
-// as few as fill the GPU in whole waves (ch_parts.h): at 256^3 four parts of 64 planes, one wave of
-// 128 blocks, made RK2 8% faster than eight of 32 in two waves (Euler 7%). In whole waves too, 24
-// warps a block (five parts) were 1% slower for RK2 and 3% faster for Euler, 28 warps (six parts,
-// squeezed to 72 registers with spills) 14% slower and 6% faster. Marching down the planes every
-// other pass (so that it begins where the pass before ended, on planes still in the L2 cache, as
-// the 2-D kernel's blocks do) was no faster: RK2 1-2% slower, Euler the same (H200, run 91 of
-// 2026-11-29; again on 2026-12-01, run 103): the march is not bound by memory. A turn issues about
-// 150 instructions a warp (run 97's SASS and Nsight Compute), half of them the arithmetic: the rest
-// are the exchange, the shuffles and selects along the row, the copies and the checks. Yet fewer
-// did not make it faster, so it is not bound by issuing them alone either (2026-12-01, H200,
-// docs/performance.md): mu carried in units of K, 141 a turn, ran within 1% of this (run 104);
-// each warp waiting on mbarriers for its two neighbouring warps only, instead of the block's
-// barrier, was 5-7% slower (run 103); every read of the neighbouring rows and of the next plane's
-// stage made right after the barrier, before any arithmetic, the same or 10-17% slower (run 105).
-constexpr int kSlabWarps = 20, kSlabStages = 4;
+// buffers by the plane's parity, so one barrier a plane is enough). The block's first two rows and
+// its last two are its halo: the inner of them make mu there, the outer only load.
+//
+// Twelve warps of three rows (32 rows updating of 36) against twenty of one (16 of 20), the
+// kernel before 2026-12-02: a ninth of the rows halo rather than a fifth, and a third of the rows
+// needing no exchange. On an H200 (runs 108-109, docs/performance.md) three rows a warp made 384^3
+// RK2 8% faster (86% of the floor) and Euler 12-18% faster at 256^3 and 384^3; 256^3 RK2 the same
+// (81%): its 16 blocks a part fill the GPU's wave in eight parts of 32 planes, where the march's
+// start (ch_parts.h) weighs twice what it does in four parts of 64. Two rows in 18 warps (held to
+// 96 registers, spilling) were 22-44% slower, in 10 warps 2-4%; three rows in 8 warps 6-8%; four
+// rows in 9 or 5 warps 29-90%. Three rows fit in 159 registers with 12 warps a block.
+//
+// Of the one-row kernel, on an H200 at 256^3: loading the planes ahead into registers was 9%
+// slower, 6 or 8 in flight no faster than 4; unrolling the march by the stage count cut a fifth to
+// a quarter of its instructions and made it 17-23% faster; summing along the row and along z
+// before each plane's barrier rather than after made RK2 4% faster, Euler 1.5%; a plane's turn
+// written once, called with its stage as a type, 2-3% more. Tried and not kept: the halo warps
+// skipping the sums they do not use, the march's first two planes peeled, the update factored to
+// one multiply-add fewer (none faster); marching down the planes every other pass, to begin on
+// planes still in the L2 cache (RK2 1-2% slower, Euler the same: runs 91 and 103); mu carried in
+// units of K, 6% fewer instructions, within 1% (run 104); each warp waiting on mbarriers for its
+// two neighbours instead of the block's barrier, 5-7% slower (run 103); every read of the
+// neighbouring rows and the next plane's stage made right after the barrier, the same or 10-17%
+// slower (run 105).
+template <int W, int R>
+struct Slab {
+  static constexpr int kWarps = W, kRowsAWarp = R, kRows = W * R, kStages = 4;
+  static constexpr int kThreads = 32 * W, kRowThreads = 32 * kRows;
+  static constexpr int kUpdatingRows = kRows - 4;
+  // Two exchange buffers of phi and mu a lane's row, and of the near edge value of lanes 0 and 31
+  // a row; the stages, each phi and the base a lane's row and the edges of lanes 0 and 31.
+  static constexpr std::size_t kSharedBytes =
+      2 * (kRowThreads * 2 * sizeof(float4) + kRows * 2 * sizeof(float)) +
+      kStages * (kRowThreads * 2 * sizeof(float4) + kRows * 2 * sizeof(float2));
+};
+using FastSlab = Slab<12, 3>;
 
-// Two exchange buffers of phi, its edge's near value and mu a lane; the stages, each phi and the
-// base a lane and the edges of lanes 0 and 31.
-constexpr std::size_t kSlabThreads = 32 * kSlabWarps;
-constexpr std::size_t kSlabSharedBytes =
-    2 * kSlabThreads * (sizeof(float4) + sizeof(float) + sizeof(float4)) +
-    kSlabStages * (kSlabThreads * 2 * sizeof(float4) + kSlabWarps * 2 * sizeof(float2));
-
-template <bool kConst, bool kSameBase>
-__global__ void __launch_bounds__(kSlabThreads)
+template <typename S, bool kConst, bool kSameBase>
+__global__ void __launch_bounds__(S::kThreads)
     vectorKernel3d(const float4* in, const float4* base, float4* out, Shape s, float h,
                    Coefficients argument) {
   waitForPreviousGrid();  // launched to overlap the previous pass: see shufflePass
   letNextGridStart();
-  constexpr int T = kSlabThreads, kWarps = kSlabWarps, kStages = kSlabStages;
+  constexpr int TR = S::kRowThreads, kRows = S::kRows, kStages = S::kStages, R = S::kRowsAWarp;
   // The march is unrolled by the stage count, so that each plane's stage and exchange buffer are
   // known when compiling (a plane's parity too: z0 and the unrolled steps are even).
   static_assert(kStages % 2 == 0, "a plane's parity is its step's");
   extern __shared__ float4 slab[];
-  float4* const phiRows = slab;                         // [2][T]
-  float4* const muRows = slab + 2 * T;                  // [2][T]
-  float4* const phiStages = slab + 4 * T;               // [kStages][T]
-  float4* const baseStages = slab + (4 + kStages) * T;  // [kStages][T]
-  float2* const edgeStages = reinterpret_cast<float2*>(slab + (4 + 2 * kStages) * T);
-  float* const nearRows = reinterpret_cast<float*>(edgeStages + kStages * kWarps * 2);  // [2][T]
-  const int lane = int(threadIdx.x) & 31, warp = int(threadIdx.x) / 32, t = int(threadIdx.x);
+  float4* const phiRows = slab;                          // [2][TR]
+  float4* const muRows = slab + 2 * TR;                  // [2][TR]
+  float4* const phiStages = slab + 4 * TR;               // [kStages][TR]
+  float4* const baseStages = slab + (4 + kStages) * TR;  // [kStages][TR]
+  float2* const edgeStages = reinterpret_cast<float2*>(slab + (4 + 2 * kStages) * TR);
+  float* const nearRows =
+      reinterpret_cast<float*>(edgeStages + kStages * kRows * 2);  // [2][kRows][2]
+  const int lane = int(threadIdx.x) & 31, warp = int(threadIdx.x) / 32;
   const QuadLane l(lane, int(blockIdx.x) * 128, s.nx);
   const int rowQuads = s.nx / 4;
-  const int y = int(blockIdx.y) * (kWarps - 4) + warp - 2;  // this warp's row, unwrapped
-  const bool makesMu = warp >= 1 && warp < kWarps - 1;
-  const bool updates = warp >= 2 && warp < kWarps - 2 && y < s.ny;
-  const bool writes = updates && l.inRow;
+  const int firstRow = warp * R;                                     // of the block's rows
+  const int y0 = int(blockIdx.y) * S::kUpdatingRows + firstRow - 2;  // row 0's, unwrapped
   const bool hasEdge = l.first || l.last;
-  const int edgeSlot = warp * 2 + (l.last ? 1 : 0);
   const std::size_t planeQuads = std::size_t(rowQuads) * s.ny;
-  const std::size_t loadRow = std::size_t(tileWrap(y, s.ny)) * rowQuads;
-  const std::size_t storeRow = std::size_t(y) * rowQuads + l.quad;
-  const auto load = [&](int z) {
-    const std::size_t row = std::size_t(tileWrap(z, s.nz)) * planeQuads + loadRow;
+  const std::size_t storeRow = std::size_t(y0) * rowQuads + l.quad;  // row r's: + r rows
+  bool makesMu[R], updates[R], writes[R];
+  int slot[R], edgeSlot[R];  // row r's place in a [TR] buffer, its edge's in a [kRows * 2] one
+  std::size_t loadRow[R];
+  WS_UNROLL
+  for (int r = 0; r < R; ++r) {
+    const int i = firstRow + r;
+    makesMu[r] = i >= 1 && i < kRows - 1;
+    updates[r] = i >= 2 && i < kRows - 2 && y0 + r < s.ny;
+    writes[r] = updates[r] && l.inRow;
+    slot[r] = i * 32 + lane;
+    edgeSlot[r] = i * 2 + (l.last ? 1 : 0);
+    loadRow[r] = std::size_t(tileWrap(y0 + r, s.ny)) * rowQuads;
+  }
+  const auto load = [&](int r, int z) {
+    const std::size_t row = std::size_t(tileWrap(z, s.nz)) * planeQuads + loadRow[r];
     return QuadRow{in[row + l.column], l.loadEdge(in, row)};
   };
   const Coefficients k = coefficientsOf<kConst>(argument);
@@ -614,97 +625,141 @@ __global__ void __launch_bounds__(kSlabThreads)
   const int z0 = partStart(zPart, parts, s.nz), end = partStart(zPart + 1, parts, s.nz);
   // Plane q's stage is (q - z0) % kStages. A thread reads only the stages it copied itself, so
   // waiting for its own copies is enough; a stage is copied into again a plane after it was read,
-  // past a barrier. The copies run ahead of the march from `ahead`, the offset of this thread's
-  // row in plane q, stepped a plane at a time and wrapped past the grid's last plane (32 bits: the
-  // launcher sends no field of 2^32 float4s or more).
+  // past a barrier. The copies run ahead of the march from `ahead`, the offset of each of this
+  // thread's rows in plane q, stepped a plane at a time and wrapped past the grid's last plane (32
+  // bits: the launcher sends no field of 2^32 float4s or more).
   const unsigned fieldQuads = unsigned(planeQuads) * unsigned(s.nz);
-  unsigned ahead = unsigned(z0) * unsigned(planeQuads) + unsigned(loadRow);
-  // The copies of plane q (phi and the edge) and of the base at q - 2 into `slot`, as one group.
+  unsigned ahead[R];
+  WS_UNROLL
+  for (int r = 0; r < R; ++r) ahead[r] = unsigned(z0) * unsigned(planeQuads) + unsigned(loadRow[r]);
+  // The copies of plane q (phi and the edge) and of the base at q - 2 into `stage`, as one group.
   // Past the last plane the march needs (end + 1) they go on, into stages never read: cheaper than
   // checking every plane (Euler up to 3% faster at 256^3, RK2 the same: runs 98-99 of 2026-11-30).
-  const auto issue = [&](int q, int slot) {
-    __pipeline_memcpy_async(&phiStages[slot * T + t], in + ahead + l.column, sizeof(float4));
-    if (hasEdge)
-      __pipeline_memcpy_async(&edgeStages[slot * kWarps * 2 + edgeSlot], l.edgeOf(in + ahead),
-                              sizeof(float2));
-    if (!kSameBase && writes && q - 2 >= z0 && q - 2 < end)
-      __pipeline_memcpy_async(&baseStages[slot * T + t],
-                              &base[std::size_t(q - 2) * planeQuads + storeRow], sizeof(float4));
-    ahead += unsigned(planeQuads);
-    if (ahead >= fieldQuads) ahead -= fieldQuads;
+  const auto issue = [&](int q, int stage) {
+    WS_UNROLL
+    for (int r = 0; r < R; ++r) {
+      __pipeline_memcpy_async(&phiStages[stage * TR + slot[r]], in + ahead[r] + l.column,
+                              sizeof(float4));
+      if (hasEdge)
+        __pipeline_memcpy_async(&edgeStages[stage * kRows * 2 + edgeSlot[r]],
+                                l.edgeOf(in + ahead[r]), sizeof(float2));
+      if (!kSameBase && writes[r] && q - 2 >= z0 && q - 2 < end)
+        __pipeline_memcpy_async(
+            &baseStages[stage * TR + slot[r]],
+            &base[std::size_t(q - 2) * planeQuads + storeRow + std::size_t(r) * rowQuads],
+            sizeof(float4));
+      ahead[r] += unsigned(planeQuads);
+      if (ahead[r] >= fieldQuads) ahead[r] -= fieldQuads;
+    }
     __pipeline_commit();
   };
   // Before plane z's turn: phi at z and z + 1, mu at z - 1 and z (and at the edge at z), planes
   // z + 2 on in flight. The march starts two planes early to make mu at z0 - 1 and z0.
-  QuadRow phi = load(z0 - 2), phiFront = load(z0 - 1), phiBack;
-  QuadPotentials mu{make_float4(0, 0, 0, 0), 0}, muBack = mu;
+  QuadRow phi[R], phiFront[R], phiBack[R];
+  QuadPotentials mu[R], muBack[R];
+  WS_UNROLL
+  for (int r = 0; r < R; ++r) {
+    phi[r] = load(r, z0 - 2), phiFront[r] = load(r, z0 - 1);
+    mu[r] = QuadPotentials{make_float4(0, 0, 0, 0), 0}, muBack[r] = mu[r];
+  }
   WS_UNROLL
   for (int q = 0; q < kStages - 1; ++q) issue(z0 + q, q);
-  float4* at = out + (updates ? std::size_t(z0) * planeQuads + storeRow : 0);  // plane z's result
-  // Plane z's turn: mu at z + 1, and plane z updated where `update`. Plane z + 2 lands in `stage`
-  // (a std::integral_constant: the stage's and the exchange buffer's offsets are constants).
-  const auto turn = [&](auto stage, int z, bool update) {
+  std::size_t at = std::size_t(z0) * planeQuads + storeRow;  // row 0's result at plane z
+  // Plane z's turn: mu at z + 1, and plane z updated where it has `started` and a row updates.
+  // Plane z + 2 lands in `stage` (a std::integral_constant: the stage's and the exchange buffer's
+  // offsets are constants).
+  const auto turn = [&](auto stage, int z, bool started) {
     constexpr int j = decltype(stage)::value;
     issue(z + 1 + kStages, (j + kStages - 1) % kStages);
     __pipeline_wait_prior(kStages - 1);  // plane z + 2's group, the oldest, has landed
-    const float4 phiHere = phi.cells;
-    phiBack = phi, phi = phiFront;
-    phiFront = QuadRow{phiStages[j * T + t],
-                       hasEdge ? edgeStages[j * kWarps * 2 + edgeSlot] : make_float2(0, 0)};
-    const float4 from = kSameBase ? phiHere : baseStages[j * T + t];
-    const int me = (j & 1) * T + t;  // z's parity
-    phiRows[me] = phi.cells;
-    nearRows[me] = l.near(phi.edge);
-    muRows[me] = mu.cells;
-    // What needs no neighbouring row comes before the barrier: the sums along the row (by
-    // shuffles) and along z, of phi for mu at z + 1 and of mu for the update at z.
-    const float4 phiAlong = sumsAlongRow(phi.cells, l.near(phi.edge), l);
-    const float4 phiAlongZ =
-        eachOf(phiBack.cells, [&](int i, float back) { return back + part(phiFront.cells, i); });
-    const AlongRow e = l.besideEdge(phi.edge, phi.cells);
-    const float edgeAlong = e.west + e.east;
-    const float edgeAlongZ = l.near(phiBack.edge) + l.near(phiFront.edge);
-    const float4 muAlong = sumsAlongRow(mu.cells, mu.edge, l);
+    constexpr int parity = j & 1;        // z's
+    float4 from[R], phiAlong[R], phiAlongZ[R], muAlong[R];
+    float edgeAlong[R], edgeAlongZ[R];
+    WS_UNROLL
+    for (int r = 0; r < R; ++r) {
+      const float4 phiHere = phi[r].cells;
+      phiBack[r] = phi[r], phi[r] = phiFront[r];
+      phiFront[r] = QuadRow{phiStages[j * TR + slot[r]],
+                            hasEdge ? edgeStages[j * kRows * 2 + edgeSlot[r]] : make_float2(0, 0)};
+      from[r] = kSameBase ? phiHere : baseStages[j * TR + slot[r]];
+      // Only a warp's first and last rows are read by other warps.
+      if (r == 0 || r == R - 1) {
+        phiRows[parity * TR + slot[r]] = phi[r].cells;
+        muRows[parity * TR + slot[r]] = mu[r].cells;
+        if (hasEdge) nearRows[parity * kRows * 2 + edgeSlot[r]] = l.near(phi[r].edge);
+      }
+      // What needs no neighbouring row comes before the barrier: the sums along the row (by
+      // shuffles) and along z, of phi for mu at z + 1 and of mu for the update at z.
+      phiAlong[r] = sumsAlongRow(phi[r].cells, l.near(phi[r].edge), l);
+      phiAlongZ[r] = eachOf(phiBack[r].cells,
+                            [&](int i, float back) { return back + part(phiFront[r].cells, i); });
+      const AlongRow e = l.besideEdge(phi[r].edge, phi[r].cells);
+      edgeAlong[r] = e.west + e.east;
+      edgeAlongZ[r] = l.near(phiBack[r].edge) + l.near(phiFront[r].edge);
+      muAlong[r] = sumsAlongRow(mu[r].cells, mu[r].edge, l);
+    }
     __syncthreads();
-    QuadPotentials muFront{make_float4(0, 0, 0, 0), 0};  // mu at z + 1
-    if (makesMu) {
-      const float4 south = phiRows[me - 32], north = phiRows[me + 32];
-      muFront.cells = eachOf(phi.cells, [&](int i, float c) {
-        return chemicalPotential<3>(c,
-                                    neighbourSumOfPairs(part(phiAlong, i), part(south, i),
-                                                        part(north, i), part(phiAlongZ, i)),
-                                    k);
-      });
-      muFront.edge = chemicalPotential<3>(
-          l.near(phi.edge),
-          neighbourSumOfPairs(edgeAlong, nearRows[me - 32], nearRows[me + 32], edgeAlongZ), k);
+    // The neighbouring rows: within the warp from registers, past it from the exchange.
+    const auto southPhi = [&](int r) {
+      return r > 0 ? phi[r - 1].cells : phiRows[parity * TR + slot[r] - 32];
+    };
+    const auto northPhi = [&](int r) {
+      return r < R - 1 ? phi[r + 1].cells : phiRows[parity * TR + slot[r] + 32];
+    };
+    const auto southNear = [&](int r) {
+      return r > 0 ? l.near(phi[r - 1].edge) : nearRows[parity * kRows * 2 + edgeSlot[r] - 2];
+    };
+    const auto northNear = [&](int r) {
+      return r < R - 1 ? l.near(phi[r + 1].edge) : nearRows[parity * kRows * 2 + edgeSlot[r] + 2];
+    };
+    QuadPotentials muFront[R];  // mu at z + 1
+    WS_UNROLL
+    for (int r = 0; r < R; ++r) {
+      muFront[r] = QuadPotentials{make_float4(0, 0, 0, 0), 0};
+      if (makesMu[r]) {
+        const float4 south = southPhi(r), north = northPhi(r);
+        muFront[r].cells = eachOf(phi[r].cells, [&](int i, float c) {
+          return chemicalPotential<3>(c,
+                                      neighbourSumOfPairs(part(phiAlong[r], i), part(south, i),
+                                                          part(north, i), part(phiAlongZ[r], i)),
+                                      k);
+        });
+        muFront[r].edge = chemicalPotential<3>(
+            l.near(phi[r].edge),
+            neighbourSumOfPairs(edgeAlong[r], southNear(r), northNear(r), edgeAlongZ[r]), k);
+      }
     }
-    if (update) {
-      const float4 south = muRows[me - 32], north = muRows[me + 32];
-      const float4 updated = eachOf(mu.cells, [&](int i, float c) {
-        return part(from, i) +
-               h * rateFromPotentials<3>(
-                       c,
-                       neighbourSumOfPairs(part(muAlong, i), part(south, i), part(north, i),
-                                           part(muBack.cells, i) + part(muFront.cells, i)),
-                       k);
-      });
-      if (l.inRow) *at = updated;
-      at += planeQuads;
+    WS_UNROLL
+    for (int r = 0; r < R; ++r) {
+      if (started && updates[r]) {
+        const float4 south = r > 0 ? mu[r - 1].cells : muRows[parity * TR + slot[r] - 32];
+        const float4 north = r < R - 1 ? mu[r + 1].cells : muRows[parity * TR + slot[r] + 32];
+        const float4 updated = eachOf(mu[r].cells, [&](int i, float c) {
+          return part(from[r], i) +
+                 h * rateFromPotentials<3>(
+                         c,
+                         neighbourSumOfPairs(part(muAlong[r], i), part(south, i), part(north, i),
+                                             part(muBack[r].cells, i) + part(muFront[r].cells, i)),
+                         k);
+        });
+        if (l.inRow) out[at + std::size_t(r) * rowQuads] = updated;
+      }
     }
-    muBack = mu, mu = muFront;
+    if (started) at += planeQuads;
+    WS_UNROLL
+    for (int r = 0; r < R; ++r) muBack[r] = mu[r], mu[r] = muFront[r];
   };
   // The turns of planes z0 - 2 to end - 1, kStages at a time (the checks the same for the whole
   // block); the first two make mu only.
   static_assert(kStages == 4, "a round names the four stages");
   for (int z = z0 - 2; z < end; z += kStages) {
-    turn(std::integral_constant<int, 0>{}, z, updates && z >= z0);
+    turn(std::integral_constant<int, 0>{}, z, z >= z0);
     if (z + 1 >= end) break;
-    turn(std::integral_constant<int, 1>{}, z + 1, updates && z + 1 >= z0);
+    turn(std::integral_constant<int, 1>{}, z + 1, z + 1 >= z0);
     if (z + 2 >= end) break;
-    turn(std::integral_constant<int, 2>{}, z + 2, updates && z + 2 >= z0);
+    turn(std::integral_constant<int, 2>{}, z + 2, z + 2 >= z0);
     if (z + 3 >= end) break;
-    turn(std::integral_constant<int, 3>{}, z + 3, updates && z + 3 >= z0);
+    turn(std::integral_constant<int, 3>{}, z + 3, z + 3 >= z0);
   }
   __pipeline_wait_prior(0);  // the copies past the march land before the block's memory goes
 }
