@@ -564,13 +564,16 @@ __global__ void __launch_bounds__(32 * kVectorWarps)
 // two neighbours instead of the block's barrier, 5-7% slower (run 103); every read of the
 // neighbouring rows and the next plane's stage made right after the barrier, the same or 10-17%
 // slower (run 105).
+//
+// A slab's block: W warps of R rows each, kStages planes copied ahead.
 template <int W, int R>
 struct Slab {
   static constexpr int kWarps = W, kRowsAWarp = R, kRows = W * R, kStages = 4;
   static constexpr int kThreads = 32 * W, kRowThreads = 32 * kRows;
   static constexpr int kUpdatingRows = kRows - 4;
-  // Two exchange buffers of phi and mu a lane's row, and of the near edge value of lanes 0 and 31
-  // a row; the stages, each phi and the base a lane's row and the edges of lanes 0 and 31.
+  // Two exchange buffers of phi and mu a lane's row (indexed as the rows are: a warp's middle rows'
+  // places go unused), and of the near edge value of lanes 0 and 31 a row; the stages, each phi and
+  // the base a lane's row and the edges of lanes 0 and 31.
   static constexpr std::size_t kSharedBytes =
       2 * (kRowThreads * 2 * sizeof(float4) + kRows * 2 * sizeof(float)) +
       kStages * (kRowThreads * 2 * sizeof(float4) + kRows * 2 * sizeof(float2));
