@@ -172,6 +172,13 @@ inline std::vector<float> initialState(LatticeKind lattice, const Grid& g,
   return state;
 }
 
+// The largest magnitude of a state's values.
+inline float largestMagnitude(const std::vector<float>& a) {
+  float largest = 0.0f;
+  for (const float v : a) largest = std::max(largest, std::abs(v));
+  return largest;
+}
+
 // The largest difference between two states; infinite when their sizes differ or either holds a
 // value that is not finite (such a state has diverged and proves nothing).
 inline float maxDifference(const std::vector<float>& a, const std::vector<float>& b) {
