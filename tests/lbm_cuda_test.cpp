@@ -60,8 +60,7 @@ TEST(LbmCuda, EveryVariantMatchesTheCpuOnRandomLattices) {
           // (one FP16 step), and such flips feed later steps, where they add up slowly (the
           // flow damps them): allow two steps over the first 14 steps, eight after 64.
           const std::vector<float> expected = cpu->exportState();
-          float largest = 0;
-          for (float value : expected) largest = std::max(largest, std::abs(value));
+          const float largest = test::largestMagnitude(expected);
           const float fp16Steps = steps < 50 ? 2.0f : 8.0f;
           const float tolerance = v.half ? fp16Steps * largest / 1024.0f : 1e-6f;
           EXPECT_LE(test::maxDifference(gpu->exportState(), expected), tolerance)
@@ -110,8 +109,7 @@ TEST(LbmCuda, EveryVariantMeasuresTheForcesAndProbesOfTheCpu) {
       // As in EveryVariantMatchesTheCpuOnRandomLattices: FP32 to rounding; FP16 within two
       // storage steps (2^-10 of the largest population) of each population; a link's momentum
       // within twice that, a body's within that times its links.
-      float largest = 0;
-      for (float v : cpu->exportState()) largest = std::max(largest, std::abs(v));
+      const float largest = test::largestMagnitude(cpu->exportState());
       test::expectRecordsNear(got, expected, monitor, entry.how.half ? 2.0 * largest / 1024 : 1e-6,
                               entry.variant.name + " on " + std::to_string(grid.nx) + "x" +
                                   std::to_string(grid.ny) + "x" + std::to_string(grid.nz) +
@@ -145,8 +143,7 @@ TEST(LbmCuda, EveryVariantStartsAtTheCpusEquilibrium) {
         // The same arithmetic up to the compilers' fused multiply-adds, whose last bits can flip
         // an FP16 rounding: one FP16 step (2^-10 of the largest population) there.
         const std::vector<float> expected = cpu->exportState();
-        float largest = 0;
-        for (float value : expected) largest = std::max(largest, std::abs(value));
+        const float largest = test::largestMagnitude(expected);
         EXPECT_LE(test::maxDifference(gpu->exportState(), expected),
                   entry.how.half ? largest / 1024 : 1e-6f)
             << entry.variant.name << ", scene " << int(scene) << " on " << grid.nz;
