@@ -32,7 +32,8 @@ void expectSameCentrality(const Graph& g, const std::vector<std::uint32_t>& sour
   CudaCentrality gpu(g, ws::test::freshSeed());
   CudaCentrality small(g, 1, CudaCentrality::kBytesPerSourceAndVertex * 3 * g.vertices);
   ASSERT_EQ(small.batch(), std::min<std::uint32_t>(3, g.vertices));
-  for (const Parallelism p : {Parallelism::Node, Parallelism::Edge, Parallelism::PermutedEdge}) {
+  for (const Parallelism p :
+       {Parallelism::Node, Parallelism::Edge, Parallelism::PermutedEdge, Parallelism::Frontier}) {
     SCOPED_TRACE(std::string(name) + ", mapping " + std::to_string(int(p)));
     const Centrality c = gpu.run(sources, p, removed);
     expectClose(c.betweenness, cpu.betweenness, "betweenness");
@@ -45,10 +46,13 @@ void expectSameCentrality(const Graph& g, const std::vector<std::uint32_t>& sour
   const Centrality lean = gpu.run(sources, Parallelism::Edge, removed, true, false);
   expectClose(lean.betweenness, cpu.betweenness, "betweenness without stress");
   EXPECT_EQ(lean.stress, std::vector<double>(g.vertices, 0.0));
-  const Centrality batched = small.run(sources, Parallelism::Edge, removed);
-  expectClose(batched.betweenness, cpu.betweenness, "betweenness, small batches");
-  expectClose(batched.edgeBetweenness, cpu.edgeBetweenness, "edge betweenness, small batches");
-  expectClose(batched.closeness, cpu.closeness, "closeness, small batches");
+  for (const Parallelism p : {Parallelism::Edge, Parallelism::Frontier}) {
+    SCOPED_TRACE("small batches, mapping " + std::to_string(int(p)));
+    const Centrality batched = small.run(sources, p, removed);
+    expectClose(batched.betweenness, cpu.betweenness, "betweenness, small batches");
+    expectClose(batched.edgeBetweenness, cpu.edgeBetweenness, "edge betweenness, small batches");
+    expectClose(batched.closeness, cpu.closeness, "closeness, small batches");
+  }
 }
 
 TEST(GraphCentralityCuda, EveryMappingMatchesTheCpu) {
@@ -64,6 +68,27 @@ TEST(GraphCentralityCuda, EveryMappingMatchesTheCpu) {
   for (auto& r : removed) r = rng() % 4 == 0;
   expectSameCentrality(pp, sampleSources(pp.vertices, 40, seed), removed,
                        "planted partition, sampled, edges removed");
+}
+
+// The frontier mapping sweeps a scale-free graph's dense middle levels by the edge kernel's scan
+// and its thin first and last levels by their frontiers (both ways in one sweep, matching the
+// CPU: the test above), and every level of a grid, thin rings all, by its frontier.
+TEST(GraphCentralityCuda, TheFrontierMappingScansOnlyDenseLevels) {
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = ws::test::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const Graph scaleFree = barabasiAlbert(3000, 4, seed);
+  CudaCentrality gpu(scaleFree);
+  const Centrality c = gpu.run({}, Parallelism::Frontier);
+  expectClose(c.betweenness, centralityOnCpu(scaleFree, {}, {}).betweenness, "betweenness");
+  EXPECT_GT(gpu.denseLevels(), 0u);
+  EXPECT_LT(gpu.denseLevels(), gpu.levelLaunches());  // the sources' own level is thin
+  const Graph g = grid(40, 40);
+  CudaCentrality onGrid(g);
+  onGrid.run({}, Parallelism::Frontier);
+  EXPECT_EQ(onGrid.denseLevels(), 0u);
+  // From a corner 79 levels (0 to 78) forward, 78 back; the batch holds every source.
+  EXPECT_EQ(onGrid.levelLaunches(), 79u + 78u);
 }
 
 // Grids' path counts pass 2^63: in doubles the GPU still agrees with the CPU.

@@ -13,8 +13,8 @@
 namespace ws::graph {
 
 // How the GPU's centrality maps threads to work (centrality_cuda.h): a thread per vertex of a
-// level, per arc, or per arc in random order.
-enum class Parallelism { Node, Edge, PermutedEdge };
+// level, per arc, per arc in random order, or per arc of the level's frontier.
+enum class Parallelism { Node, Edge, PermutedEdge, Frontier };
 
 struct Centrality {
   std::vector<double> betweenness;      // per vertex: sum over pairs s, t of sigma_st(v) / sigma_st

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cub/block/block_reduce.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cuda/functional>
 #include <numeric>
 #include <random>
@@ -143,6 +144,136 @@ __global__ void backwardArcs(Sweep s, std::size_t arcs, std::int32_t d) {
   if (s.stress) atomicAdd(&s.record[b + v].suffixes, share.y);
 }
 
+// ---- Beyond the chapter: each level's frontier, its arcs only -----------------------------------
+// A level's frontier (the batch's vertices on it, every source's together) is a list of entries
+// (source << 32 | vertex). The exclusive sums of their degrees give each arc of the level a
+// thread, which finds its entry by a binary search within the range its block spans; a vertex
+// reached for the first time (a compare-and-swap of its distance) is appended to the next level's
+// list. Every level's list stays, one after another, for the backward sweep. So each arc is looked
+// at once each way, where the edge-parallel kernel looks at every arc at every level: on a grid
+// (thousands of levels, each a thin ring) many times less work. A level whose frontier holds most
+// of the arcs (the middle levels of a scale-free graph) costs less as the edge-parallel kernel's
+// scan, whose threads do less each (no search, no compare-and-swap): such a level runs that kernel
+// and lists what it reached afterwards.
+struct Frontier {
+  std::uint64_t* entries;        // every level's, in order
+  unsigned long long* arcStart;  // per entry: its first arc among its level's
+  unsigned long long* tail;      // entries appended so far
+};
+
+__device__ std::uint64_t entryOf(std::uint32_t source, std::uint32_t v) {
+  return (std::uint64_t(source) << 32) | v;
+}
+
+// Appends `entry` where `wanted`, a warp's appends by one atomic. Every lane of the warp calls it.
+__device__ void append(const Frontier& f, bool wanted, std::uint64_t entry) {
+  constexpr unsigned kWarp = 0xffffffffu;
+  const unsigned appending = __ballot_sync(kWarp, wanted);
+  if (!appending) return;
+  const unsigned lane = threadIdx.x % 32, leader = __ffs(appending) - 1;
+  unsigned long long first = 0;
+  if (lane == leader) first = atomicAdd(f.tail, (unsigned long long)__popc(appending));
+  first = __shfl_sync(kWarp, first, leader);
+  if (wanted) f.entries[first + __popc(appending & ((1u << lane) - 1))] = entry;
+}
+
+__global__ void frontierSourcesKernel(Sweep s, Frontier f, std::uint32_t count) {
+  const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < count) f.entries[k] = entryOf(k, s.sources[k]);
+  if (k == 0) *f.tail = count;
+}
+
+// The degrees of the level's entries [begin, end) into arcStart, and 0 at `end`: summed in place
+// (exclusive), they leave each entry's first arc, and the level's arcs at `end`.
+__global__ void degreesKernel(Sweep s, Frontier f, std::uint64_t begin, std::uint64_t end) {
+  const std::uint64_t i = begin + std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i > end) return;
+  const std::uint32_t v = i < end ? std::uint32_t(f.entries[i]) : 0;
+  f.arcStart[i] = i < end ? s.offset[v + 1] - s.offset[v] : 0;
+}
+
+// The entry (of [begin, end)) whose arcs hold the level's arc t, for the threads of a block whose
+// arcs are [t0, t0 + blockDim.x): the first and the last thread bound the range, the others search
+// within it. Every thread of the block calls it.
+__device__ std::uint64_t entryOfArc(const Frontier& f, std::uint64_t begin, std::uint64_t end,
+                                    unsigned long long t, unsigned long long t0,
+                                    unsigned long long arcs) {
+  __shared__ std::uint64_t range[2];
+  const auto search = [&](std::uint64_t lo, std::uint64_t hi, unsigned long long x) {
+    while (hi - lo > 1) {  // the last entry in [lo, hi) whose first arc is at most x
+      const std::uint64_t mid = lo + (hi - lo) / 2;
+      if (f.arcStart[mid] <= x)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    return lo;
+  };
+  if (threadIdx.x == 0) range[0] = search(begin, end, t0);
+  if (threadIdx.x == blockDim.x - 1)
+    range[1] = search(begin, end, min(t0 + blockDim.x - 1, arcs - 1)) + 1;
+  __syncthreads();
+  return search(range[0], range[1], min(t, arcs - 1));
+}
+
+// Forward over level d's `arcs` (its entries [begin, end)): as forwardArc, w claimed by a
+// compare-and-swap so that one thread appends it.
+__global__ void frontierForward(Sweep s, Frontier f, std::uint64_t begin, std::uint64_t end,
+                                unsigned long long arcs, std::int32_t d) {
+  const unsigned long long t0 = std::uint64_t(blockIdx.x) * blockDim.x, t = t0 + threadIdx.x;
+  const std::uint64_t i = entryOfArc(f, begin, end, t, t0, arcs);
+  const std::uint64_t entry = f.entries[i];
+  const std::uint32_t v = std::uint32_t(entry), source = std::uint32_t(entry >> 32);
+  const std::size_t b = std::size_t(source) * s.n;
+  const std::uint32_t a = s.offset[v] + std::uint32_t(t - f.arcStart[i]);
+  bool fresh = false;
+  std::uint32_t w = 0;
+  if (t < arcs && !(s.removed && s.removed[s.arcEdge[a]])) {
+    w = s.arcTo[a];
+    Record& far = s.record[b + w];
+    const std::int32_t was = atomicCAS(&far.distance, -1, d + 1);
+    if (was == -1) {
+      s.distance[b + w] = d + 1;
+      fresh = true;
+      if (!s.levelReached[d + 1]) s.levelReached[d + 1] = 1;  // for the edge kernels' levels
+    }
+    if (was == -1 || was == d + 1) atomicAdd(&far.paths, s.record[b + v].paths);
+  }
+  append(f, fresh, entryOf(source, w));
+}
+
+// After a level run by forwardArcs: the vertices it reached, appended as the next level's list.
+__global__ void listKernel(Sweep s, Frontier f, std::int32_t d) {
+  const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
+  append(f, v < s.n && s.distance[s.slot() + v] == d + 1, entryOf(blockIdx.y, v));
+}
+
+// Backward over level d's `arcs`: a warp's arcs of one entry are contiguous, so their shares are
+// summed by shuffles and the first adds them, as backwardArcs<true> does.
+__global__ void frontierBackward(Sweep s, Frontier f, std::uint64_t begin, std::uint64_t end,
+                                 unsigned long long arcs, std::int32_t d) {
+  constexpr unsigned kWarp = 0xffffffffu;
+  const unsigned long long t0 = std::uint64_t(blockIdx.x) * blockDim.x, t = t0 + threadIdx.x;
+  const std::uint64_t i = entryOfArc(f, begin, end, t, t0, arcs);
+  const std::uint64_t entry = t < arcs ? f.entries[i] : ~std::uint64_t(0);
+  const std::uint32_t v = std::uint32_t(entry);
+  const std::size_t b = std::size_t(entry >> 32) * s.n;
+  double2 share{0, 0};
+  if (t < arcs) share = backwardArc(s, b, s.offset[v] + std::uint32_t(t - f.arcStart[i]), v, d);
+  const unsigned lane = threadIdx.x % 32;
+  for (unsigned offset = 1; offset < 32; offset *= 2) {
+    const double x = __shfl_down_sync(kWarp, share.x, offset);
+    const double y = __shfl_down_sync(kWarp, share.y, offset);
+    const std::uint64_t key = __shfl_down_sync(kWarp, entry, offset);
+    if (lane + offset < 32 && key == entry) share.x += x, share.y += y;
+  }
+  const std::uint64_t before = __shfl_up_sync(kWarp, entry, 1);
+  const bool first = lane == 0 || before != entry;
+  if (t >= arcs || !first || share.y == 0) return;
+  atomicAdd(&s.record[b + v].dependency, share.x);
+  if (s.stress) atomicAdd(&s.record[b + v].suffixes, share.y);
+}
+
 // The batch's sweeps into the sums: betweenness and stress of every vertex from every source but
 // itself, added in the batch's order (no atomics: the same sums every run).
 __global__ void accumulateKernel(Sweep s, std::uint32_t count, double* betweenness,
@@ -181,6 +312,67 @@ __global__ void sourceKernel(Sweep s, unsigned long long* distanceSum, std::int3
     distanceSum[s.sources[blockIdx.y]] = sum;
     eccentricity[s.sources[blockIdx.y]] = deepest;
   }
+}
+
+// A frontier's arc against a scanned arc: what a thread of frontierForward or frontierBackward
+// costs against one of forwardArcs or backwardArcs that finds its arc's tail off the level. A level
+// whose frontier has more arcs than 1 / kFrontierArcCost of the scan's runs the scan. On an H200
+// (runs 114-115 of 2026-12-02, docs/performance.md), the 10^6-vertex scale-free graph took 413,
+// 330, 325, 327-360, 343-347 and 335 ms from 256 sources at 4, 16, 24, 32, 48 and 64 (the edge
+// mapping 439-468); a small world and a planted partition ran as fast at 16 as at 32 (within 6%).
+constexpr double kFrontierArcCost = 24;
+
+struct FrontierSweep {
+  std::uint64_t levels = 0, dense = 0;  // levels launched, of them scans of every arc
+};
+
+// A batch's forward and backward sweeps, a level at a time over its frontier or every arc.
+FrontierSweep sweepByFrontier(const Sweep& s, const Frontier& f,
+                              DeviceBuffer<std::uint8_t>& scratch, std::uint32_t count,
+                              std::size_t arcs) {
+  const auto read = [](const unsigned long long* at) {
+    unsigned long long x = 0;
+    WS_CUDA_CHECK(cudaMemcpy(&x, at, sizeof x, cudaMemcpyDeviceToHost));
+    return x;
+  };
+  const dim3 everyArc(blocksFor(arcs, kBlock), count), everyVertex(blocksFor(s.n, kBlock), count);
+  const auto dense = [&](unsigned long long frontierArcs) {
+    return double(frontierArcs) * kFrontierArcCost > double(arcs) * count;
+  };
+  FrontierSweep done;
+  recordedLaunch("frontierSourcesKernel", frontierSourcesKernel, blocksFor(count, kBlock), kBlock)(
+      s, f, count);
+  // Level d's entries are [bounds[d], bounds[d + 1]), its frontier's arcs levelArcs[d].
+  std::vector<unsigned long long> bounds = {0, count}, levelArcs;
+  for (std::int32_t d = 0; bounds[d + 1] > bounds[d]; ++d, ++done.levels) {
+    const std::uint64_t begin = bounds[d], end = bounds[d + 1];
+    recordedLaunch("degreesKernel", degreesKernel, blocksFor(end - begin + 1, kBlock), kBlock)(
+        s, f, begin, end);
+    std::size_t bytes = scratch.size();
+    WS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratch.data(), bytes, f.arcStart + begin,
+                                                f.arcStart + begin, end - begin + 1));
+    levelArcs.push_back(read(f.arcStart + end));
+    if (dense(levelArcs.back())) {
+      recordedLaunch("forwardArcs", forwardArcs, everyArc, kBlock)(s, arcs, d);
+      recordedLaunch("listKernel", listKernel, everyVertex, kBlock)(s, f, d);
+      ++done.dense;
+    } else if (levelArcs.back()) {
+      recordedLaunch("frontierForward", frontierForward, blocksFor(levelArcs.back(), kBlock),
+                     kBlock)(s, f, begin, end, levelArcs.back(), d);
+    }
+    bounds.push_back(read(f.tail));
+  }
+  // Backward from the level before the deepest.
+  for (std::int32_t d = std::int32_t(levelArcs.size()) - 2; d >= 0; --d, ++done.levels) {
+    if (dense(levelArcs[d])) {
+      recordedLaunch("backwardArcs<true>", backwardArcs<true>, everyArc, kBlock)(s, arcs, d);
+      ++done.dense;
+    } else if (levelArcs[d]) {
+      recordedLaunch("frontierBackward", frontierBackward, blocksFor(levelArcs[d], kBlock), kBlock)(
+          s, f, bounds[d], bounds[d + 1], levelArcs[d], d);
+    }
+  }
+  return done;
 }
 
 }  // namespace
@@ -259,46 +451,68 @@ Centrality CudaCentrality::run(const std::vector<std::uint32_t>& sourceList,
                    levelReached_.data(),
                    stress};
   const bool byNode = parallelism == Parallelism::Node;
+  const bool byFrontier = parallelism == Parallelism::Frontier;
+  if (byFrontier) {
+    const std::size_t capacity = std::size_t(batch_) * n + 1;  // every vertex once, and `end`
+    if (frontierEntries_.size() < capacity) {
+      frontierEntries_.allocate(capacity);
+      frontierArcStart_.allocate(capacity);
+      frontierTail_.allocate(1);
+      std::size_t bytes = 0;
+      WS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, frontierArcStart_.data(),
+                                                  frontierArcStart_.data(), capacity));
+      scanScratch_.allocate(std::max<std::size_t>(bytes, 1));
+    }
+  }
+  const Frontier frontier{frontierEntries_.data(), frontierArcStart_.data(), frontierTail_.data()};
   const unsigned vertexBlocks = blocksFor(n, kBlock), arcBlocks = blocksFor(arcs, kBlock);
   levelLaunches_ = 0;
+  denseLevels_ = 0;
   for (std::size_t first = 0; first < sources.size() && n > 0; first += batch_) {
     const auto count = std::uint32_t(std::min<std::size_t>(batch_, sources.size() - first));
     WS_CUDA_CHECK(cudaMemcpy(batchSources_.data(), sources.data() + first,
                              count * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
     levelReached_.zero();
     recordedLaunch("startKernel", startKernel, dim3(vertexBlocks, count), kBlock)(s);
-    // Forward, a level a launch; every few levels, a look at how deep the sweeps got.
-    std::int32_t deepest = 0;
-    for (std::int32_t d = 0;; d += kLevelsPerLook) {
-      for (std::int32_t level = d; level < d + kLevelsPerLook; ++level) {
-        if (byNode)
-          recordedLaunch("forwardNodes", forwardNodes, dim3(vertexBlocks, count), kBlock)(s, level);
-        else if (arcs)
-          recordedLaunch("forwardArcs", forwardArcs, dim3(arcBlocks, count), kBlock)(s, arcs,
-                                                                                     level);
+    if (byFrontier) {
+      const FrontierSweep done = sweepByFrontier(s, frontier, scanScratch_, count, arcs);
+      levelLaunches_ += done.levels;
+      denseLevels_ += done.dense;
+    } else {
+      // Forward, a level a launch; every few levels, a look at how deep the sweeps got.
+      std::int32_t deepest = 0;
+      for (std::int32_t d = 0;; d += kLevelsPerLook) {
+        for (std::int32_t level = d; level < d + kLevelsPerLook; ++level) {
+          if (byNode)
+            recordedLaunch("forwardNodes", forwardNodes, dim3(vertexBlocks, count), kBlock)(s,
+                                                                                            level);
+          else if (arcs)
+            recordedLaunch("forwardArcs", forwardArcs, dim3(arcBlocks, count), kBlock)(s, arcs,
+                                                                                       level);
+        }
+        levelLaunches_ += kLevelsPerLook;
+        WS_CUDA_CHECK(cudaGetLastError());
+        std::int32_t reached[kLevelsPerLook];  // levels d + 1 .. d + kLevelsPerLook
+        WS_CUDA_CHECK(cudaMemcpy(reached, levelReached_.data() + d + 1, sizeof reached,
+                                 cudaMemcpyDeviceToHost));
+        deepest = d;
+        for (int k = 0; k < kLevelsPerLook; ++k)
+          if (reached[k]) deepest = d + 1 + k;
+        if (deepest < d + kLevelsPerLook) break;
       }
-      levelLaunches_ += kLevelsPerLook;
-      WS_CUDA_CHECK(cudaGetLastError());
-      std::int32_t reached[kLevelsPerLook];  // levels d + 1 .. d + kLevelsPerLook
-      WS_CUDA_CHECK(cudaMemcpy(reached, levelReached_.data() + d + 1, sizeof reached,
-                               cudaMemcpyDeviceToHost));
-      deepest = d;
-      for (int k = 0; k < kLevelsPerLook; ++k)
-        if (reached[k]) deepest = d + 1 + k;
-      if (deepest < d + kLevelsPerLook) break;
+      // Backward from the level before the deepest.
+      for (std::int32_t d = deepest - 1; d >= 0; --d) {
+        if (byNode)
+          recordedLaunch("backwardNodes", backwardNodes, dim3(vertexBlocks, count), kBlock)(s, d);
+        else if (arcs && permuted)
+          recordedLaunch("backwardArcs<false>", backwardArcs<false>, dim3(arcBlocks, count),
+                         kBlock)(s, arcs, d);
+        else if (arcs)
+          recordedLaunch("backwardArcs<true>", backwardArcs<true>, dim3(arcBlocks, count), kBlock)(
+              s, arcs, d);
+      }
+      levelLaunches_ += std::uint64_t(std::max(deepest, 0));
     }
-    // Backward from the level before the deepest.
-    for (std::int32_t d = deepest - 1; d >= 0; --d) {
-      if (byNode)
-        recordedLaunch("backwardNodes", backwardNodes, dim3(vertexBlocks, count), kBlock)(s, d);
-      else if (arcs && permuted)
-        recordedLaunch("backwardArcs<false>", backwardArcs<false>, dim3(arcBlocks, count), kBlock)(
-            s, arcs, d);
-      else if (arcs)
-        recordedLaunch("backwardArcs<true>", backwardArcs<true>, dim3(arcBlocks, count), kBlock)(
-            s, arcs, d);
-    }
-    levelLaunches_ += std::uint64_t(std::max(deepest, 0));
     recordedLaunch("accumulateKernel", accumulateKernel, vertexBlocks, kBlock)(
         s, count, betweenness_.data(), stress_.data());
     recordedLaunch("sourceKernel", sourceKernel, dim3(1, count), kBlock)(s, distanceSum_.data(),

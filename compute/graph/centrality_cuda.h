@@ -3,7 +3,9 @@
 // the chapter's three thread mappings: a thread per vertex of the current level's candidates
 // (node-parallel: work per thread follows the degree, so hubs hold up their warps), a thread per
 // arc (edge-parallel: even work, more threads), and a thread per arc with the arcs in random order
-// (the chapter's control: even work without coalesced reads, separating the two effects).
+// (the chapter's control: even work without coalesced reads, separating the two effects); and
+// beyond the chapter, a thread per arc of each level's frontier (work-efficient: each arc looked
+// at once each way), with the dense levels left to the edge-parallel kernel.
 //
 // Sources go in batches, one per grid row (blockIdx.y), all at the same level at once: a level is
 // one launch for the whole batch instead of one per source (Girvan-Newman recomputing a
@@ -38,9 +40,13 @@ class CudaCentrality {
                  bool stress = true);
 
   static constexpr double kBytesPerSourceAndVertex = 32 + 4;  // a record and a distance
-  std::uint32_t batch() const { return batch_; }              // sources a launch serves
+  // The frontier mapping's lists besides (an entry and its first arc), allocated on its first run.
+  static constexpr double kFrontierBytesPerSourceAndVertex = 8 + 8;
+  std::uint32_t batch() const { return batch_; }  // sources a launch serves
   // Levels launched in the last run (every batch's forward and backward), and read-backs made.
   std::uint64_t levelLaunches() const { return levelLaunches_; }
+  // Of those, the frontier mapping's levels that swept every arc (its dense levels).
+  std::uint64_t denseLevels() const { return denseLevels_; }
 
  private:
   CudaCentrality(const Graph& g, std::unique_ptr<DeviceGraph> owned, const DeviceGraph* device,
@@ -57,7 +63,12 @@ class CudaCentrality {
   DeviceBuffer<double> betweenness_, stress_, edgeBetweenness_;
   DeviceBuffer<unsigned long long> distanceSum_;
   DeviceBuffer<std::int32_t> eccentricity_;
-  std::uint64_t levelLaunches_ = 0;
+  // The frontier mapping: every level's list of (source, vertex) entries, one level after
+  // another, each entry's first arc among its level's, and the entries appended so far.
+  DeviceBuffer<std::uint64_t> frontierEntries_;
+  DeviceBuffer<unsigned long long> frontierArcStart_, frontierTail_;
+  DeviceBuffer<std::uint8_t> scanScratch_;
+  std::uint64_t levelLaunches_ = 0, denseLevels_ = 0;
 };
 
 }  // namespace ws::graph

@@ -171,7 +171,21 @@ const VariantCatalog<Parallelism>& graphMappings() {
         "the edge-parallel kernel fast (flickr on the GTX 480: 134.8 ms).",
         tuned,
         "ch. 2 Table 2.4 (GTX 480, 2010): BFS of flickr 134.8 ms, 11x slower than edge-parallel"},
-       Parallelism::PermutedEdge}};
+       Parallelism::PermutedEdge},
+      {{"frontier", "frontier (beyond the chapter)",
+        "A thread per arc of the level's frontier only: the vertices on the level (every source "
+        "of the batch together) are a list, the running sums of their degrees (CUB's scan) give "
+        "each of their arcs a thread, which finds its vertex by a binary search, and a vertex "
+        "reached first (a compare-and-swap) joins the next level's list. Each arc is looked at "
+        "once each way, where the edge-parallel kernel looks at every arc at every level: on a "
+        "grid's thousand thin levels that is most of its time. A level whose frontier holds most "
+        "of the arcs (the middle levels of a scale-free graph) runs the edge-parallel scan "
+        "instead, whose threads do less each (Merrill, Garland and Grimshaw's frontier, 2012; "
+        "the switch by density, as Beamer's direction-optimizing search decides by it).",
+        tuned,
+        "Merrill, Garland and Grimshaw, Scalable GPU Graph Traversal (PPoPP 2012): work-efficient "
+        "frontiers expanded by prefix sums"},
+       Parallelism::Frontier}};
   return catalog;
 }
 

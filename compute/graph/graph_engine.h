@@ -49,7 +49,7 @@ class GraphEngine {
 };
 
 std::unique_ptr<GraphEngine> makeCpuGraphEngine(const Graph& g, std::uint64_t seed);
-// `variant`: the thread mapping ("edge", "node", "permuted-edge"). Throws OutOfMemoryError.
+// `variant`: the thread mapping ("edge", "node", "permuted-edge", "frontier"). Throws OutOfMemoryError.
 std::unique_ptr<GraphEngine> makeCudaGraphEngine(const Graph& g, std::uint64_t seed,
                                                  const std::string& variant);
 
