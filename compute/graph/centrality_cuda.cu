@@ -112,6 +112,22 @@ __global__ void backwardNodes(Sweep s, std::int32_t d) {
   s.record[b + v].suffixes = sum.y;
 }
 
+// The shares of a warp's lanes summed over each run of equal keys (runs contiguous), by shuffles:
+// whether this lane is its run's first, which then holds the run's sum. Every lane calls it.
+template <typename Key>
+__device__ bool sumRuns(double2& share, Key key) {
+  constexpr unsigned kWarp = 0xffffffffu;
+  const unsigned lane = threadIdx.x % 32;
+  for (unsigned offset = 1; offset < 32; offset *= 2) {
+    const double x = __shfl_down_sync(kWarp, share.x, offset);
+    const double y = __shfl_down_sync(kWarp, share.y, offset);
+    const Key other = __shfl_down_sync(kWarp, key, offset);
+    if (lane + offset < 32 && other == key) share.x += x, share.y += y;
+  }
+  const Key before = __shfl_up_sync(kWarp, key, 1);
+  return lane == 0 || before != key;
+}
+
 // Arcs in CSR order (`sorted`) sit next to the other arcs of their tail, so a warp first sums the
 // shares of its arcs from one vertex (a segmented reduction by shuffles, keys contiguous) and
 // the first of them adds the sum: one atomic per vertex and warp instead of one per arc. In the
@@ -126,19 +142,10 @@ __global__ void backwardArcs(Sweep s, std::size_t arcs, std::int32_t d) {
   if (!__any_sync(kWarp, onLevel)) return;  // the whole warp: no shuffles are waiting
   double2 share = onLevel ? backwardArc(s, b, std::uint32_t(a), v, d) : double2{0, 0};
   bool first = true;
-  if (sorted) {
-    const unsigned lane = threadIdx.x % 32;
-    for (unsigned offset = 1; offset < 32; offset *= 2) {
-      const double x = __shfl_down_sync(kWarp, share.x, offset);
-      const double y = __shfl_down_sync(kWarp, share.y, offset);
-      const std::uint32_t tail = __shfl_down_sync(kWarp, v, offset);
-      if (lane + offset < 32 && tail == v) share.x += x, share.y += y;
-    }
-    const std::uint32_t before = __shfl_up_sync(kWarp, v, 1);  // every lane shuffles
-    first = lane == 0 || before != v;
-  } else if (!onLevel) {
+  if (sorted)
+    first = sumRuns(share, v);  // every lane shuffles
+  else if (!onLevel)
     return;
-  }
   if (!onLevel || !first || share.y == 0) return;  // not an arc to the next level
   atomicAdd(&s.record[b + v].dependency, share.x);
   if (s.stress) atomicAdd(&s.record[b + v].suffixes, share.y);
@@ -252,7 +259,6 @@ __global__ void listKernel(Sweep s, Frontier f, std::int32_t d) {
 // summed by shuffles and the first adds them, as backwardArcs<true> does.
 __global__ void frontierBackward(Sweep s, Frontier f, std::uint64_t begin, std::uint64_t end,
                                  unsigned long long arcs, std::int32_t d) {
-  constexpr unsigned kWarp = 0xffffffffu;
   const unsigned long long t0 = std::uint64_t(blockIdx.x) * blockDim.x, t = t0 + threadIdx.x;
   const std::uint64_t i = entryOfArc(f, begin, end, t, t0, arcs);
   const std::uint64_t entry = t < arcs ? f.entries[i] : ~std::uint64_t(0);
@@ -260,15 +266,7 @@ __global__ void frontierBackward(Sweep s, Frontier f, std::uint64_t begin, std::
   const std::size_t b = std::size_t(entry >> 32) * s.n;
   double2 share{0, 0};
   if (t < arcs) share = backwardArc(s, b, s.offset[v] + std::uint32_t(t - f.arcStart[i]), v, d);
-  const unsigned lane = threadIdx.x % 32;
-  for (unsigned offset = 1; offset < 32; offset *= 2) {
-    const double x = __shfl_down_sync(kWarp, share.x, offset);
-    const double y = __shfl_down_sync(kWarp, share.y, offset);
-    const std::uint64_t key = __shfl_down_sync(kWarp, entry, offset);
-    if (lane + offset < 32 && key == entry) share.x += x, share.y += y;
-  }
-  const std::uint64_t before = __shfl_up_sync(kWarp, entry, 1);
-  const bool first = lane == 0 || before != entry;
+  const bool first = sumRuns(share, entry);
   if (t >= arcs || !first || share.y == 0) return;
   atomicAdd(&s.record[b + v].dependency, share.x);
   if (s.stress) atomicAdd(&s.record[b + v].suffixes, share.y);
