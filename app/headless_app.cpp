@@ -211,6 +211,23 @@ int runHeadless(const HeadlessOptions& given) {
   int frame = 0, failingFrames = 0;
   bool stopped = false;  // by a module that failed two frames running
   const auto more = [&] { return player ? !player->atEnd() : done < options.steps; };
+  // The scene and the panels as they stand.
+  const auto drawFrame = [&] {
+    target.bind();
+    lab.applyQueued();
+    if (ui::updateLayout(ui)) lab.fitPending = true;
+    drawScene(lab, renderers, options.width, options.height, ui::pixelArea(ui.layout.view, 1.0f));
+    ui.transferMode = renderers.transferMode;
+    if (withUi) {
+      ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui::NewFrame();
+      ui::WidgetLog::instance().beginFrame();
+      ui::drawUi(lab, ui);
+      ImGui::Render();
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    }
+  };
   for (; frame == 0 || (more() && !interrupted()); ++frame) {
     const auto start = std::chrono::steady_clock::now();
     work.run(
@@ -226,20 +243,7 @@ int runHeadless(const HeadlessOptions& given) {
         },
         std::ref(say));
     if (interrupted()) lab.errorMessage.clear();  // a frame cut short: "cancelled"
-    target.bind();
-    lab.applyQueued();
-    if (ui::updateLayout(ui)) lab.fitPending = true;
-    drawScene(lab, renderers, options.width, options.height, ui::pixelArea(ui.layout.view, 1.0f));
-    ui.transferMode = renderers.transferMode;
-    if (withUi) {
-      ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
-      ImGui_ImplOpenGL3_NewFrame();
-      ImGui::NewFrame();
-      ui::WidgetLog::instance().beginFrame();
-      ui::drawUi(lab, ui);
-      ImGui::Render();
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    }
+    drawFrame();
     if (grabber) {
       const auto grabStart = std::chrono::steady_clock::now();
       if (auto frame = grabber->grab()) video->add(frame->bottomUp, std::move(frame->release));
@@ -289,9 +293,14 @@ int runHeadless(const HeadlessOptions& given) {
     for (auto& frame : grabber->drain()) video->add(frame.bottomUp, std::move(frame.release));
     videoSummary = video->finish();
   }
-  if (!options.screenshot.empty())
+  if (!options.screenshot.empty()) {
+    // The panels drawn once more, without a step: a table fits its columns to what the frame
+    // before held, so rows that first appeared in the last frame (a short run's timings) would
+    // show clipped.
+    if (withUi) drawFrame();
     gl::writePng(options.screenshot, options.width, options.height,
                  gl::readPixels(options.width, options.height));
+  }
   for (const std::string& action : options.actions) {
     if (!lab.attempt([&] { lab.module().runAction(action); })) {
       std::cerr << "warpscope: " << action << ": " << lab.errorMessage << std::endl;
