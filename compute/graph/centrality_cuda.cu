@@ -316,8 +316,8 @@ __global__ void sourceKernel(Sweep s, unsigned long long* distanceSum, std::int3
 // costs against one of forwardArcs or backwardArcs that finds its arc's tail off the level. A level
 // whose frontier has more arcs than 1 / kFrontierArcCost of the scan's runs the scan. On an H200
 // (runs 114-115 of 2026-12-02, docs/performance.md), the 10^6-vertex scale-free graph took 413,
-// 330, 325, 327-360, 343-347 and 335 ms from 256 sources at 4, 16, 24, 32, 48 and 64 (the edge
-// mapping 439-468); a small world and a planted partition ran as fast at 16 as at 32 (within 6%).
+// 366, 330-350, 325, 327-360, 343-347 and 335 ms from 256 sources at 4, 8, 16, 24, 32, 48 and 64
+// (the edge mapping 439-468); a small world and a planted partition within 6% at 16 and 32.
 constexpr double kFrontierArcCost = 24;
 
 struct FrontierSweep {
