@@ -40,9 +40,7 @@ class CudaCentrality {
                  bool stress = true);
 
   static constexpr double kBytesPerSourceAndVertex = 32 + 4;  // a record and a distance
-  // The frontier mapping's lists besides (an entry and its first arc), allocated on its first run.
-  static constexpr double kFrontierBytesPerSourceAndVertex = 8 + 8;
-  std::uint32_t batch() const { return batch_; }  // sources a launch serves
+  std::uint32_t batch() const { return batch_; }              // sources a launch serves
   // Levels launched in the last run (every batch's forward and backward), and read-backs made.
   std::uint64_t levelLaunches() const { return levelLaunches_; }
   // Of those, the frontier mapping's levels that swept every arc (its dense levels).
@@ -64,7 +62,8 @@ class CudaCentrality {
   DeviceBuffer<unsigned long long> distanceSum_;
   DeviceBuffer<std::int32_t> eccentricity_;
   // The frontier mapping: every level's list of (source, vertex) entries, one level after
-  // another, each entry's first arc among its level's, and the entries appended so far.
+  // another, each entry's first arc among its level's, and the entries appended so far; 16 bytes
+  // a source and vertex of a batch besides kBytesPerSourceAndVertex, allocated on its first run.
   DeviceBuffer<std::uint64_t> frontierEntries_;
   DeviceBuffer<unsigned long long> frontierArcStart_, frontierTail_;
   DeviceBuffer<std::uint8_t> scanScratch_;
