@@ -59,6 +59,7 @@ class CudaCentrality {
   DeviceBuffer<std::int32_t> distance_, levelReached_;
   DeviceBuffer<std::uint8_t> records_;  // per source and vertex: paths, dependency, suffixes
   DeviceBuffer<double> betweenness_, stress_, edgeBetweenness_;
+  DeviceBuffer<double> arcBetweenness_;  // the frontier mapping's, 8 bytes an arc, on its first run
   DeviceBuffer<unsigned long long> distanceSum_;
   DeviceBuffer<std::int32_t> eccentricity_;
   // The frontier mapping: every level's list of (source, vertex) entries, one level after
