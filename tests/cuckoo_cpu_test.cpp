@@ -109,6 +109,94 @@ TEST(Cuckoo, BucketedTablesFindEveryKeyAndMissAtTheFirstBucketWithRoom) {
   EXPECT_LT(probes[0][1], probes[1][1]) << "seed " << seed;
 }
 
+// BuildOrder::ByRegion: the keys go in sorted by the region of their first bucket; the table holds
+// every key under the same invariants, for the chapter's tables and the bucketed ones.
+TEST(Cuckoo, TablesBuiltByRegionFindEveryKeyAndMissAtTheFirstBucketWithRoom) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  const test::RandomKeys r = test::randomKeys(40000, seed);
+  struct Case {
+    int functions;
+    double size;
+    int bucket;
+    Insertion insertion;
+  };
+  for (const Case c : {Case{4, 1.25, 1, Insertion::Exchange}, Case{3, 1.25, 1, Insertion::Look},
+                       Case{2, 1.25, 4, Insertion::Look}, Case{2, 1.25, 8, Insertion::Look},
+                       Case{3, 1.12, 8, Insertion::Look}, Case{4, 1.25, 16, Insertion::Look}}) {
+    CuckooParams params;
+    params.functions = c.functions;
+    params.sizeFactor = c.size;
+    params.bucket = c.bucket;
+    params.insertion = c.insertion;
+    params.order = BuildOrder::ByRegion;
+    const std::string what = std::to_string(c.functions) + " functions, " + std::to_string(c.size) +
+                             " slots per key, buckets of " + std::to_string(c.bucket) + ", seed " +
+                             std::to_string(seed);
+    CpuCuckooTable table;
+    const BuildReport report = table.build(r.keys, r.values, params, seed);
+    EXPECT_EQ(checkTable(table.slots(), table.functions(), r.keys.size()), "") << what;
+    std::uint64_t chains = 0;
+    for (std::uint64_t count : report.chainHistogram) chains += count;
+    EXPECT_EQ(chains, r.keys.size()) << what;
+    std::vector<std::uint32_t> found;
+    table.query(r.keys, found);
+    EXPECT_EQ(found, r.values) << what;
+    const std::uint64_t missProbes = table.query(r.absent, found);
+    EXPECT_EQ(std::count(found.begin(), found.end(), kNotFound), std::ptrdiff_t(found.size()))
+        << what;
+    EXPECT_EQ(missProbes,
+              test::missProbesCountedOnTheTable(table.slots(), table.functions(), r.absent))
+        << what;
+  }
+}
+
+// A region is the fewest slots, a power of two and at least a bucket, that cut the table into at
+// most kRegions regions; so every bucket lies in one region.
+TEST(Cuckoo, RegionsCutTheTableIntoAtMostTheirCountOfWholeBuckets) {
+  for (const std::uint32_t slots : {1u, 2u, 255u, 256u, 257u, 1000u, 65536u, 41943040u, 4294967290u})
+    for (int bucketShift = 0; bucketShift <= 4; ++bucketShift) {
+      const int shift = regionShift(slots, bucketShift);
+      const std::string what =
+          std::to_string(slots) + " slots, buckets of " + std::to_string(1 << bucketShift);
+      EXPECT_GE(shift, bucketShift) << what;
+      EXPECT_LT(std::uint64_t(slots - 1) >> shift, std::uint64_t(kRegions)) << what;
+      if (shift > bucketShift)  // one bit less would make too many regions
+        EXPECT_GE(std::uint64_t(slots - 1) >> (shift - 1), std::uint64_t(kRegions)) << what;
+    }
+}
+
+// The order by region: every key once, regions rising, the given order kept within a region.
+TEST(Cuckoo, TheOrderByRegionIsAStableSortByTheFirstBucketsRegion) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  const test::RandomKeys r = test::randomKeys(20000, seed);
+  for (const int bucket : {1, 8}) {
+    CuckooParams params;
+    params.bucket = bucket;
+    const std::uint32_t slots = tableSlots(params, r.keys.size());
+    const HashFunctions f = drawFunctions(params, slots, seed, 0);
+    const int shift = regionShift(slots, f.bucketShift);
+    const std::vector<std::uint32_t> order = regionOrder(r.keys, f);
+    ASSERT_EQ(order.size(), r.keys.size());
+    std::vector<bool> seen(r.keys.size(), false);
+    std::size_t regionsMet = 1;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      ASSERT_LT(order[i], r.keys.size());
+      EXPECT_FALSE(seen[order[i]]) << "key " << order[i] << " twice";
+      seen[order[i]] = true;
+      if (i == 0) continue;
+      const std::uint32_t before = regionOf(f, r.keys[order[i - 1]], shift),
+                          here = regionOf(f, r.keys[order[i]], shift);
+      ASSERT_LE(before, here) << "at " << i << ", seed " << seed;
+      if (before == here) EXPECT_LT(order[i - 1], order[i]) << "at " << i << ", seed " << seed;
+      regionsMet += before != here;
+    }
+    // 20000 random keys meet every region (the table's last one may be short: 196 regions of 128
+    // slots for 25000).
+    EXPECT_EQ(regionsMet, std::size_t((slots - 1) >> shift) + 1) << "seed " << seed;
+    EXPECT_GT(regionsMet, std::size_t(kRegions / 2));
+  }
+}
+
 TEST(Cuckoo, KeysThatLookFirstMakeFewerMovesAndShorterChains) {
   const std::uint64_t seed = ws::test::freshSeed();
   const test::RandomKeys r = test::randomKeys(50000, seed);
