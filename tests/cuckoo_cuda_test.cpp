@@ -44,11 +44,9 @@ TEST(CuckooCuda, BuildsAndLookupsMatchTheCpuOnRandomKeys) {
     int block;
     Insertion insertion;
     int bucket = 1;
-    BuildOrder order = BuildOrder::AsGiven;
   };
   constexpr auto kMul = HashFamily::Multiplicative, kXor = HashFamily::Xor;
   constexpr auto kSwap = Insertion::Exchange, kLook = Insertion::Look;
-  constexpr auto kByRegion = BuildOrder::ByRegion;
   for (const Case c : {Case{2, 2.2, kMul, 64, kSwap}, Case{3, 1.25, kXor, 128, kSwap},
                        Case{4, 1.25, kMul, 64, kSwap}, Case{4, 1.25, kXor, 32, kSwap},
                        Case{4, 4.0, kMul, 256, kSwap}, Case{5, 1.1, kXor, 1024, kSwap},
@@ -56,24 +54,17 @@ TEST(CuckooCuda, BuildsAndLookupsMatchTheCpuOnRandomKeys) {
                        Case{4, 1.25, kXor, 128, kLook}, Case{5, 1.1, kMul, 256, kLook},
                        Case{2, 1.25, kMul, 64, kLook, 4}, Case{3, 1.12, kMul, 128, kSwap, 4},
                        Case{2, 1.25, kXor, 256, kLook, 8}, Case{3, 1.12, kMul, 64, kLook, 8},
-                       Case{2, 1.5, kMul, 64, kLook, 2}, Case{4, 1.25, kMul, 128, kLook, 16},
-                       Case{4, 1.25, kMul, 64, kSwap, 1, kByRegion},
-                       Case{3, 1.25, kXor, 128, kLook, 1, kByRegion},
-                       Case{2, 1.25, kMul, 256, kLook, 4, kByRegion},
-                       Case{2, 1.25, kXor, 64, kLook, 8, kByRegion},
-                       Case{3, 1.12, kMul, 1024, kLook, 8, kByRegion}}) {
+                       Case{2, 1.5, kMul, 64, kLook, 2}, Case{4, 1.25, kMul, 128, kLook, 16}}) {
     CuckooParams params;
     params.functions = c.functions;
     params.sizeFactor = c.size;
     params.family = c.family;
     params.insertion = c.insertion;
     params.bucket = c.bucket;
-    params.order = c.order;
     const std::string what = std::to_string(c.functions) + " functions, " + std::to_string(c.size) +
                              " slots per key, block " + std::to_string(c.block) +
                              (c.insertion == kLook ? ", look first" : ", exchange") +
-                             ", buckets of " + std::to_string(c.bucket) +
-                             (c.order == kByRegion ? ", by region" : "") + ", seed " +
+                             ", buckets of " + std::to_string(c.bucket) + ", seed " +
                              std::to_string(seed);
     CudaCuckooTable gpu(c.block);
     BuildReport report = gpu.build(keys.data(), values.data(), r.keys.size(), params, seed);

@@ -39,23 +39,6 @@ std::uint32_t tableSlots(const CuckooParams& params, std::size_t keys) {
   return std::uint32_t(slots);
 }
 
-int regionShift(std::uint32_t slots, int bucketShift) {
-  const int bits = std::bit_width(std::max<std::uint32_t>(slots, 1) - 1);  // of the last slot
-  return std::max(bits - kRegionBits, bucketShift);
-}
-
-std::vector<std::uint32_t> regionOrder(const std::vector<std::uint32_t>& keys,
-                                       const HashFunctions& f) {
-  const int shift = regionShift(f.slots, f.bucketShift);
-  std::vector<std::size_t> start(kRegions + 1, 0);
-  for (const std::uint32_t key : keys) ++start[regionOf(f, key, shift) + 1];
-  for (int r = 0; r < kRegions; ++r) start[r + 1] += start[r];
-  std::vector<std::uint32_t> order(keys.size());
-  for (std::size_t k = 0; k < keys.size(); ++k)
-    order[start[regionOf(f, keys[k], shift)]++] = std::uint32_t(k);
-  return order;
-}
-
 int chainLimit(const CuckooParams& params, std::size_t keys) {
   const double lg = std::log2(double(std::max<std::size_t>(keys, 2)));
   return std::max(1, int(std::ceil(params.chainFactor * lg)));

@@ -268,30 +268,6 @@ WS_HD int chainBin(int moves) {
   return (moves < kChainBins ? moves : kChainBins) - 1;
 }
 
-// The order the keys go in (beyond the chapter):
-// - AsGiven: every thread takes the key at its index, so a warp's keys land anywhere in the table
-//   and, in a table larger than the L2 cache, nearly every read and compare-and-swap is the DRAM's.
-// - ByRegion: the keys sorted first (CUB's radix sort on the GPU, a counting sort on the CPU) by
-//   the region of the table where their first bucket lies, kRegions regions of whole buckets. The
-//   keys in flight at once then aim at one region or two, small enough to stay in the L2 while
-//   they fill it; only those that find their first bucket full go further. The table holds the
-//   same keys under the same invariants (a key is in its bucket j only when its buckets 0 to j - 1
-//   were full), placed differently.
-enum class BuildOrder { AsGiven, ByRegion };
-constexpr int kRegionBits = 8, kRegions = 1 << kRegionBits;
-
-// How far a slot's index is shifted to give its region, for a table of `slots`: fewer than
-// kRegions regions in a small table, each 2^shift slots (a power of two at least the bucket, so
-// that a bucket lies in one region).
-int regionShift(std::uint32_t slots, int bucketShift);
-WS_HD std::uint32_t regionOf(const HashFunctions& f, std::uint32_t key, int shift) {
-  return f.slot(0, key) >> shift;
-}
-// The keys' indices sorted by the region of their first bucket: the CPU's order for ByRegion (a
-// counting sort, which keeps the given order within a region, as the GPU's radix sort does).
-std::vector<std::uint32_t> regionOrder(const std::vector<std::uint32_t>& keys,
-                                       const HashFunctions& f);
-
 // What the user chooses for a table.
 struct CuckooParams {
   int functions = 4;         // 2 to 5
@@ -301,7 +277,6 @@ struct CuckooParams {
   Insertion insertion = Insertion::Exchange;
   int bucket = 1;        // slots per bucket: 1 (the chapter's table), 2, 4, 8 or 16 (BCHT's)
   int maxAttempts = 20;  // builds with fresh constants before giving up
-  BuildOrder order = BuildOrder::AsGiven;
 };
 
 // Throws InputError naming the parameter when one is outside its range.

@@ -57,8 +57,6 @@ BuildReport CpuCuckooTable::build(const std::vector<std::uint32_t>& keys,
     const HashFunctions f = drawFunctions(params, report.slots, seed, attempt);
     std::fill(table.begin(), table.end(), kEmptyEntry);
     AtomicSlots slots{table.data()};
-    const bool sorted = params.order == BuildOrder::ByRegion;
-    const std::vector<std::uint32_t> order = sorted ? regionOrder(keys, f) : std::vector<std::uint32_t>();
     bool failed = false, duplicate = false;
     std::vector<std::uint64_t> histogram(kChainBins, 0);
     std::uint32_t longest = 0;
@@ -67,8 +65,7 @@ BuildReport CpuCuckooTable::build(const std::vector<std::uint32_t>& keys,
       std::vector<std::uint64_t> mine(kChainBins, 0);
       std::uint32_t myLongest = 0;
 #pragma omp for schedule(static) reduction(|| : failed, duplicate)
-      for (std::int64_t i = 0; i < n; ++i) {
-        const std::size_t k = sorted ? order[i] : std::size_t(i);
+      for (std::int64_t k = 0; k < n; ++k) {
         const int moves = insertEntry(makeEntry(keys[k], values[k]), f, insertionOf(params),
                                       report.chainLimit, slots);
         failed = failed || moves == kChainFailed;

@@ -1,5 +1,4 @@
 #include <cub/device/device_histogram.cuh>
-#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 
 #include <algorithm>
@@ -41,36 +40,25 @@ struct DeviceSlots {
   }
 };
 
-// One thread per key: the key at its index and its value, or (BuildOrder::ByRegion) the entry at
-// its index of the entries sorted by region. Its chain length (0 when it failed) goes to
-// moves[k], one coalesced 2-byte store: the histogram is made later, and only when someone asks
-// (chainStatistics). One kernel per insertion, so that the chapter's carries no code of the other.
+// One thread per key. Its chain length (0 when it failed) goes to moves[k], one coalesced 2-byte
+// store: the histogram is made later, and only when someone asks (chainStatistics). One kernel
+// per insertion, so that the chapter's carries no code of the other.
 template <Insertion insertion>
-__global__ void insertKernel(const std::uint32_t* keys, const std::uint32_t* values,
-                             const Entry* sorted, std::size_t n, Entry* table, HashFunctions f,
-                             int limit, std::uint16_t* moves, DeviceBuildStatus* status) {
+__global__ void insertKernel(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n,
+                             Entry* table, HashFunctions f, int limit, std::uint16_t* moves,
+                             DeviceBuildStatus* status) {
   const std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k >= n) return;
-  const Entry entry = sorted ? sorted[k] : makeEntry(keys[k], values[k]);
+  const std::uint32_t key = keys[k], value = values[k];
   int made = 0;
-  if (keyOf(entry) == kEmptyKey || valueOf(entry) == kNotFound) {
+  if (key == kEmptyKey || value == kNotFound) {
     status->invalid = 1;
   } else {
-    made = insertEntry(entry, f, insertion, limit, DeviceSlots{table});
+    made = insertEntry(makeEntry(key, value), f, insertion, limit, DeviceSlots{table});
     if (made == kChainFailed) status->failed = 1;
     if (made == kDuplicateKey) status->duplicate = 1;
   }
   moves[k] = std::uint16_t(made > 0 ? made : 0);
-}
-
-// BuildOrder::ByRegion: each key's entry and the region of its first bucket, to be sorted by it.
-__global__ void regionKernel(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n,
-                             HashFunctions f, int shift, std::uint8_t* regions, Entry* entries) {
-  const std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (k >= n) return;
-  const std::uint32_t key = keys[k];
-  regions[k] = std::uint8_t(regionOf(f, key, shift));
-  entries[k] = makeEntry(key, values[k]);
 }
 
 __global__ void heldTwiceKernel(const Entry* table, HashFunctions f, DeviceBuildStatus* status) {
@@ -153,8 +141,6 @@ BuildReport CudaCuckooTable::build(const std::uint32_t* keys, const std::uint32_
     slots_.allocate(slots);
     moves_.allocate(keys);
   }
-  const bool sorted = params.order == BuildOrder::ByRegion && n;
-  if (sorted) allocateSort(n);
   keys_ = n;
   functions_ = {};
   built_ = false;
@@ -164,13 +150,11 @@ BuildReport CudaCuckooTable::build(const std::uint32_t* keys, const std::uint32_
     status_.host() = {};  // no kernel is running: the last attempt was waited for
     static_assert(kEmptyEntry == ~Entry(0), "the fill writes all-ones bytes");
     WS_CUDA_CHECK(cudaMemsetAsync(slots_.data(), 0xff, report.slots * sizeof(Entry)));
-    if (sorted) sortByRegion(keys, values, n, f);
     if (n) {
       auto* insert = insertionOf(params) == Insertion::Look ? insertKernel<Insertion::Look>
                                                             : insertKernel<Insertion::Exchange>;
       recordedLaunch("insert", insert, blocksFor(n, block_), block_)(
-          keys, values, sorted ? entries_.data() + n : nullptr, n, slots_.data(), f,
-          report.chainLimit, moves_.data(), status_.device());
+          keys, values, n, slots_.data(), f, report.chainLimit, moves_.data(), status_.device());
     }
     if (!keysKnownUnique)
       recordedLaunch("heldTwiceKernel", heldTwiceKernel, blocksFor(report.slots, 256), 256)(
@@ -190,33 +174,6 @@ BuildReport CudaCuckooTable::build(const std::uint32_t* keys, const std::uint32_
     return report;
   }
   throw InputError(buildFailureMessage(params, n));
-}
-
-void CudaCuckooTable::allocateSort(std::size_t n) {
-  if (entries_.size() >= 2 * n) return;
-  const std::size_t keys = entries_ ? n + n / 8 : n;  // with room to spare, as the table's
-  std::size_t bytes = 0;  // the scratch a sort of up to `keys` keys needs
-  WS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, regions_.data(), regions_.data(),
-                                                entries_.data(), entries_.data(), keys, 0,
-                                                kRegionBits));
-  requireDeviceMemory(double(keys) * 2 * (sizeof(Entry) + sizeof(std::uint8_t)) + double(bytes),
-                      double(entries_.bytes() + regions_.bytes() + sortScratch_.bytes()),
-                      "the sort by region of " + std::to_string(n) + " keys");
-  entries_.allocate(2 * keys);
-  regions_.allocate(2 * keys);
-  sortScratch_.allocate(std::max<std::size_t>(bytes, 1));
-}
-
-// The entries, by region, into entries_ from n on (a stable sort: within a region the keys keep
-// the order given).
-void CudaCuckooTable::sortByRegion(const std::uint32_t* keys, const std::uint32_t* values,
-                                   std::size_t n, const HashFunctions& f) {
-  recordedLaunch("regionKernel", regionKernel, blocksFor(n, 256), 256)(
-      keys, values, n, f, regionShift(f.slots, f.bucketShift), regions_.data(), entries_.data());
-  std::size_t bytes = sortScratch_.size();
-  WS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sortScratch_.data(), bytes, regions_.data(),
-                                                regions_.data() + n, entries_.data(),
-                                                entries_.data() + n, n, 0, kRegionBits));
 }
 
 void CudaCuckooTable::query(const std::uint32_t* keys, std::size_t n, std::uint32_t* values,

@@ -52,14 +52,6 @@ class CudaCuckooTable {
   std::size_t keys_ = 0;
   DeviceBuffer<int> levels_;
   DeviceBuffer<unsigned char> scratch_;
-  // BuildOrder::ByRegion: the entries and their regions, as given and sorted (2n each), and the
-  // sort's scratch; allocated on the first such build.
-  void allocateSort(std::size_t n);
-  void sortByRegion(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n,
-                    const HashFunctions& f);
-  DeviceBuffer<Entry> entries_;
-  DeviceBuffer<std::uint8_t> regions_;
-  DeviceBuffer<unsigned char> sortScratch_;
 };
 
 }  // namespace ws::voxhash

@@ -18,9 +18,7 @@ VariantCatalog<LookupStructure> lookupCatalog(Backend backend) {
         "first reads its candidate slots and claims an empty one with a compare-and-swap, and "
         "evicts only when all are occupied. With bucket = 4 or 8, BGHT's bucketed table (2023): "
         "each function chooses a bucket of slots read in one access, and at 80% load most keys "
-        "sit in their first bucket. With order = by region, the keys are sorted by the part of the "
-        "table their first bucket is in before they go in, so that the build's reads and "
-        "compare-and-swaps meet in the L2 cache (beyond the chapter).",
+        "sit in their first bucket.",
         gpu ? std::vector<std::string>{"block", "insertion"}
             : std::vector<std::string>{"insertion"},
         "ch. 4 (GTX 470, 2010): 0.25 x 10^9 pairs/s"},
@@ -69,19 +67,13 @@ void declareCuckooParams(ParamSet& p) {
       "slots a hash function chooses at once: 1, the chapter's table; 4 (a 32-byte sector) or 8, "
       "BGHT's bucketed cuckoo table: a key settles in its first bucket far more often, so a "
       "lookup reads fewer buckets, each one memory access. A bucketed table always looks first"));
-  p.declare(ParamSpec::choice(
-      "order", "build order", "as given", {"as given", "by region"},
-      "as given: each thread takes the key at its index, the chapter's; by region (beyond the "
-      "chapter): the keys sorted first by the part of the table (1/256) their first bucket lies "
-      "in, so that the keys in flight fill one part at a time while it stays in the L2 cache"));
   p.declare(ParamSpec::integer("attempts", "build attempts", 20, 1, 1000,
                                "builds with fresh constants before the step gives up"));
 }
 
 bool isCuckooParam(const std::string& key) {
   for (const char* k :
-       {"functions", "size_factor", "chain_factor", "family", "insertion", "bucket", "order",
-        "attempts"})
+       {"functions", "size_factor", "chain_factor", "family", "insertion", "bucket", "attempts"})
     if (key == k) return true;
   return false;
 }
@@ -95,7 +87,6 @@ CuckooParams cuckooParamsOf(const ParamSet& p) {
   c.insertion = p.getText("insertion") == "look" ? Insertion::Look : Insertion::Exchange;
   c.bucket = std::stoi(p.getText("bucket"));
   c.maxAttempts = int(p.getInt("attempts"));
-  c.order = p.getText("order") == "by region" ? BuildOrder::ByRegion : BuildOrder::AsGiven;
   return c;
 }
 
