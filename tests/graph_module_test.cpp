@@ -36,6 +36,14 @@ TEST(GraphModule, GirvanNewmanFindsThePlantedGroupsStepByStep) {
   const std::uint64_t seed = ws::test::freshSeed() % 100000;
   module.setParams({{"seed", std::int64_t(seed)}, {"vertices", std::int64_t(200)}});
   ASSERT_NE(module.girvanNewman(), nullptr);
+  // Before any removal the shown level is one community: no agreement at all, and it reads so.
+  {
+    const std::string notes = module.notes(), nmi = "agreement with the planted groups (NMI): ";
+    const std::size_t at = notes.find(nmi);
+    ASSERT_NE(at, std::string::npos) << notes;
+    const std::string value = notes.substr(at + nmi.size());
+    EXPECT_EQ(value.substr(0, value.find('\n')), "0.000") << notes;
+  }
   const std::size_t edges = module.graph().edges();
   module.step(1);
   const std::uint32_t first = module.girvanNewman()->removals().front();

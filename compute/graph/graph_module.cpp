@@ -329,7 +329,15 @@ std::string GraphModule::notes() const {
     out << "\nLouvain (" << (backend() == Backend::Cuda ? "synchronous, GPU" : "sequential, CPU")
         << "): Q " << louvain_->modularity << ", " << louvain_->communities << " communities, "
         << louvain_->levels << " levels, in " << louvainMs_ << " ms";
-  if (!planted_.empty()) out << "\nagreement with the planted groups (NMI): " << plantedAgreement_;
+  // NMI is a score from 0 to 1: three decimals, so that one community's 0 (the sum of
+  // q log 1 rounding off) reads 0.000 rather than 4.7e-14.
+  if (!planted_.empty()) {
+    std::ostringstream nmi;
+    nmi.setf(std::ios::fixed);
+    nmi.precision(3);
+    nmi << std::clamp(plantedAgreement_, 0.0, 1.0);
+    out << "\nagreement with the planted groups (NMI): " << nmi.str();
+  }
   for (const Merge& m : merges_)
     out << "\nmerged communities " << m.a << " and " << m.b << " (affinity " << m.affinity << ")";
   if (picked_ >= 0) {

@@ -174,11 +174,10 @@ class GraphModule final : public Module, public GraphSource, public PlotSource {
   int shownLevel_ = 0;
   std::uint32_t shownCommunities_ = 0;
   std::vector<Merge> merges_;
-  double plantedAgreement_ = 0;
+  double plantedAgreement_ = 0;  // NMI of the communities shown with the planted groups
   mutable std::optional<Dendrogram> dendrogram_;  // computed when due
   mutable std::size_t dendrogramLevels_ = 0;      // the levels it was computed from
-  mutable std::size_t dendrogramDepth_ =
-      0;  // the splits it draws  // NMI of the communities shown with the planted groups
+  mutable std::size_t dendrogramDepth_ = 0;       // the splits it draws
   Curve modularityCurve_{"modularity Q", "removal step", {}},
       componentsCurve_{"communities (components)", "removal step", {}};
 };
