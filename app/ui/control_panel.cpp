@@ -273,7 +273,10 @@ void drawControlPanel(Lab& lab, UiContext& context) {
   if (tracked::CollapsingHeader("Lesson", ImGuiTreeNodeFlags_DefaultOpen)) drawLesson(lab);
   if (tracked::CollapsingHeader("Compare", lab.comparison() ? ImGuiTreeNodeFlags_DefaultOpen : 0))
     drawCompare(lab, context);
-  if (tracked::CollapsingHeader("Tools", ImGuiTreeNodeFlags_DefaultOpen)) drawTools(lab);
+  // A module without tools (the reduction lab, the hash lab) shows no empty section.
+  if (!lab.module().tools().empty() &&
+      tracked::CollapsingHeader("Tools", ImGuiTreeNodeFlags_DefaultOpen))
+    drawTools(lab);
   if (tracked::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) drawParameters(lab);
   if (replaying) ImGui::EndDisabled();
   if (tracked::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) drawViewSettings(lab);
