@@ -18,6 +18,15 @@ TEST(SiRate, ThePrefixFitsTheValue) {
   EXPECT_EQ(siRate(4.2e12, ""), "4.2 T");
 }
 
+// A plot's label with its latest value, never cut short (it was cut at 63 characters, which lost
+// the Poisson residual curve's value).
+TEST(PlotOverlay, TheLabelAndTheLatestValueComeWhole) {
+  EXPECT_EQ(plotOverlay("step (CPU) ms", 8.47151f), "step (CPU) ms 8.47151");
+  const std::string label = "log10 residual per step (steps per frame sweeps each) (10)";
+  EXPECT_EQ(plotOverlay(label, 1.15f), label + " 1.15");
+  EXPECT_EQ(plotOverlay(std::string(200, 'x'), -2.5e-7f), std::string(200, 'x') + " -2.5e-07");
+}
+
 TEST(OpenFile, AFilesKindComesFromItsNameAndForJsonItsFirstKey) {
   EXPECT_EQ(fileKindOf("a/b/glider.RLE"), FileKind::Pattern);
   EXPECT_EQ(fileKindOf("part.obj"), FileKind::Mesh);

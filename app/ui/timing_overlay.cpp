@@ -28,18 +28,29 @@ std::string siRate(double perSecond, const std::string& unit) {
   return text;
 }
 
+std::string plotOverlay(const std::string& label, float latest) {
+  char value[32];
+  std::snprintf(value, sizeof value, " %.6g", latest);
+  return label + value;
+}
+
 namespace {
 
+// A plot with its label and latest value written over it, or, where they would not fit its width
+// (a long curve name, a large UI scale), the label wrapped above it and the value over it.
 void plot(const char* label, const std::deque<float>& series, float height) {
   if (series.empty()) return;
   std::vector<float> values(series.begin(), series.end());
   float lo = values[0], hi = values[0];
   for (float v : values) lo = std::min(lo, v), hi = std::max(hi, v);
-  char overlay[64];
-  std::snprintf(overlay, sizeof overlay, "%s %.6g", label, values.back());
+  const float width = ImGui::GetContentRegionAvail().x;
+  std::string overlay = plotOverlay(label, values.back());
+  if (ImGui::CalcTextSize(overlay.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x > width) {
+    ImGui::TextWrapped("%s", label);
+    overlay = plotOverlay("", values.back()).substr(1);
+  }
   ImGui::PlotLines(("##" + std::string(label)).c_str(), values.data(), int(values.size()), 0,
-                   overlay, lo, hi > lo ? hi : lo + 1,
-                   ImVec2(ImGui::GetContentRegionAvail().x, height));
+                   overlay.c_str(), lo, hi > lo ? hi : lo + 1, ImVec2(width, height));
 }
 
 // The voxel classes' colours, with the hidden ones greyed out.
