@@ -28,10 +28,14 @@ std::string siRate(double perSecond, const std::string& unit) {
   return text;
 }
 
-std::string plotOverlay(const std::string& label, float latest) {
+std::string plotValue(float latest) {
   char value[32];
-  std::snprintf(value, sizeof value, " %.6g", latest);
-  return label + value;
+  std::snprintf(value, sizeof value, "%.6g", latest);
+  return value;
+}
+
+std::string plotOverlay(const std::string& label, float latest) {
+  return label + " " + plotValue(latest);
 }
 
 namespace {
@@ -47,7 +51,7 @@ void plot(const char* label, const std::deque<float>& series, float height) {
   std::string overlay = plotOverlay(label, values.back());
   if (ImGui::CalcTextSize(overlay.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x > width) {
     ImGui::TextWrapped("%s", label);
-    overlay = plotOverlay("", values.back()).substr(1);
+    overlay = plotValue(values.back());
   }
   ImGui::PlotLines(("##" + std::string(label)).c_str(), values.data(), int(values.size()), 0,
                    overlay.c_str(), lo, hi > lo ? hi : lo + 1, ImVec2(width, height));

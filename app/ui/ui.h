@@ -196,6 +196,7 @@ std::string siRate(double perSecond, const std::string& unit);
 // What a plot of the Timings panel writes over itself: its label and latest value, whole however
 // long the label ("log10 residual per step (steps per frame sweeps each) (10) 1.15").
 std::string plotOverlay(const std::string& label, float latest);
+std::string plotValue(float latest);  // the latest value alone, as plotOverlay writes it
 void drawRecordingIndicator(Lab& lab, Demo& demo, UiContext& context);
 
 constexpr float kPanelWidth = 360.0f;    // the controls, at UI scale 1
