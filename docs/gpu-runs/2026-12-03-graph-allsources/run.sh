@@ -1,11 +1,11 @@
 #!/bin/bash
-# Issue 34, prepared on 2026-12-03 and not yet run: the frontier mapping's dense levels scanned a
+# Issue 34, run 125 of 2026-12-03: the frontier mapping's dense levels scanned a
 # thread an arc for all the batch's sources (run-experiment.patch, WS_GRAPH_EXP=allsources)
 # against a thread an arc and source; and where the pass's host time goes (nsys, if there).
 cd "$(dirname "$0")"/../../..
 rm -rf /tmp/x /tmp/e && mkdir /tmp/x
 tar --exclude=./.devdeps --exclude=./.git --exclude=./build -cf - . | tar -xf - -C /tmp/x
-(cd /tmp/x && patch -p1 -s < docs/gpu-runs/next-graph-allsources/run-experiment.patch) || exit 1
+(cd /tmp/x && patch -p1 -s < docs/gpu-runs/2026-12-03-graph-allsources/run-experiment.patch) || exit 1
 start=$(date +%s)
 cmake -S /tmp/x -B /tmp/e -G Ninja -DCMAKE_BUILD_TYPE=Release > /tmp/configure-e.log 2>&1
 ninja -C /tmp/e warpscope graph_cuda_test > /tmp/build-e.log 2>&1 || { grep -B2 -A20 error /tmp/build-e.log | head -60; exit 1; }
