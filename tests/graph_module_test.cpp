@@ -290,6 +290,17 @@ TEST(GraphModuleCuda, RemovesTheSameEdgesAsTheCpu) {
   for (std::size_t v = 0; v < cpu.graph().vertices; ++v)
     ASSERT_NEAR(gpu.centrality().betweenness[v], cpu.centrality().betweenness[v],
                 1e-9 * std::max(1.0, cpu.centrality().betweenness[v]));
+  // Passes from sampled sources and from every vertex again, each written over the arrays of the
+  // pass before last (the module keeps two): the CPU's results each time, nothing left over.
+  for (const std::int64_t sources : {25, 0, 60}) {
+    for (GraphModule* m : {&cpu, &gpu}) m->setParam("sources", sources);
+    for (std::size_t v = 0; v < cpu.graph().vertices; ++v) {
+      ASSERT_NEAR(gpu.centrality().betweenness[v], cpu.centrality().betweenness[v],
+                  1e-9 * std::max(1.0, cpu.centrality().betweenness[v]))
+          << sources << " sources";
+      ASSERT_EQ(gpu.centrality().closeness[v], cpu.centrality().closeness[v]) << sources;
+    }
+  }
   const GraphScene scene = *gpu.graphScene();
   DeviceBuffer<float> nodes(4 * scene.nodes), edges(2 * scene.edges);
   GraphImage image{nodes.data(), edges.data(), scene.nodes, scene.edges, true};

@@ -86,7 +86,9 @@ template <typename T>
 using PinnedBuffer = CudaArray<T, PinnedMemory>;
 
 // A host array copied to a new device buffer (of at least one element, so that an empty array
-// still has an address), and the first n elements of a device buffer copied back.
+// still has an address), and the first n elements of a device buffer copied back: into a new
+// array, or into one the caller keeps (its memory reused: the pages of a new array cost more to
+// touch than the copy into them).
 template <typename T>
 DeviceBuffer<T> toDevice(const std::vector<T>& host) {
   DeviceBuffer<T> device(host.empty() ? 1 : host.size());
@@ -95,9 +97,14 @@ DeviceBuffer<T> toDevice(const std::vector<T>& host) {
   return device;
 }
 template <typename T>
-std::vector<T> toHost(const T* device, std::size_t n) {
-  std::vector<T> host(n);
+void copyToHost(const T* device, std::size_t n, std::vector<T>& host) {
+  host.resize(n);
   WS_CUDA_CHECK(cudaMemcpy(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost));
+}
+template <typename T>
+std::vector<T> toHost(const T* device, std::size_t n) {
+  std::vector<T> host;
+  copyToHost(device, n, host);
   return host;
 }
 

@@ -25,9 +25,11 @@ class GraphEngine {
   virtual void useVariant(const std::string& variant) { (void)variant; }
   // How the passes run, in words ("OpenMP, a source a thread at a time").
   virtual std::string configuration() const = 0;
-  // The centralities from `sources` (every vertex when empty); the stress doubles the backward
-  // sweep's atomics on the GPU, so it is summed there only when asked.
-  virtual Centrality centrality(const std::vector<std::uint32_t>& sources, bool stress) = 0;
+  // The centralities from `sources` (every vertex when empty) into `into`, over what it held
+  // (its arrays' memory reused where the engine can); the stress doubles the backward sweep's
+  // atomics on the GPU, so it is summed there only when asked.
+  virtual void centrality(const std::vector<std::uint32_t>& sources, bool stress,
+                          Centrality& into) = 0;
   // For Girvan-Newman: the edge betweenness of what remains, and the components' labels (none:
   // the CPU's union-find).
   virtual EdgeBetweenness betweenness() = 0;

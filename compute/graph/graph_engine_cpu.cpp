@@ -24,8 +24,8 @@ class CpuGraphEngine final : public GraphEngine {
   CpuGraphEngine(const Graph& g, std::uint64_t seed) : graph_(g), layout_(g, seed) {}
 
   std::string configuration() const override { return "OpenMP, a source a thread at a time"; }
-  Centrality centrality(const std::vector<std::uint32_t>& sources, bool) override {
-    return centralityOnCpu(graph_, sources);
+  void centrality(const std::vector<std::uint32_t>& sources, bool, Centrality& into) override {
+    into = centralityOnCpu(graph_, sources);
   }
   EdgeBetweenness betweenness() override { return edgeBetweennessOnCpu(graph_); }
   ComponentLabels components() override { return {}; }

@@ -36,8 +36,9 @@ class CudaGraphEngine final : public GraphEngine {
   std::string configuration() const override {
     return "block 256, " + std::to_string(centrality_.batch()) + " sources a launch (grid rows)";
   }
-  Centrality centrality(const std::vector<std::uint32_t>& sources, bool stress) override {
-    return centrality_.run(sources, mapping_, {}, true, stress);
+  void centrality(const std::vector<std::uint32_t>& sources, bool stress,
+                  Centrality& into) override {
+    centrality_.run(into, sources, mapping_, {}, true, stress);
   }
   EdgeBetweenness betweenness() override {
     return [this](const std::vector<std::uint32_t>& s, const std::vector<std::uint8_t>& removed) {

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <map>
 #include <sstream>
-#include <tuple>
+#include <utility>
 
 #include "compute/core/errors.h"
 #include "compute/core/json_input.h"
@@ -135,7 +135,8 @@ void GraphModule::rebuild(const ParamSet& p) {
                                             : makeCpuGraphEngine(*g, seed);
   // The new graph's centrality and communities, the long part for a large one.
   CpuStopwatch clock;
-  auto [centrality, centralitySources] = centralityOf(*g, *engine);
+  Centrality centrality;
+  const std::uint32_t centralitySources = centralityOf(*g, *engine, centrality);
   const double centralityMs = clock.elapsedMs();
   clock = CpuStopwatch();
   LouvainResult louvain = engine->louvain();
@@ -157,6 +158,7 @@ void GraphModule::rebuild(const ParamSet& p) {
   temperature_ = 1;
   clearTimings();
   centrality_ = std::move(centrality);
+  spareCentrality_ = {};
   centralityMs_ = centralityMs;
   centralitySources_ = centralitySources;
   louvain_ = std::move(louvain);
@@ -169,16 +171,19 @@ void GraphModule::reset() {
   rebuild(params());
 }
 
-std::pair<Centrality, std::uint32_t> GraphModule::centralityOf(const Graph& g,
-                                                               GraphEngine& engine) const {
+std::uint32_t GraphModule::centralityOf(const Graph& g, GraphEngine& engine,
+                                        Centrality& into) const {
   const std::vector<std::uint32_t> from = sourcesOf(g.vertices);
-  const auto count = from.empty() ? g.vertices : std::uint32_t(from.size());
-  return {engine.centrality(from, stressShown()), count};
+  engine.centrality(from, stressShown(), into);
+  return from.empty() ? g.vertices : std::uint32_t(from.size());
 }
 
 void GraphModule::computeCentrality() {
   CpuStopwatch clock;
-  std::tie(centrality_, centralitySources_) = centralityOf(*graph_, *engine_);
+  Centrality next = std::move(spareCentrality_);
+  const std::uint32_t sources = centralityOf(*graph_, *engine_, next);
+  spareCentrality_ = std::exchange(centrality_, std::move(next));
+  centralitySources_ = sources;
   centralityMs_ = clock.elapsedMs();
 }
 

@@ -121,9 +121,9 @@ class GraphModule final : public Module, public GraphSource, public PlotSource {
   void restartGirvanNewman();  // every edge back, the divisive run from its start
   void computeCentrality();
   void runLouvain();
-  // The centrality of a graph that may not be the module's yet (a rebuild makes it aside), with
-  // the number of its sources (all the vertices when every one is).
-  std::pair<Centrality, std::uint32_t> centralityOf(const Graph& g, GraphEngine& engine) const;
+  // The centrality of a graph that may not be the module's yet (a rebuild makes it aside) into
+  // `into`; returns the number of its sources (all the vertices when every one is).
+  std::uint32_t centralityOf(const Graph& g, GraphEngine& engine, Centrality& into) const;
   void layoutSteps();
   // Node sizes and colours, edge values, after what they show changed; removed edges fade by
   // their age at `step`.
@@ -162,6 +162,10 @@ class GraphModule final : public Module, public GraphSource, public PlotSource {
   std::uint32_t centralitySources_ = 0;
   std::optional<std::uint64_t> lastRemoval_;  // the step of the last Girvan-Newman removal
   Centrality centrality_;
+  // The result before the shown one, whose arrays the next pass writes over (new arrays for a
+  // 10^7-edge graph cost the GPU's pass a fifth more, run 126), so that a failed pass leaves the
+  // shown one as it was; empty after a rebuild.
+  Centrality spareCentrality_;
   std::vector<std::uint32_t> removedAt_;  // per edge: the step it was removed at, or ~0u
   std::vector<Pin> pinned_;
   long picked_ = -1, dragged_ = -1;
