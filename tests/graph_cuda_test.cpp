@@ -76,9 +76,10 @@ TEST(GraphCentralityCuda, EveryMappingMatchesTheCpu) {
                        "planted partition, sampled, edges removed");
 }
 
-// The frontier mapping sweeps a scale-free graph's dense middle levels by the edge kernel's scan
-// and its thin first and last levels by their frontiers (both ways in one sweep, matching the
-// CPU: the test above), and every level of a grid, thin rings all, by its frontier.
+// The frontier mapping sweeps a scale-free graph's dense middle levels by the edge kernel's scan,
+// its last dense levels forward from below (few vertices left unreached) and its thin first and
+// last levels by their frontiers (all in one sweep, matching the CPU: the test above), and every
+// level of a grid, thin rings all, by its frontier.
 TEST(GraphCentralityCuda, TheFrontierMappingScansOnlyDenseLevels) {
   WS_REQUIRE_GPU();
   const std::uint64_t seed = ws::test::freshSeed();
@@ -88,11 +89,14 @@ TEST(GraphCentralityCuda, TheFrontierMappingScansOnlyDenseLevels) {
   const Centrality c = gpu.run({}, Parallelism::Frontier);
   expectClose(c.betweenness, centralityOnCpu(scaleFree, {}, {}).betweenness, "betweenness");
   EXPECT_GT(gpu.denseLevels(), 0u);
-  EXPECT_LT(gpu.denseLevels(), gpu.levelLaunches());  // the sources' own level is thin
+  EXPECT_GT(gpu.levelsFromBelow(), 0u);  // its last dense levels forward, few vertices left
+  // The sources' own level is thin.
+  EXPECT_LT(gpu.denseLevels() + gpu.levelsFromBelow(), gpu.levelLaunches());
   const Graph g = grid(40, 40);
   CudaCentrality onGrid(g);
   onGrid.run({}, Parallelism::Frontier);
   EXPECT_EQ(onGrid.denseLevels(), 0u);
+  EXPECT_EQ(onGrid.levelsFromBelow(), 0u);
   // From a corner 79 levels (0 to 78) forward, 78 back; the batch holds every source.
   EXPECT_EQ(onGrid.levelLaunches(), 79u + 78u);
 }

@@ -264,6 +264,34 @@ __global__ void listKernel(Sweep s, Frontier f, std::int32_t d) {
   append(f, v < s.n && s.distance[s.slot() + v] == d + 1, entryOf(blockIdx.y, v));
 }
 
+// Forward over level d from below (Beamer's direction-optimizing search): each vertex the batch's
+// source has not reached looks among its own arcs for parents on level d and takes the sum of
+// their paths; if it found one, it is on level d + 1 and lists itself. Its thread alone writes
+// it (no atomics), and only the unreached vertices' arcs are read, so a late level of a
+// scale-free graph, where few vertices are left, costs a fraction of the scan of every arc.
+__global__ void forwardFromBelow(Sweep s, Frontier f, std::int32_t d) {
+  const std::uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::size_t b = s.slot();
+  bool reached = false;
+  if (w < s.n && s.distance[b + w] < 0) {
+    double paths = 0;
+    for (std::uint32_t a = s.offset[w]; a < s.offset[w + 1]; ++a) {
+      if (s.removed && s.removed[s.arcEdge[a]]) continue;
+      const std::uint32_t u = s.arcTo[a];
+      if (s.distance[b + u] != d) continue;  // a vertex reached at d + 1 meanwhile reads d + 1
+      paths += s.record[b + u].paths;
+      reached = true;
+    }
+    if (reached) {
+      Record& r = s.record[b + w];
+      r.paths = paths;
+      r.distance = s.distance[b + w] = d + 1;
+      if (!s.levelReached[d + 1]) s.levelReached[d + 1] = 1;
+    }
+  }
+  append(f, reached, entryOf(blockIdx.y, w));
+}
+
 // Backward over level d's `arcs`: a warp's arcs of one entry are contiguous, so their shares are
 // summed by shuffles and the first adds them, as backwardArcs<true> does.
 __global__ void frontierBackward(Sweep s, Frontier f, std::uint64_t begin, std::uint64_t end,
@@ -344,9 +372,14 @@ __global__ void sourceKernel(Sweep s, unsigned long long* distanceSum, std::int3
 // 366, 330-350, 325, 327-360, 343-347 and 335 ms from 256 sources at 4, 8, 16, 24, 32, 48 and 64
 // (the edge mapping 439-468); a small world and a planted partition within 6% at 16 and 32.
 constexpr double kFrontierArcCost = 24;
+// An unreached vertex's arc looked at from below (forwardFromBelow: its far end's distance read
+// at random) against a scanned arc: a dense level forward goes from below when the arcs of the
+// vertices still unreached, times this, are fewer than the scan's.
+constexpr double kFromBelowArcCost = 4;
 
 struct FrontierSweep {
   std::uint64_t levels = 0, dense = 0;  // levels launched, of them scans of every arc
+  std::uint64_t fromBelow = 0;          // dense levels forward that went from below instead
 };
 
 // A batch's forward and backward sweeps, a level at a time over its frontier or every arc.
@@ -359,9 +392,11 @@ FrontierSweep sweepByFrontier(const Sweep& s, const Frontier& f,
     return x;
   };
   const dim3 everyArc(blocksFor(arcs, kBlock), count), everyVertex(blocksFor(s.n, kBlock), count);
+  const double scanned = double(arcs) * count;  // a scan's arcs, every source's
   const auto dense = [&](unsigned long long frontierArcs) {
-    return double(frontierArcs) * kFrontierArcCost > double(arcs) * count;
+    return double(frontierArcs) * kFrontierArcCost > scanned;
   };
+  double reachedArcs = 0;  // the arcs of the vertices on the levels so far
   FrontierSweep done;
   recordedLaunch("frontierSourcesKernel", frontierSourcesKernel, blocksFor(count, kBlock), kBlock)(
       s, f, count);
@@ -375,7 +410,11 @@ FrontierSweep sweepByFrontier(const Sweep& s, const Frontier& f,
     WS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratch.data(), bytes, f.arcStart + begin,
                                                 f.arcStart + begin, end - begin + 1));
     levelArcs.push_back(read(f.arcStart + end));
-    if (dense(levelArcs.back())) {
+    reachedArcs += double(levelArcs.back());
+    if (dense(levelArcs.back()) && (scanned - reachedArcs) * kFromBelowArcCost < scanned) {
+      recordedLaunch("forwardFromBelow", forwardFromBelow, everyVertex, kBlock)(s, f, d);
+      ++done.fromBelow;
+    } else if (dense(levelArcs.back())) {
       recordedLaunch("forwardArcs", forwardArcs, everyArc, kBlock)(s, arcs, d);
       recordedLaunch("listKernel", listKernel, everyVertex, kBlock)(s, f, d);
       ++done.dense;
@@ -496,6 +535,7 @@ void CudaCentrality::run(Centrality& into, const std::vector<std::uint32_t>& sou
   const unsigned vertexBlocks = blocksFor(n, kBlock), arcBlocks = blocksFor(arcs, kBlock);
   levelLaunches_ = 0;
   denseLevels_ = 0;
+  levelsFromBelow_ = 0;
   for (std::size_t first = 0; first < sources.size() && n > 0; first += batch_) {
     const auto count = std::uint32_t(std::min<std::size_t>(batch_, sources.size() - first));
     WS_CUDA_CHECK(cudaMemcpy(batchSources_.data(), sources.data() + first,
@@ -506,6 +546,7 @@ void CudaCentrality::run(Centrality& into, const std::vector<std::uint32_t>& sou
       const FrontierSweep done = sweepByFrontier(s, frontier, scanScratch_, count, arcs);
       levelLaunches_ += done.levels;
       denseLevels_ += done.dense;
+      levelsFromBelow_ += done.fromBelow;
     } else {
       // Forward, a level a launch; every few levels, a look at how deep the sweeps got.
       std::int32_t deepest = 0;

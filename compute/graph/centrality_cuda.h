@@ -5,7 +5,8 @@
 // arc (edge-parallel: even work, more threads), and a thread per arc with the arcs in random order
 // (the chapter's control: even work without coalesced reads, separating the two effects); and
 // beyond the chapter, a thread per arc of each level's frontier (work-efficient: each arc looked
-// at once each way), with the dense levels left to the edge-parallel kernel.
+// at once each way), with the dense levels left to the edge-parallel kernel, and forward, once
+// few vertices are left unreached, from below (each of them looks for its parents).
 //
 // Sources go in batches, one per grid row (blockIdx.y), all at the same level at once: a level is
 // one launch for the whole batch instead of one per source (Girvan-Newman recomputing a
@@ -55,8 +56,10 @@ class CudaCentrality {
   std::uint32_t batch() const { return batch_; }              // sources a launch serves
   // Levels launched in the last run (every batch's forward and backward), and read-backs made.
   std::uint64_t levelLaunches() const { return levelLaunches_; }
-  // Of those, the frontier mapping's levels that swept every arc (its dense levels).
+  // Of those, the frontier mapping's levels that swept every arc (its dense levels), and its
+  // dense levels forward that went from below (each unreached vertex's arcs) instead.
   std::uint64_t denseLevels() const { return denseLevels_; }
+  std::uint64_t levelsFromBelow() const { return levelsFromBelow_; }
 
  private:
   CudaCentrality(const Graph& g, std::unique_ptr<DeviceGraph> owned, const DeviceGraph* device,
@@ -82,7 +85,7 @@ class CudaCentrality {
   DeviceBuffer<std::uint64_t> frontierEntries_;
   DeviceBuffer<unsigned long long> frontierArcStart_, frontierTail_;
   DeviceBuffer<std::uint8_t> scanScratch_;
-  std::uint64_t levelLaunches_ = 0, denseLevels_ = 0;
+  std::uint64_t levelLaunches_ = 0, denseLevels_ = 0, levelsFromBelow_ = 0;
 };
 
 }  // namespace ws::graph

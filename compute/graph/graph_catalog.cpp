@@ -180,8 +180,10 @@ const VariantCatalog<Parallelism>& graphMappings() {
         "once each way, where the edge-parallel kernel looks at every arc at every level: on a "
         "grid's thousand thin levels that is most of its time. A level whose frontier holds most "
         "of the arcs (the middle levels of a scale-free graph) runs the edge-parallel scan "
-        "instead, whose threads do less each (Merrill, Garland and Grimshaw's frontier, 2012; "
-        "the switch by density, as Beamer's direction-optimizing search decides by it).",
+        "instead, whose threads do less each; and forward, once few vertices are left unreached, "
+        "it goes from below: each unreached vertex looks among its own arcs for parents on the "
+        "level (Merrill, Garland and Grimshaw's frontier, 2012; the switches by density and from "
+        "below after Beamer's direction-optimizing search).",
         tuned,
         "Merrill, Garland and Grimshaw, Scalable GPU Graph Traversal (PPoPP 2012): work-efficient "
         "frontiers expanded by prefix sums"},
