@@ -77,9 +77,10 @@ TEST(GraphCentralityCuda, EveryMappingMatchesTheCpu) {
 }
 
 // The frontier mapping sweeps a scale-free graph's dense middle levels by the edge kernel's scan,
-// its last dense levels forward from below (few vertices left unreached) and its thin first and
-// last levels by their frontiers (all in one sweep, matching the CPU: the test above), and every
-// level of a grid, thin rings all, by its frontier.
+// its last dense levels forward from below (few vertices left unreached) and back from above
+// (the next level thin), and its thin first and last levels by their frontiers (all in one
+// sweep, matching the CPU: the test above), and every level of a grid, thin rings all, by its
+// frontier.
 TEST(GraphCentralityCuda, TheFrontierMappingScansOnlyDenseLevels) {
   WS_REQUIRE_GPU();
   const std::uint64_t seed = ws::test::freshSeed();
@@ -90,13 +91,16 @@ TEST(GraphCentralityCuda, TheFrontierMappingScansOnlyDenseLevels) {
   expectClose(c.betweenness, centralityOnCpu(scaleFree, {}, {}).betweenness, "betweenness");
   EXPECT_GT(gpu.denseLevels(), 0u);
   EXPECT_GT(gpu.levelsFromBelow(), 0u);  // its last dense levels forward, few vertices left
+  EXPECT_GT(gpu.levelsFromAbove(), 0u);  // and back, their next levels thin
   // The sources' own level is thin.
-  EXPECT_LT(gpu.denseLevels() + gpu.levelsFromBelow(), gpu.levelLaunches());
+  EXPECT_LT(gpu.denseLevels() + gpu.levelsFromBelow() + gpu.levelsFromAbove(),
+            gpu.levelLaunches());
   const Graph g = grid(40, 40);
   CudaCentrality onGrid(g);
   onGrid.run({}, Parallelism::Frontier);
   EXPECT_EQ(onGrid.denseLevels(), 0u);
   EXPECT_EQ(onGrid.levelsFromBelow(), 0u);
+  EXPECT_EQ(onGrid.levelsFromAbove(), 0u);
   // From a corner 79 levels (0 to 78) forward, 78 back; the batch holds every source.
   EXPECT_EQ(onGrid.levelLaunches(), 79u + 78u);
 }

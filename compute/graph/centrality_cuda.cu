@@ -309,6 +309,34 @@ __global__ void frontierBackward(Sweep s, Frontier f, std::uint64_t begin, std::
   if (s.stress) atomicAdd(&s.record[b + v].suffixes, share.y);
 }
 
+// Backward over level d from above: the arcs of level d + 1's entries [begin, end) (`arcs` of
+// them, few after a level forward from below), each w -> v with v on level d sending v its share
+// of w's dependency. An arc's lanes read one w's record; every arc to level d adds by atomics (the
+// arcs of one w lead to different vertices), to its own sum of edge betweenness as well: the
+// folding adds both arcs of an edge to it.
+__global__ void backwardFromAbove(Sweep s, Frontier f, std::uint64_t begin, std::uint64_t end,
+                                  unsigned long long arcs, std::int32_t d) {
+  const unsigned long long t0 = std::uint64_t(blockIdx.x) * blockDim.x, t = t0 + threadIdx.x;
+  const std::uint64_t i = entryOfArc(f, begin, end, t, t0, arcs);
+  if (t >= arcs) return;
+  const std::uint64_t entry = f.entries[i];
+  const std::uint32_t w = std::uint32_t(entry);
+  const std::size_t b = std::size_t(entry >> 32) * s.n;
+  const std::uint32_t a = s.offset[w] + std::uint32_t(t - f.arcStart[i]);
+  if (s.removed && s.removed[s.arcEdge[a]]) return;
+  const std::uint32_t v = s.arcTo[a];
+  if (s.distance[b + v] != d) return;
+  const Record far = s.record[b + w];
+  Record& near = s.record[b + v];
+  const double share = near.paths / far.paths * (1 + far.dependency);
+  if (s.arcBetweenness)
+    atomicAdd(&s.arcBetweenness[a], share);
+  else
+    atomicAdd(&s.edgeBetweenness[s.arcEdge[a]], share);
+  atomicAdd(&near.dependency, share);
+  if (s.stress) atomicAdd(&near.suffixes, 1 + far.suffixes);
+}
+
 // The pair sums scaled where they are: the same product as the CPU's scalePairSums, which with
 // the closeness arrays took 13-19 ms of the host for the 1.2 x 10^7 sums of the 10^7-edge graph
 // (H200's host, run 126).
@@ -380,6 +408,7 @@ constexpr double kFromBelowArcCost = 4;
 struct FrontierSweep {
   std::uint64_t levels = 0, dense = 0;  // levels launched, of them scans of every arc
   std::uint64_t fromBelow = 0;          // dense levels forward that went from below instead
+  std::uint64_t fromAbove = 0;          // dense levels backward from the next level's arcs
 };
 
 // A batch's forward and backward sweeps, a level at a time over its frontier or every arc.
@@ -425,8 +454,14 @@ FrontierSweep sweepByFrontier(const Sweep& s, const Frontier& f,
     bounds.push_back(read(f.tail));
   }
   // Backward from the level before the deepest.
+  // A dense level whose next is thin (the next's arcs) goes from above.
   for (std::int32_t d = std::int32_t(levelArcs.size()) - 2; d >= 0; --d, ++done.levels) {
-    if (dense(levelArcs[d])) {
+    if (dense(levelArcs[d]) && !dense(levelArcs[d + 1])) {
+      recordedLaunch("backwardFromAbove", backwardFromAbove,
+                     blocksFor(levelArcs[d + 1], kBlock), kBlock)(
+          s, f, bounds[d + 1], bounds[d + 2], levelArcs[d + 1], d);
+      ++done.fromAbove;
+    } else if (dense(levelArcs[d])) {
       recordedLaunch("backwardArcs<true>", backwardArcs<true>, everyArc, kBlock)(s, arcs, d);
       ++done.dense;
     } else if (levelArcs[d]) {
@@ -536,6 +571,7 @@ void CudaCentrality::run(Centrality& into, const std::vector<std::uint32_t>& sou
   levelLaunches_ = 0;
   denseLevels_ = 0;
   levelsFromBelow_ = 0;
+  levelsFromAbove_ = 0;
   for (std::size_t first = 0; first < sources.size() && n > 0; first += batch_) {
     const auto count = std::uint32_t(std::min<std::size_t>(batch_, sources.size() - first));
     WS_CUDA_CHECK(cudaMemcpy(batchSources_.data(), sources.data() + first,
@@ -547,6 +583,7 @@ void CudaCentrality::run(Centrality& into, const std::vector<std::uint32_t>& sou
       levelLaunches_ += done.levels;
       denseLevels_ += done.dense;
       levelsFromBelow_ += done.fromBelow;
+      levelsFromAbove_ += done.fromAbove;
     } else {
       // Forward, a level a launch; every few levels, a look at how deep the sweeps got.
       std::int32_t deepest = 0;

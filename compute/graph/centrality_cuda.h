@@ -5,8 +5,9 @@
 // arc (edge-parallel: even work, more threads), and a thread per arc with the arcs in random order
 // (the chapter's control: even work without coalesced reads, separating the two effects); and
 // beyond the chapter, a thread per arc of each level's frontier (work-efficient: each arc looked
-// at once each way), with the dense levels left to the edge-parallel kernel, and forward, once
-// few vertices are left unreached, from below (each of them looks for its parents).
+// at once each way), with the dense levels left to the edge-parallel kernel; but forward, once
+// few vertices are left unreached, from below (each of them looks for its parents), and backward,
+// where the next level is thin, from above (its arcs back to the level).
 //
 // Sources go in batches, one per grid row (blockIdx.y), all at the same level at once: a level is
 // one launch for the whole batch instead of one per source (Girvan-Newman recomputing a
@@ -56,10 +57,12 @@ class CudaCentrality {
   std::uint32_t batch() const { return batch_; }              // sources a launch serves
   // Levels launched in the last run (every batch's forward and backward), and read-backs made.
   std::uint64_t levelLaunches() const { return levelLaunches_; }
-  // Of those, the frontier mapping's levels that swept every arc (its dense levels), and its
-  // dense levels forward that went from below (each unreached vertex's arcs) instead.
+  // Of those, the frontier mapping's levels that swept every arc (its dense levels), its dense
+  // levels forward that went from below (each unreached vertex's arcs) instead, and those
+  // backward that went from above (the next level's arcs).
   std::uint64_t denseLevels() const { return denseLevels_; }
   std::uint64_t levelsFromBelow() const { return levelsFromBelow_; }
+  std::uint64_t levelsFromAbove() const { return levelsFromAbove_; }
 
  private:
   CudaCentrality(const Graph& g, std::unique_ptr<DeviceGraph> owned, const DeviceGraph* device,
@@ -85,7 +88,7 @@ class CudaCentrality {
   DeviceBuffer<std::uint64_t> frontierEntries_;
   DeviceBuffer<unsigned long long> frontierArcStart_, frontierTail_;
   DeviceBuffer<std::uint8_t> scanScratch_;
-  std::uint64_t levelLaunches_ = 0, denseLevels_ = 0, levelsFromBelow_ = 0;
+  std::uint64_t levelLaunches_ = 0, denseLevels_ = 0, levelsFromBelow_ = 0, levelsFromAbove_ = 0;
 };
 
 }  // namespace ws::graph
