@@ -180,10 +180,11 @@ const VariantCatalog<Parallelism>& graphMappings() {
         "once each way, where the edge-parallel kernel looks at every arc at every level: on a "
         "grid's thousand thin levels that is most of its time. A level whose frontier holds most "
         "of the arcs (the middle levels of a scale-free graph) runs the edge-parallel scan "
-        "instead, whose threads do less each; and forward, once few vertices are left unreached, "
-        "it goes from below: each unreached vertex looks among its own arcs for parents on the "
-        "level (Merrill, Garland and Grimshaw's frontier, 2012; the switches by density and from "
-        "below after Beamer's direction-optimizing search).",
+        "instead, whose threads do less each; but forward, once few vertices are left unreached, "
+        "it goes from below (each unreached vertex looks among its own arcs for parents on the "
+        "level), and backward, where the next level is thin, from above (that level's arcs back "
+        "to this one) (Merrill, Garland and Grimshaw's frontier, 2012; the switches by density "
+        "and direction after Beamer's direction-optimizing search).",
         tuned,
         "Merrill, Garland and Grimshaw, Scalable GPU Graph Traversal (PPoPP 2012): work-efficient "
         "frontiers expanded by prefix sums"},
