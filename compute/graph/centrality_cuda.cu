@@ -311,9 +311,9 @@ __global__ void frontierBackward(Sweep s, Frontier f, std::uint64_t begin, std::
 
 // Backward over level d from above: the arcs of level d + 1's entries [begin, end) (`arcs` of
 // them, few after a level forward from below), each w -> v with v on level d sending v its share
-// of w's dependency. An arc's lanes read one w's record; every arc to level d adds by atomics (the
-// arcs of one w lead to different vertices), to its own sum of edge betweenness as well: the
-// folding adds both arcs of an edge to it.
+// of w's dependency. The threads of one w's arcs read the same record; each arc to level d adds
+// by atomics (one w's arcs lead to different vertices), to its own sum of edge betweenness too:
+// the folding adds both arcs of an edge into it.
 __global__ void backwardFromAbove(Sweep s, Frontier f, std::uint64_t begin, std::uint64_t end,
                                   unsigned long long arcs, std::int32_t d) {
   const unsigned long long t0 = std::uint64_t(blockIdx.x) * blockDim.x, t = t0 + threadIdx.x;
@@ -338,7 +338,7 @@ __global__ void backwardFromAbove(Sweep s, Frontier f, std::uint64_t begin, std:
 }
 
 // The pair sums scaled where they are: the same product as the CPU's scalePairSums, which with
-// the closeness arrays took 13-19 ms of the host for the 1.2 x 10^7 sums of the 10^7-edge graph
+// the closeness arrays took 13-26 ms of the host for the 1.2 x 10^7 sums of the 10^7-edge graph
 // (H200's host, run 126).
 __global__ void scaleKernel(double* sums, std::size_t n, double factor) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -402,7 +402,9 @@ __global__ void sourceKernel(Sweep s, unsigned long long* distanceSum, std::int3
 constexpr double kFrontierArcCost = 24;
 // An unreached vertex's arc looked at from below (forwardFromBelow: its far end's distance read
 // at random) against a scanned arc: a dense level forward goes from below when the arcs of the
-// vertices still unreached, times this, are fewer than the scan's.
+// vertices still unreached, times this, are fewer than the scan's. On the H200 (run 127), the
+// scale-free graph took 194-198 and 199 ms a pass at 4 and 2, 221 and 233 at 8 and 16, 259-263
+// never from below.
 constexpr double kFromBelowArcCost = 4;
 
 struct FrontierSweep {
@@ -453,8 +455,8 @@ FrontierSweep sweepByFrontier(const Sweep& s, const Frontier& f,
     }
     bounds.push_back(read(f.tail));
   }
-  // Backward from the level before the deepest.
-  // A dense level whose next is thin (the next's arcs) goes from above.
+  // Backward from the level before the deepest; a dense level whose next is thin goes from
+  // above (the next level's arcs back to it: 11-12% off the scale-free pass, run 128).
   for (std::int32_t d = std::int32_t(levelArcs.size()) - 2; d >= 0; --d, ++done.levels) {
     if (dense(levelArcs[d]) && !dense(levelArcs[d + 1])) {
       recordedLaunch("backwardFromAbove", backwardFromAbove,
