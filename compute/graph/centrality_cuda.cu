@@ -65,6 +65,17 @@ __device__ void forwardArc(const Sweep& s, std::size_t b, std::uint32_t a, std::
   if (far.distance == d + 1) atomicAdd(&far.paths, s.record[b + v].paths);
 }
 
+// The share of far's dependency that flows back along arc a to a vertex of `nearPaths` paths,
+// added to the arc's sum (the frontier mapping's) or to its edge's.
+__device__ double shareAlong(const Sweep& s, std::uint32_t a, double nearPaths, const Record& far) {
+  const double share = nearPaths / far.paths * (1 + far.dependency);
+  if (s.arcBetweenness)
+    atomicAdd(&s.arcBetweenness[a], share);
+  else
+    atomicAdd(&s.edgeBetweenness[s.arcEdge[a]], share);
+  return share;
+}
+
 // Backward, arc a = v -> w with v on level d: w's dependency flows to v and to their edge.
 // Returns v's shares (dependency, suffixes) from this arc.
 __device__ double2 backwardArc(const Sweep& s, std::size_t b, std::uint32_t a, std::uint32_t v,
@@ -72,12 +83,7 @@ __device__ double2 backwardArc(const Sweep& s, std::size_t b, std::uint32_t a, s
   if (s.removed && s.removed[s.arcEdge[a]]) return {0, 0};
   const Record far = s.record[b + s.arcTo[a]];
   if (far.distance != d + 1) return {0, 0};
-  const double share = s.record[b + v].paths / far.paths * (1 + far.dependency);
-  if (s.arcBetweenness)
-    atomicAdd(&s.arcBetweenness[a], share);
-  else
-    atomicAdd(&s.edgeBetweenness[s.arcEdge[a]], share);
-  return {share, 1 + far.suffixes};
+  return {shareAlong(s, a, s.record[b + v].paths, far), 1 + far.suffixes};
 }
 
 __global__ void startKernel(Sweep s) {
@@ -328,12 +334,7 @@ __global__ void backwardFromAbove(Sweep s, Frontier f, std::uint64_t begin, std:
   if (s.distance[b + v] != d) return;
   const Record far = s.record[b + w];
   Record& near = s.record[b + v];
-  const double share = near.paths / far.paths * (1 + far.dependency);
-  if (s.arcBetweenness)
-    atomicAdd(&s.arcBetweenness[a], share);
-  else
-    atomicAdd(&s.edgeBetweenness[s.arcEdge[a]], share);
-  atomicAdd(&near.dependency, share);
+  atomicAdd(&near.dependency, shareAlong(s, a, near.paths, far));
   if (s.stress) atomicAdd(&near.suffixes, 1 + far.suffixes);
 }
 
@@ -370,9 +371,10 @@ __global__ void accumulateKernel(Sweep s, std::uint32_t count, double* betweenne
   stress[v] += st;
 }
 
-// Per source (a block each): the sum of its distances and the largest, for closeness and graph
-// centrality.
-__global__ void sourceKernel(Sweep s, unsigned long long* distanceSum, std::int32_t* eccentricity) {
+// Per source of the batch (a block each): the sum of its distances and the largest, for closeness
+// and graph centrality, at the source's place in the run's list (the batch's first at `first`).
+__global__ void sourceKernel(Sweep s, std::size_t first, unsigned long long* distanceSum,
+                             std::int32_t* eccentricity) {
   using Sum = cub::BlockReduce<unsigned long long, kBlock>;
   using Max = cub::BlockReduce<std::int32_t, kBlock>;
   __shared__ typename Sum::TempStorage sumStorage;
@@ -388,8 +390,8 @@ __global__ void sourceKernel(Sweep s, unsigned long long* distanceSum, std::int3
   sum = Sum(sumStorage).Sum(sum);
   deepest = Max(maxStorage).Reduce(deepest, cuda::maximum<>{});
   if (threadIdx.x == 0) {
-    distanceSum[s.sources[blockIdx.y]] = sum;
-    eccentricity[s.sources[blockIdx.y]] = deepest;
+    distanceSum[first + blockIdx.y] = sum;
+    eccentricity[first + blockIdx.y] = deepest;
   }
 }
 
@@ -534,11 +536,14 @@ void CudaCentrality::run(Centrality& into, const std::vector<std::uint32_t>& sou
   betweenness_.zero();
   stress_.zero();
   edgeBetweenness_.zero();
-  distanceSum_.zero();
-  eccentricity_.zero();
+  if (distanceSum_.size() < sources.size()) {  // a list longer than the graph (sources repeated)
+    distanceSum_.allocate(sources.size());
+    eccentricity_.allocate(sources.size());
+  }
   const bool permuted = parallelism == Parallelism::PermutedEdge;
   const bool byFrontier = parallelism == Parallelism::Frontier;
-  if (byFrontier && arcs) {
+  const bool perArc = byFrontier && arcs;  // sums per arc, folded into the edges' at the end
+  if (perArc) {
     if (arcBetweenness_.size() < arcs) arcBetweenness_.allocate(arcs);
     arcBetweenness_.zero();
   }
@@ -552,7 +557,7 @@ void CudaCentrality::run(Centrality& into, const std::vector<std::uint32_t>& sou
                    distance_.data(),
                    reinterpret_cast<Record*>(records_.data()),
                    edgeBetweenness_.data(),
-                   byFrontier && arcs ? arcBetweenness_.data() : nullptr,
+                   perArc ? arcBetweenness_.data() : nullptr,
                    levelReached_.data(),
                    stress};
   const bool byNode = parallelism == Parallelism::Node;
@@ -623,8 +628,8 @@ void CudaCentrality::run(Centrality& into, const std::vector<std::uint32_t>& sou
     }
     recordedLaunch("accumulateKernel", accumulateKernel, vertexBlocks, kBlock)(
         s, count, betweenness_.data(), stress_.data());
-    recordedLaunch("sourceKernel", sourceKernel, dim3(1, count), kBlock)(s, distanceSum_.data(),
-                                                                         eccentricity_.data());
+    recordedLaunch("sourceKernel", sourceKernel, dim3(1, count), kBlock)(
+        s, first, distanceSum_.data(), eccentricity_.data());
     WS_CUDA_CHECK(cudaGetLastError());
   }
   if (s.arcBetweenness)
@@ -637,18 +642,18 @@ void CudaCentrality::run(Centrality& into, const std::vector<std::uint32_t>& sou
     if (count)
       recordedLaunch("scaleKernel", scaleKernel, blocksFor(count, kBlock), kBlock)(sums->data(),
                                                                                  count, scale);
-  copyToHost(distanceSum_.data(), n, hostDistanceSum_);
-  copyToHost(eccentricity_.data(), n, hostEccentricity_);
+  copyToHost(distanceSum_.data(), sources.size(), hostDistanceSum_);  // each source's, in order
+  copyToHost(eccentricity_.data(), sources.size(), hostEccentricity_);
   copyToHost(betweenness_.data(), n, into.betweenness);
   copyToHost(stress_.data(), n, into.stress);
   copyToHost(edgeBetweenness_.data(), graph_.edges, into.edgeBetweenness);
   into.closeness.assign(n, 0);
   into.graph.assign(n, 0);
-  for (const std::uint32_t source : sources) {
-    const unsigned long long sum = hostDistanceSum_[source];
-    const std::int32_t eccentricity = hostEccentricity_[source];
-    into.closeness[source] = sum ? 1.0 / double(sum) : 0;
-    into.graph[source] = eccentricity > 0 ? 1.0 / eccentricity : 0;
+  for (std::size_t k = 0; k < sources.size(); ++k) {
+    const unsigned long long sum = hostDistanceSum_[k];
+    const std::int32_t eccentricity = hostEccentricity_[k];
+    into.closeness[sources[k]] = sum ? 1.0 / double(sum) : 0;
+    into.graph[sources[k]] = eccentricity > 0 ? 1.0 / eccentricity : 0;
   }
   into.arcsTraversed = 0;  // counted on the CPU only
 }

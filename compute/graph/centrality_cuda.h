@@ -78,6 +78,7 @@ class CudaCentrality {
   DeviceBuffer<std::uint8_t> records_;  // per source and vertex: paths, dependency, suffixes
   DeviceBuffer<double> betweenness_, stress_, edgeBetweenness_;
   DeviceBuffer<double> arcBetweenness_;  // the frontier mapping's, 8 bytes an arc, on its first run
+  // Each source's sum of distances and eccentricity, in the order of the run's list.
   DeviceBuffer<unsigned long long> distanceSum_;
   DeviceBuffer<std::int32_t> eccentricity_;
   std::vector<unsigned long long> hostDistanceSum_;  // their copies, kept for their memory

@@ -42,7 +42,8 @@ class CudaGraphEngine final : public GraphEngine {
   }
   EdgeBetweenness betweenness() override {
     return [this](const std::vector<std::uint32_t>& s, const std::vector<std::uint8_t>& removed) {
-      return centrality_.run(s, mapping_, removed, false, false).edgeBetweenness;
+      centrality_.run(splitScratch_, s, mapping_, removed, false, false);
+      return splitScratch_.edgeBetweenness;
     };
   }
   ComponentLabels components() override {
@@ -83,6 +84,7 @@ class CudaGraphEngine final : public GraphEngine {
   const Graph& graph_;
   DeviceGraph device_;
   CudaCentrality centrality_;
+  Centrality splitScratch_;  // Girvan-Newman's recomputations, over the arrays of the one before
   CudaComponents components_;
   CudaLayout layout_;
   CudaLouvain louvain_;
