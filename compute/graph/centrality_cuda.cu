@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "compute/core/cuda_check.h"
+#include "compute/core/hd.h"
 #include "compute/core/launch.cuh"
 #include "compute/core/launch.h"
 #include "compute/graph/centrality_cuda.h"
@@ -268,7 +269,101 @@ __global__ void frontierForward(Sweep s, Frontier f, std::uint64_t begin, std::u
   append(f, fresh, entryOf(source, w));
 }
 
-// After a level run by forwardArcs: the vertices it reached, appended as the next level's list.
+// The frontier mapping's scans of every arc at a dense level, kArcsAThread arcs a thread (a
+// block's arcs kArcsAThread runs of blockDim.x, each run coalesced). An arc's loads depend on one
+// another (the arc's tail, its distance, the far end, its distance or record); the scans of one
+// arc a thread spent most of their time waiting on them (run 136: 72-92% of the warps' cycles,
+// at half the DRAM's rate or less), so each step of the chain is issued for all of a thread's
+// arcs before any is waited on. On an H100 (runs 138-139 of 2026-12-06, docs/performance.md) the
+// scale-free pass took 171.4-172.1 ms at 2 arcs a thread against 178.8-179.4 at one (alternately),
+// 173-175 at 4 and 221 at 8; the grid 116.5 against 117.5.
+constexpr int kArcsAThread = 2;
+
+__device__ std::size_t stagedArc(int k) {
+  return (std::size_t(blockIdx.x) * kArcsAThread + k) * blockDim.x + threadIdx.x;
+}
+
+// As forwardArcs, kArcsAThread arcs a thread.
+__global__ void forwardArcsStaged(Sweep s, std::size_t arcs, std::int32_t d) {
+  constexpr int K = kArcsAThread;
+  if (!s.levelReached[d]) return;
+  const std::size_t b = s.slot();
+  std::uint32_t v[K], w[K];
+  bool on[K];
+  std::int32_t far[K];
+  double paths[K];
+  WS_UNROLL
+  for (int k = 0; k < K; ++k) v[k] = stagedArc(k) < arcs ? s.arcFrom[stagedArc(k)] : 0;
+  WS_UNROLL
+  for (int k = 0; k < K; ++k) on[k] = stagedArc(k) < arcs && s.distance[b + v[k]] == d;
+  WS_UNROLL
+  for (int k = 0; k < K; ++k) {
+    if (on[k] && s.removed && s.removed[s.arcEdge[stagedArc(k)]]) on[k] = false;
+    w[k] = on[k] ? s.arcTo[stagedArc(k)] : 0;
+  }
+  WS_UNROLL
+  for (int k = 0; k < K; ++k) {
+    far[k] = on[k] ? s.record[b + w[k]].distance : 0;
+    paths[k] = on[k] ? s.record[b + v[k]].paths : 0;
+  }
+  WS_UNROLL
+  for (int k = 0; k < K; ++k) {
+    if (!on[k]) continue;
+    Record& r = s.record[b + w[k]];
+    if (far[k] < 0) {  // as forwardArc: threads reaching w at once all write the same level
+      r.distance = s.distance[b + w[k]] = d + 1;
+      if (!s.levelReached[d + 1]) s.levelReached[d + 1] = 1;
+      far[k] = d + 1;
+    }
+    if (far[k] == d + 1) atomicAdd(&r.paths, paths[k]);
+  }
+}
+
+// As backwardArcs<true>, kArcsAThread arcs a thread: each of its runs of arcs summed by shuffles.
+__global__ void backwardArcsStaged(Sweep s, std::size_t arcs, std::int32_t d) {
+  constexpr int K = kArcsAThread;
+  constexpr unsigned kWarp = 0xffffffffu;
+  const std::size_t b = s.slot();
+  std::uint32_t v[K], w[K];
+  bool onLevel[K], next[K];
+  Record far[K];
+  double nearPaths[K];
+  WS_UNROLL
+  for (int k = 0; k < K; ++k) v[k] = stagedArc(k) < arcs ? s.arcFrom[stagedArc(k)] : UINT32_MAX;
+  bool any = false;
+  WS_UNROLL
+  for (int k = 0; k < K; ++k) {
+    onLevel[k] = stagedArc(k) < arcs && s.distance[b + v[k]] == d;
+    any = any || onLevel[k];
+  }
+  if (!__any_sync(kWarp, any)) return;  // the whole warp: no shuffles are waiting
+  // A removed arc adds nothing, but its lane may still be the first of its run: onLevel stays.
+  WS_UNROLL
+  for (int k = 0; k < K; ++k) {
+    const bool kept = onLevel[k] && !(s.removed && s.removed[s.arcEdge[stagedArc(k)]]);
+    w[k] = kept ? s.arcTo[stagedArc(k)] : 0;
+    next[k] = kept;
+  }
+  WS_UNROLL
+  for (int k = 0; k < K; ++k) next[k] = next[k] && s.distance[b + w[k]] == d + 1;  // backwardArc's
+  WS_UNROLL
+  for (int k = 0; k < K; ++k) {
+    if (next[k]) far[k] = s.record[b + w[k]], nearPaths[k] = s.record[b + v[k]].paths;
+  }
+  WS_UNROLL
+  for (int k = 0; k < K; ++k) {
+    double2 share{0, 0};
+    if (next[k])
+      share = {shareAlong(s, std::uint32_t(stagedArc(k)), nearPaths[k], far[k]),
+               1 + far[k].suffixes};
+    const bool first = sumRuns(share, v[k]);  // every lane shuffles
+    if (!onLevel[k] || !first || share.y == 0) continue;
+    atomicAdd(&s.record[b + v[k]].dependency, share.x);
+    if (s.stress) atomicAdd(&s.record[b + v[k]].suffixes, share.y);
+  }
+}
+
+// After a level run by forwardArcsStaged: the vertices it reached, the next level's list.
 __global__ void listKernel(Sweep s, Frontier f, std::int32_t d) {
   const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
   append(f, v < s.n && s.distance[s.slot() + v] == d + 1, entryOf(blockIdx.y, v));
@@ -400,17 +495,20 @@ __global__ void sourceKernel(Sweep s, std::size_t first, unsigned long long* dis
 }
 
 // A frontier's arc against a scanned arc: what a thread of frontierForward or frontierBackward
-// costs against one of forwardArcs or backwardArcs that finds its arc's tail off the level. A level
-// whose frontier has more arcs than 1 / kFrontierArcCost of the scan's runs the scan. On an H200
+// costs against an arc of forwardArcsStaged or backwardArcsStaged whose tail is off the level.
+// A level whose frontier has more arcs than 1 / kFrontierArcCost of the scan's runs the scan.
+// Calibrated against the scans of one arc a thread: on an H200
 // (runs 114-115 of 2026-12-02, docs/performance.md), the 10^6-vertex scale-free graph took 413,
 // 366, 330-350, 325, 327-360, 343-347 and 335 ms from 256 sources at 4, 8, 16, 24, 32, 48 and 64
 // (the edge mapping 439-468); a small world and a planted partition within 6% at 16 and 32.
+// With the scans of 4 arcs a thread (H100, run 138): 172.7-173.7 ms at 12, 16, 24, 32 and 48.
 constexpr double kFrontierArcCost = 24;
 // An unreached vertex's arc looked at from below (forwardFromBelow: its far end's distance read
 // at random) against a scanned arc: a dense level forward goes from below when the arcs of the
 // vertices still unreached, times this, are fewer than the scan's. On the H200 (run 127), the
 // scale-free graph took 194-198 and 199 ms a pass at 4 and 2, 221 and 233 at 8 and 16, 259-263
-// never from below.
+// never from below; with the scans of 4 arcs a thread (H100, run 138) 173.3 and 173.7 at 2 and
+// 4, 197.9 at 8.
 constexpr double kFromBelowArcCost = 4;
 
 struct FrontierSweep {
@@ -428,7 +526,8 @@ FrontierSweep sweepByFrontier(const Sweep& s, const Frontier& f,
     WS_CUDA_CHECK(cudaMemcpy(&x, at, sizeof x, cudaMemcpyDeviceToHost));
     return x;
   };
-  const dim3 everyArc(blocksFor(arcs, kBlock), count), everyVertex(blocksFor(s.n, kBlock), count);
+  const dim3 everyArcStaged(blocksFor(arcs, kBlock * kArcsAThread), count),
+      everyVertex(blocksFor(s.n, kBlock), count);
   const double scanned = double(arcs) * count;  // a scan's arcs, every source's
   const auto dense = [&](unsigned long long frontierArcs) {
     return double(frontierArcs) * kFrontierArcCost > scanned;
@@ -452,7 +551,7 @@ FrontierSweep sweepByFrontier(const Sweep& s, const Frontier& f,
       recordedLaunch("forwardFromBelow", forwardFromBelow, everyVertex, kBlock)(s, f, d);
       ++done.fromBelow;
     } else if (dense(levelArcs.back())) {
-      recordedLaunch("forwardArcs", forwardArcs, everyArc, kBlock)(s, arcs, d);
+      recordedLaunch("forwardArcsStaged", forwardArcsStaged, everyArcStaged, kBlock)(s, arcs, d);
       recordedLaunch("listKernel", listKernel, everyVertex, kBlock)(s, f, d);
       ++done.dense;
     } else if (levelArcs.back()) {
@@ -470,7 +569,7 @@ FrontierSweep sweepByFrontier(const Sweep& s, const Frontier& f,
           s, f, bounds[d + 1], bounds[d + 2], levelArcs[d + 1], d);
       ++done.fromAbove;
     } else if (dense(levelArcs[d])) {
-      recordedLaunch("backwardArcs<true>", backwardArcs<true>, everyArc, kBlock)(s, arcs, d);
+      recordedLaunch("backwardArcsStaged", backwardArcsStaged, everyArcStaged, kBlock)(s, arcs, d);
       ++done.dense;
     } else if (levelArcs[d]) {
       recordedLaunch("frontierBackward", frontierBackward, blocksFor(levelArcs[d], kBlock), kBlock)(
