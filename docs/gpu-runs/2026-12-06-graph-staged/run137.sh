@@ -1,9 +1,10 @@
 #!/bin/bash
-# Issue 34, prepared 2026-12-06 and NOT RUN (no device time was left): the frontier mapping's
+# Issue 34, prepared 2026-12-06, run as run 137 at 16:35 UTC the same day: the frontier mapping's
 # dense scans four arcs a thread, each step of an arc's chain of loads issued for all four before
 # any is waited on (forwardArcsStaged, backwardArcsStaged: staged.patch, against 87d862a): graph
 # tests; the scale-free bench with the patch and without it (the patch taken back, rebuilt); then
-# memcheck and racecheck of the patched test binary.
+# memcheck and racecheck of the patched test binary. A second staged bench after the base one
+# was added before it ran.
 cd "$(dirname "$0")"/../../..
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
 rm -rf /tmp/x /tmp/e && mkdir /tmp/x
@@ -25,6 +26,8 @@ patch -R -d /tmp/x -p1 < /tmp/x/docs/gpu-runs/2026-12-06-graph-staged/staged.pat
 ninja -C /tmp/e warpscope > /tmp/build-base.log 2>&1 || { tail -20 /tmp/build-base.log; exit 1; }
 echo -n "scale-free base: "; timeout 100 /tmp/e/warpscope $B $SF --json $R/sf-base.json > $R/sf-base.log 2>&1
 grep "^cuda" $R/sf-base.log || tail -2 $R/sf-base.log
+echo -n "scale-free staged again: "; timeout 100 /tmp/staged $B $SF --json $R/sf-staged2.json > $R/sf-staged2.log 2>&1
+grep "^cuda" $R/sf-staged2.log || tail -2 $R/sf-staged2.log
 for t in memcheck racecheck; do
   [ $t = memcheck ] && filter='*Centrality*' || filter='*TheFrontierMapping*'
   timeout 150 /usr/local/cuda/bin/compute-sanitizer --tool $t --error-exitcode 9 \
