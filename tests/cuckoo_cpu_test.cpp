@@ -10,6 +10,22 @@
 namespace ws::voxhash {
 namespace {
 
+// The buckets read by the table's lookups of every key and of every absent key; each key must find
+// its value and each absent key miss.
+struct Probes {
+  std::uint64_t hits, misses;
+};
+Probes expectHitsAndMisses(const CpuCuckooTable& table, const test::RandomKeys& r,
+                           const std::string& what) {
+  std::vector<std::uint32_t> found;
+  const std::uint64_t hits = table.query(r.keys, found);
+  EXPECT_EQ(found, r.values) << what;
+  const std::uint64_t misses = table.query(r.absent, found);
+  EXPECT_EQ(std::count(found.begin(), found.end(), kNotFound), std::ptrdiff_t(found.size()))
+      << what;
+  return {hits, misses};
+}
+
 TEST(Cuckoo, EveryKeyIsFoundAndAbsentKeysMissForEveryConfiguration) {
   const std::uint64_t seed = ws::test::freshSeed();
   const test::RandomKeys r = test::randomKeys(40000, seed);
@@ -38,13 +54,8 @@ TEST(Cuckoo, EveryKeyIsFoundAndAbsentKeysMissForEveryConfiguration) {
         for (std::uint64_t count : report.chainHistogram) chains += count;
         EXPECT_EQ(chains, r.keys.size()) << what;  // every key counted once
 
-        std::vector<std::uint32_t> found;
-        const std::uint64_t hitProbes = table.query(r.keys, found);
-        EXPECT_EQ(found, r.values) << what;
+        const auto [hitProbes, missProbes] = expectHitsAndMisses(table, r, what);
         EXPECT_LE(hitProbes, r.keys.size() * c.functions);
-        const std::uint64_t missProbes = table.query(r.absent, found);
-        EXPECT_EQ(std::count(found.begin(), found.end(), kNotFound), std::ptrdiff_t(found.size()))
-            << what;
         // A miss stops at the first empty candidate slot, or reads them all.
         EXPECT_LE(missProbes, r.absent.size() * c.functions) << what;
         EXPECT_GE(missProbes, r.absent.size()) << what;
@@ -80,13 +91,8 @@ TEST(Cuckoo, BucketedTablesFindEveryKeyAndMissAtTheFirstBucketWithRoom) {
     EXPECT_EQ(report.slots % c.bucket, 0u) << what;
     EXPECT_EQ(table.functions().bucket(), c.bucket) << what;
     EXPECT_EQ(checkTable(table.slots(), table.functions(), r.keys.size()), "") << what;
-    std::vector<std::uint32_t> found;
-    const std::uint64_t hitProbes = table.query(r.keys, found);
-    EXPECT_EQ(found, r.values) << what;
+    const auto [hitProbes, missProbes] = expectHitsAndMisses(table, r, what);
     EXPECT_GE(hitProbes, r.keys.size()) << what;
-    const std::uint64_t missProbes = table.query(r.absent, found);
-    EXPECT_EQ(std::count(found.begin(), found.end(), kNotFound), std::ptrdiff_t(found.size()))
-        << what;
     EXPECT_EQ(missProbes,
               test::missProbesCountedOnTheTable(table.slots(), table.functions(), r.absent))
         << what;
@@ -107,6 +113,63 @@ TEST(Cuckoo, BucketedTablesFindEveryKeyAndMissAtTheFirstBucketWithRoom) {
   }
   EXPECT_LT(probes[0][0], probes[1][0]) << "seed " << seed;
   EXPECT_LT(probes[0][1], probes[1][1]) << "seed " << seed;
+}
+
+// The miss filter: every key still found, every absent key missed, each key's bit in the bytes of
+// its earlier buckets, and misses reading fewer buckets where many are full; hits read the same.
+TEST(Cuckoo, TheMissFilterKeepsEveryKeyAndLetsMissesStopSooner) {
+  const std::uint64_t seed = ws::test::freshSeed();
+  const test::RandomKeys r = test::randomKeys(40000, seed);
+  struct Case {
+    int functions;
+    double size;
+    int bucket;
+    Insertion insertion;
+  };
+  constexpr auto kSwap = Insertion::Exchange, kLook = Insertion::Look;
+  // 2 functions, buckets of 8 at load 0.8: 1.41 buckets a miss, 1.07 with the filter in the model
+  // (docs/gpu-runs/2026-12-06-h100-ceilings/miss_filter_model.py), 0.76 of them. Here (2026-12-06,
+  // 40000 keys) the cases read 0.56 (3 functions, buckets of 8 at 1.12) to 0.78 (buckets of 16)
+  // of the unfiltered misses' buckets; each must read at most 0.85.
+  constexpr double kMissesAtMost = 0.85;
+  for (const Case c :
+       {Case{2, 1.25, 8, kLook}, Case{3, 1.12, 8, kLook}, Case{2, 1.25, 4, kLook},
+        Case{4, 1.25, 1, kSwap}, Case{4, 1.25, 1, kLook}, Case{4, 1.25, 16, kLook}}) {
+    CuckooParams params;
+    params.functions = c.functions;
+    params.sizeFactor = c.size;
+    params.bucket = c.bucket;
+    params.insertion = c.insertion;
+    params.missFilter = true;
+    const std::string what = std::to_string(c.functions) + " functions, " + std::to_string(c.size) +
+                             " slots per key, buckets of " + std::to_string(c.bucket) +
+                             (c.insertion == kLook ? ", look first" : ", exchange") + ", seed " +
+                             std::to_string(seed);
+    CpuCuckooTable table;
+    table.build(r.keys, r.values, params, seed);
+    const HashFunctions& f = table.functions();
+    ASSERT_EQ(table.filter().size(), filterBytes(f.slots, f.bucketShift)) << what;
+    EXPECT_EQ(checkTable(table.slots(), f, r.keys.size(), table.filter()), "") << what;
+    const auto [hitProbes, missProbes] = expectHitsAndMisses(table, r, what);
+    EXPECT_EQ(missProbes,
+              test::missProbesCountedOnTheTable(table.slots(), f, r.absent, table.filter()))
+        << what;
+    // The same table read without its filter.
+    std::uint64_t hitProbesUnfiltered = 0;
+    for (std::uint32_t key : r.keys) {
+      int probes = 0;
+      lookup(table.slots().data(), f, nullptr, key, probes);
+      hitProbesUnfiltered += probes;
+    }
+    EXPECT_EQ(hitProbes, hitProbesUnfiltered) << what;
+    const std::uint64_t missProbesUnfiltered =
+        test::missProbesCountedOnTheTable(table.slots(), f, r.absent);
+    EXPECT_LE(double(missProbes), kMissesAtMost * double(missProbesUnfiltered)) << what;
+  }
+  // Without the filter the table has none.
+  CpuCuckooTable plain;
+  plain.build(r.keys, r.values, CuckooParams{}, seed);
+  EXPECT_TRUE(plain.filter().empty());
 }
 
 TEST(Cuckoo, KeysThatLookFirstMakeFewerMovesAndShorterChains) {
@@ -166,10 +229,12 @@ TEST(Cuckoo, TheTableCheckSeesAKeyOutsideItsSlotsAndAKeyTwice) {
   EXPECT_NE(checkTable(twice, table.functions(), r.keys.size()).find("is in slots"),
             std::string::npos);
 
-  // A bucketed table: a key in its second bucket while its first has an empty slot.
+  // A bucketed table, with a miss filter: a key in its second bucket while its first has an
+  // empty slot, or while its first bucket's byte lacks its bit.
   CuckooParams params;
   params.functions = 2;
   params.bucket = 4;
+  params.missFilter = true;
   table.build(r.keys, r.values, params, 7);
   slots = table.slots();
   const HashFunctions& f = table.functions();
@@ -181,8 +246,17 @@ TEST(Cuckoo, TheTableCheckSeesAKeyOutsideItsSlotsAndAKeyTwice) {
           f.slot(0, keyOf(slots[second])) == f.bucketStart(std::uint32_t(second))))
     ++second;
   ASSERT_LT(second, slots.size()) << "no key in its second bucket";
-  slots[f.slot(0, keyOf(slots[second]))] = kEmptyEntry;
-  EXPECT_NE(checkTable(slots, f, r.keys.size()).find("has an empty slot"), std::string::npos);
+  const std::uint32_t secondKey = keyOf(slots[second]);
+  std::vector<Entry> emptied = slots;
+  emptied[f.slot(0, secondKey)] = kEmptyEntry;
+  EXPECT_NE(checkTable(emptied, f, r.keys.size()).find("has an empty slot"), std::string::npos);
+  std::vector<std::uint8_t> filter = table.filter();
+  ASSERT_EQ(checkTable(slots, f, r.keys.size(), filter), "");
+  filter[f.slot(0, secondKey) >> f.bucketShift] &= std::uint8_t(~filterBit(secondKey));
+  EXPECT_NE(checkTable(slots, f, r.keys.size(), filter).find("lacks its bit in the miss filter"),
+            std::string::npos);
+  filter.pop_back();
+  EXPECT_NE(checkTable(slots, f, r.keys.size(), filter).find("bytes for"), std::string::npos);
 }
 
 TEST(Cuckoo, AHardTableRestartsWithNewConstantsAndAnImpossibleOneGivesUpClearly) {

@@ -44,32 +44,42 @@ TEST(CuckooCuda, BuildsAndLookupsMatchTheCpuOnRandomKeys) {
     int block;
     Insertion insertion;
     int bucket = 1;
+    bool filter = false;
   };
   constexpr auto kMul = HashFamily::Multiplicative, kXor = HashFamily::Xor;
   constexpr auto kSwap = Insertion::Exchange, kLook = Insertion::Look;
-  for (const Case c : {Case{2, 2.2, kMul, 64, kSwap}, Case{3, 1.25, kXor, 128, kSwap},
-                       Case{4, 1.25, kMul, 64, kSwap}, Case{4, 1.25, kXor, 32, kSwap},
-                       Case{4, 4.0, kMul, 256, kSwap}, Case{5, 1.1, kXor, 1024, kSwap},
-                       Case{2, 2.2, kMul, 64, kLook}, Case{4, 1.25, kMul, 64, kLook},
-                       Case{4, 1.25, kXor, 128, kLook}, Case{5, 1.1, kMul, 256, kLook},
-                       Case{2, 1.25, kMul, 64, kLook, 4}, Case{3, 1.12, kMul, 128, kSwap, 4},
-                       Case{2, 1.25, kXor, 256, kLook, 8}, Case{3, 1.12, kMul, 64, kLook, 8},
-                       Case{2, 1.5, kMul, 64, kLook, 2}, Case{4, 1.25, kMul, 128, kLook, 16}}) {
+  for (const Case c :
+       {Case{2, 2.2, kMul, 64, kSwap},           Case{3, 1.25, kXor, 128, kSwap},
+        Case{4, 1.25, kMul, 64, kSwap},          Case{4, 1.25, kXor, 32, kSwap},
+        Case{4, 4.0, kMul, 256, kSwap},          Case{5, 1.1, kXor, 1024, kSwap},
+        Case{2, 2.2, kMul, 64, kLook},           Case{4, 1.25, kMul, 64, kLook},
+        Case{4, 1.25, kXor, 128, kLook},         Case{5, 1.1, kMul, 256, kLook},
+        Case{2, 1.25, kMul, 64, kLook, 4},       Case{3, 1.12, kMul, 128, kSwap, 4},
+        Case{2, 1.25, kXor, 256, kLook, 8},      Case{3, 1.12, kMul, 64, kLook, 8},
+        Case{2, 1.5, kMul, 64, kLook, 2},        Case{4, 1.25, kMul, 128, kLook, 16},
+        Case{2, 1.25, kMul, 64, kLook, 8, true}, Case{3, 1.12, kXor, 128, kLook, 4, true},
+        Case{4, 1.25, kMul, 64, kSwap, 1, true}, Case{2, 2.2, kMul, 256, kLook, 1, true},
+        Case{4, 1.25, kMul, 32, kLook, 16, true}}) {
     CuckooParams params;
     params.functions = c.functions;
     params.sizeFactor = c.size;
     params.family = c.family;
     params.insertion = c.insertion;
     params.bucket = c.bucket;
+    params.missFilter = c.filter;
     const std::string what = std::to_string(c.functions) + " functions, " + std::to_string(c.size) +
                              " slots per key, block " + std::to_string(c.block) +
                              (c.insertion == kLook ? ", look first" : ", exchange") +
-                             ", buckets of " + std::to_string(c.bucket) + ", seed " +
-                             std::to_string(seed);
+                             ", buckets of " + std::to_string(c.bucket) +
+                             (c.filter ? ", miss filter" : "") + ", seed " + std::to_string(seed);
     CudaCuckooTable gpu(c.block);
     BuildReport report = gpu.build(keys.data(), values.data(), r.keys.size(), params, seed);
     gpu.chainStatistics(report);
-    EXPECT_EQ(checkTable(gpu.slotsOnHost(), gpu.functions(), r.keys.size()), "") << what;
+    const std::vector<std::uint8_t> filter = gpu.filterOnHost();
+    EXPECT_EQ(filter.size(),
+              c.filter ? filterBytes(gpu.functions().slots, gpu.functions().bucketShift) : 0)
+        << what;
+    EXPECT_EQ(checkTable(gpu.slotsOnHost(), gpu.functions(), r.keys.size(), filter), "") << what;
     std::uint64_t chains = 0;
     for (std::uint64_t count : report.chainHistogram) chains += count;
     EXPECT_EQ(chains, r.keys.size()) << what;
@@ -86,8 +96,8 @@ TEST(CuckooCuda, BuildsAndLookupsMatchTheCpuOnRandomKeys) {
     EXPECT_EQ(l.misses, expectedMisses) << what;
     EXPECT_LE(l.hitProbes, r.keys.size() * c.functions) << what;
     EXPECT_GE(l.hitProbes, r.keys.size()) << what;
-    EXPECT_EQ(l.missProbes,
-              test::missProbesCountedOnTheTable(gpu.slotsOnHost(), gpu.functions(), r.absent))
+    EXPECT_EQ(l.missProbes, test::missProbesCountedOnTheTable(gpu.slotsOnHost(), gpu.functions(),
+                                                              r.absent, filter))
         << what;
   }
 }

@@ -14,16 +14,21 @@
 
 namespace ws::voxhash::test {
 
-// The probes of misses, counted slot by slot on a built table: up to and including the first empty
-// candidate slot, or all of them.
+// The probes of misses, counted bucket by bucket on a built table: up to and including the first
+// candidate bucket with an empty slot or, with a miss filter (else empty), the first whose byte
+// lacks the key's bit; or all of them.
 inline std::uint64_t missProbesCountedOnTheTable(const std::vector<Entry>& slots,
                                                  const HashFunctions& f,
-                                                 const std::vector<std::uint32_t>& absent) {
+                                                 const std::vector<std::uint32_t>& absent,
+                                                 const std::vector<std::uint8_t>& filter = {}) {
   std::uint64_t probes = 0;
   for (std::uint32_t key : absent) {
-    int i = 0;
-    while (i < f.count && !seeBucket(slots.data(), f, f.slot(i, key), key).roomy) ++i;
-    probes += std::uint64_t(std::min(i + 1, f.count));
+    for (int i = 0; i < f.count; ++i) {
+      ++probes;
+      const std::uint32_t first = f.slot(i, key);
+      if (seeBucket(slots.data(), f, first, key).roomy) break;
+      if (!filter.empty() && !(filter[first >> f.bucketShift] & filterBit(key))) break;
+    }
   }
   return probes;
 }

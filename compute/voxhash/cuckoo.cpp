@@ -69,11 +69,19 @@ std::string buildFailureMessage(const CuckooParams& params, std::size_t keys) {
          " moves): use a larger table, more hash functions or a longer chain limit";
 }
 
+std::size_t filterBytes(std::uint32_t slots, int bucketShift) {
+  const std::size_t buckets = std::size_t(slots) >> bucketShift;
+  return (buckets + 3) / 4 * 4;
+}
+
 std::string checkTable(const std::vector<Entry>& slots, const HashFunctions& functions,
-                       std::size_t keys) {
+                       std::size_t keys, const std::vector<std::uint8_t>& filter) {
   if (slots.size() != functions.slots)
     return "the table has " + std::to_string(slots.size()) + " slots, its functions address " +
            std::to_string(functions.slots);
+  if (!filter.empty() && filter.size() != filterBytes(functions.slots, functions.bucketShift))
+    return "the miss filter has " + std::to_string(filter.size()) + " bytes for " +
+           std::to_string(functions.slots >> functions.bucketShift) + " buckets";
   std::unordered_map<std::uint32_t, std::size_t> seen;
   seen.reserve(keys);
   for (std::size_t s = 0; s < slots.size(); ++s) {
@@ -86,11 +94,15 @@ std::string checkTable(const std::vector<Entry>& slots, const HashFunctions& fun
     if (function < 0)
       return "key " + std::to_string(key) + " is in slot " + std::to_string(s) +
              ", in none of its candidate buckets";
-    for (int i = 0; i < function; ++i)  // what lets a miss stop at an empty slot (lookup)
-      if (seeBucket(slots.data(), functions, functions.slot(i, key), key).roomy)
-        return "key " + std::to_string(key) + " is in the bucket of its function " +
-               std::to_string(function) + " but the bucket of its function " + std::to_string(i) +
-               " has an empty slot";
+    for (int i = 0; i < function; ++i) {  // what lets a miss stop (lookup)
+      const std::uint32_t first = functions.slot(i, key);
+      const std::string where = "key " + std::to_string(key) +
+                                " is in the bucket of its function " + std::to_string(function) +
+                                " but the bucket of its function " + std::to_string(i);
+      if (seeBucket(slots.data(), functions, first, key).roomy) return where + " has an empty slot";
+      if (!filter.empty() && !mayOverflow(filter.data(), functions, first, key))
+        return where + " lacks its bit in the miss filter";
+    }
   }
   if (seen.size() != keys)
     return std::to_string(seen.size()) + " slots are occupied for " + std::to_string(keys) +

@@ -116,6 +116,41 @@ struct HashFunctions {
   }
 };
 
+// The miss filter (after the Horton table's remap bits, Breslow et al. 2016): a byte a bucket, in
+// an array beside the table. A key stored in a later bucket than its first sets its bit (one of
+// eight, chosen by a hash of the key apart from the table's) in the byte of each earlier candidate
+// bucket, so that a miss that finds a bucket full reads on only where its own bit is set there:
+// with 2 functions, buckets of 8 and load 0.8, 1.07 buckets a miss instead of 1.41 (a CPU model,
+// docs/gpu-runs/2026-12-06-h100-ceilings/). Bits are only ever set: a key that moves back to an
+// earlier bucket leaves its bit, so the filter errs towards reading on, never towards missing a
+// key. A lookup reads a bucket's byte only when that bucket is full and holds not the key.
+WS_HD constexpr std::uint8_t filterBit(std::uint32_t key) {
+  return std::uint8_t(1u << ((key * 0x85ebca6bu) >> 29));
+}
+
+// Whether a miss must read on past the full bucket starting at slot `first`: always without a
+// filter (null).
+WS_HD bool mayOverflow(const std::uint8_t* filter, const HashFunctions& f, std::uint32_t first,
+                       std::uint32_t key) {
+  return !filter || (filter[first >> f.bucketShift] & filterBit(key));
+}
+
+// A key has entered the bucket starting at slot `at`: its bit into the filter bytes of its earlier
+// candidate buckets, those of the functions before the first that chooses `at` (a function that
+// chooses `at` too finds it first). slots.mark(b, bits) ORs bits into bucket b's byte, atomically,
+// or does nothing when the table has no filter.
+template <typename Slots>
+WS_HD void markEarlierBuckets(std::uint32_t key, std::uint32_t at, const HashFunctions& f,
+                              Slots&& slots) {
+  WS_UNROLL
+  for (int i = 0; i < kMaxFunctions; ++i) {
+    if (i >= f.count) break;
+    const std::uint32_t first = f.slot(i, key);
+    if (first == at) break;
+    slots.mark(first >> f.bucketShift, filterBit(key));
+  }
+}
+
 // How a key enters the table.
 // - Exchange, the chapter's Listing 4.1: the entry is swapped into its first slot; whatever it
 //   evicts moves on to its next slot, until a move lands in an empty slot. One atomic exchange
@@ -135,7 +170,8 @@ enum class Insertion { Exchange, Look };
 // One key's insertion (a bucketed table's with Insertion::Look: insertionOf). `slots` is the table:
 // slots.exchange(s, e) atomically swaps e into slot s and returns what it held; slots.load(s) reads
 // slot s, slots.loadTwo(s, a, b) slots s and s + 1 (s even); slots.claim(s, e) puts e into slot s
-// if it is empty, atomically, and says whether it did.
+// if it is empty, atomically, and says whether it did; slots.mark feeds the miss filter
+// (markEarlierBuckets).
 // Returns the moves made (exchanges and claims), or kChainFailed when they would pass `limit`, or
 // kDuplicateKey when the entry met another copy of its own key (the input was not unique).
 constexpr int kChainFailed = -1, kDuplicateKey = -2;
@@ -187,7 +223,10 @@ WS_HD int insertEntry(Entry entry, const HashFunctions& f, Insertion insertion, 
             continue;
           }
           if (++moves > limit) return kChainFailed;
-          if (slots.claim(empty, entry)) return moves;
+          if (slots.claim(empty, entry)) {
+            if (i > 0) markEarlierBuckets(key, first, f, slots);
+            return moves;
+          }
           s = empty + 1;
         }
       }
@@ -196,6 +235,7 @@ WS_HD int insertEntry(Entry entry, const HashFunctions& f, Insertion insertion, 
     }
     if (++moves > limit) return kChainFailed;
     const Entry evicted = slots.exchange(at, entry);
+    markEarlierBuckets(key, f.bucketStart(at), f, slots);
     const std::uint32_t evictedKey = keyOf(evicted);
     if (evictedKey == kEmptyKey) return moves;
     if (evictedKey == key) return kDuplicateKey;
@@ -229,14 +269,16 @@ WS_HD BucketSeen seeBucket(const Entry* table, const HashFunctions& f, std::uint
 // `probes` counts the buckets read. Unlike the listing, a miss stops at the first bucket with an
 // empty slot: a key enters the table in its first bucket with room and moves only to its next
 // bucket, and a slot once filled is never empty again, so a key stored in its bucket j found its
-// buckets 0 to j - 1 full. At 1.25 slots per key that saves a quarter of a miss's reads.
-WS_HD std::uint32_t lookup(const Entry* table, const HashFunctions& f, std::uint32_t key,
-                           int& probes) {
+// buckets 0 to j - 1 full. At 1.25 slots per key that saves a quarter of a miss's reads. With a
+// miss filter (else null) a miss stops too at a full bucket whose byte lacks the key's bit.
+WS_HD std::uint32_t lookup(const Entry* table, const HashFunctions& f, const std::uint8_t* filter,
+                           std::uint32_t key, int& probes) {
   for (int i = 0; i < f.count; ++i) {
-    const BucketSeen seen = seeBucket(table, f, f.slot(i, key), key);
+    const std::uint32_t first = f.slot(i, key);
+    const BucketSeen seen = seeBucket(table, f, first, key);
     ++probes;
     if (seen.found) return seen.value;
-    if (seen.roomy) break;
+    if (seen.roomy || i + 1 == f.count || !mayOverflow(filter, f, first, key)) break;
   }
   return kNotFound;
 }
@@ -275,8 +317,9 @@ struct CuckooParams {
   double chainFactor = 7;    // an eviction chain ends in failure after c lg N moves
   HashFamily family = HashFamily::Multiplicative;
   Insertion insertion = Insertion::Exchange;
-  int bucket = 1;        // slots per bucket: 1 (the chapter's table), 2, 4, 8 or 16 (BCHT's)
-  int maxAttempts = 20;  // builds with fresh constants before giving up
+  int bucket = 1;           // slots per bucket: 1 (the chapter's table), 2, 4, 8 or 16 (BCHT's)
+  int maxAttempts = 20;     // builds with fresh constants before giving up
+  bool missFilter = false;  // a byte a bucket that lets misses stop sooner (filterBit)
 };
 
 // Throws InputError naming the parameter when one is outside its range.
@@ -310,9 +353,14 @@ struct BuildReport {
 std::string buildFailureMessage(const CuckooParams& params, std::size_t keys);
 
 // Invariants of a built table, checked on its slots: exactly `keys` occupied slots, no key twice,
-// every key in one of its candidate slots, with the slots of its earlier functions occupied.
+// every key in one of its candidate slots, with the slots of its earlier functions occupied and,
+// where the table has a miss filter (a byte a bucket; else empty), its bit set in their bytes.
 // Returns "" or what is wrong (for tests and checks).
 std::string checkTable(const std::vector<Entry>& slots, const HashFunctions& functions,
-                       std::size_t keys);
+                       std::size_t keys, const std::vector<std::uint8_t>& filter = {});
+
+// The miss filter's bytes for a table of `slots` slots: one a bucket, rounded up to whole 32-bit
+// words (the GPU sets its bits with 32-bit atomics).
+std::size_t filterBytes(std::uint32_t slots, int bucketShift);
 
 }  // namespace ws::voxhash

@@ -23,6 +23,7 @@ namespace {
 // The table's slots as insertEntry uses them, shared by the OpenMP threads.
 struct AtomicSlots {
   Entry* table;
+  std::uint8_t* filter;  // null: no miss filter
   Entry exchange(std::uint32_t s, Entry e) const {
     return std::atomic_ref<Entry>(table[s]).exchange(e, std::memory_order_relaxed);
   }
@@ -35,6 +36,10 @@ struct AtomicSlots {
     return std::atomic_ref<Entry>(table[s]).compare_exchange_strong(empty, e,
                                                                     std::memory_order_relaxed);
   }
+  void mark(std::uint32_t bucket, std::uint8_t bits) const {
+    if (filter)
+      std::atomic_ref<std::uint8_t>(filter[bucket]).fetch_or(bits, std::memory_order_relaxed);
+  }
 };
 
 }  // namespace
@@ -44,6 +49,7 @@ BuildReport CpuCuckooTable::build(const std::vector<std::uint32_t>& keys,
                                   const CuckooParams& params, std::uint64_t seed) {
   checkInput(keys, values);
   slots_.clear();
+  filter_.clear();
   BuildReport report;
   report.keys = keys.size();
   report.slots = tableSlots(params, keys.size());
@@ -51,12 +57,14 @@ BuildReport CpuCuckooTable::build(const std::vector<std::uint32_t>& keys,
   requireHostMemory(double(report.slots) * sizeof(Entry),
                     "a cuckoo table of " + std::to_string(report.slots) + " slots");
   std::vector<Entry> table(report.slots);
+  std::vector<std::uint8_t> filter;
   const std::int64_t n = std::int64_t(keys.size());
   for (int attempt = 0; attempt < params.maxAttempts; ++attempt) {
     report.attempts = attempt + 1;
     const HashFunctions f = drawFunctions(params, report.slots, seed, attempt);
     std::fill(table.begin(), table.end(), kEmptyEntry);
-    AtomicSlots slots{table.data()};
+    if (params.missFilter) filter.assign(filterBytes(report.slots, f.bucketShift), 0);
+    AtomicSlots slots{table.data(), params.missFilter ? filter.data() : nullptr};
     bool failed = false, duplicate = false;
     std::vector<std::uint64_t> histogram(kChainBins, 0);
     std::uint32_t longest = 0;
@@ -95,6 +103,7 @@ BuildReport CpuCuckooTable::build(const std::vector<std::uint32_t>& keys,
     report.chainHistogram = histogram;
     report.longestChain = longest;
     slots_ = std::move(table);
+    filter_ = std::move(filter);
     functions_ = f;
     return report;
   }
@@ -109,7 +118,8 @@ std::uint64_t CpuCuckooTable::query(const std::vector<std::uint32_t>& keys,
 #pragma omp parallel for schedule(static) reduction(+ : probes)
   for (std::int64_t k = 0; k < std::int64_t(keys.size()); ++k) {
     int mine = 0;
-    values[k] = lookup(slots_.data(), functions_, keys[k], mine);
+    values[k] = lookup(slots_.data(), functions_, filter_.empty() ? nullptr : filter_.data(),
+                       keys[k], mine);
     probes += mine;
   }
   return probes;

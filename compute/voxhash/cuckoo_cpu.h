@@ -22,10 +22,13 @@ class CpuCuckooTable {
                       std::vector<std::uint32_t>& values) const;
 
   const std::vector<Entry>& slots() const { return slots_; }
+  // The miss filter's bytes (filterBytes), or none when the table was built without it.
+  const std::vector<std::uint8_t>& filter() const { return filter_; }
   const HashFunctions& functions() const { return functions_; }
 
  private:
   std::vector<Entry> slots_;
+  std::vector<std::uint8_t> filter_;
   HashFunctions functions_;
 };
 

@@ -2,6 +2,7 @@
 #include <cub/device/device_reduce.cuh>
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 #include "compute/core/errors.h"
@@ -22,6 +23,7 @@ namespace {
 // done: a copy of a slot in this SM's L1 could be stale, and show a key that has since moved on.
 struct DeviceSlots {
   Entry* table;
+  std::uint8_t* filter;  // null: no miss filter; else filterBytes, 4-byte aligned
   __device__ Entry exchange(std::uint32_t s, Entry e) const {
     return atomicExch(reinterpret_cast<unsigned long long*>(table + s),
                       static_cast<unsigned long long>(e));
@@ -38,6 +40,13 @@ struct DeviceSlots {
     return atomicCAS(reinterpret_cast<unsigned long long*>(table + s), kEmptyEntry,
                      static_cast<unsigned long long>(e)) == kEmptyEntry;
   }
+  // The byte's bits ORed into its 32-bit word: no atomics on bytes. The result is not used, so
+  // this is a reduction the L2 does without a round trip.
+  __device__ void mark(std::uint32_t bucket, std::uint8_t bits) const {
+    if (!filter) return;
+    const unsigned inWord = unsigned(bits) << 8 * (bucket % 4);
+    atomicOr(reinterpret_cast<unsigned*>(filter) + bucket / 4, inWord);
+  }
 };
 
 // One thread per key. Its chain length (0 when it failed) goes to moves[k], one coalesced 2-byte
@@ -45,7 +54,7 @@ struct DeviceSlots {
 // per insertion, so that the chapter's carries no code of the other.
 template <Insertion insertion>
 __global__ void insertKernel(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n,
-                             Entry* table, HashFunctions f, int limit, std::uint16_t* moves,
+                             DeviceSlots slots, HashFunctions f, int limit, std::uint16_t* moves,
                              DeviceBuildStatus* status) {
   const std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k >= n) return;
@@ -54,7 +63,7 @@ __global__ void insertKernel(const std::uint32_t* keys, const std::uint32_t* val
   if (key == kEmptyKey || value == kNotFound) {
     status->invalid = 1;
   } else {
-    made = insertEntry(makeEntry(key, value), f, insertion, limit, DeviceSlots{table});
+    made = insertEntry(makeEntry(key, value), f, insertion, limit, slots);
     if (made == kChainFailed) status->failed = 1;
     if (made == kDuplicateKey) status->duplicate = 1;
   }
@@ -70,9 +79,10 @@ __global__ void heldTwiceKernel(const Entry* table, HashFunctions f, DeviceBuild
 // all in flight together (a bucket of k slots starts at a multiple of 8 k bytes).
 template <int kBucket>
 __device__ std::uint32_t lookupBuckets(const Entry* table, const HashFunctions& f,
-                                       std::uint32_t key, int& probes) {
+                                       const std::uint8_t* filter, std::uint32_t key, int& probes) {
   for (int i = 0; i < f.count; ++i) {
-    const auto* bucket = reinterpret_cast<const ulonglong2*>(table + f.slot(i, key));
+    const std::uint32_t first = f.slot(i, key);
+    const auto* bucket = reinterpret_cast<const ulonglong2*>(table + first);
     ulonglong2 pairs[kBucket / 2];
     WS_UNROLL
     for (int j = 0; j < kBucket / 2; ++j) pairs[j] = bucket[j];
@@ -81,7 +91,7 @@ __device__ std::uint32_t lookupBuckets(const Entry* table, const HashFunctions& 
     for (int j = 0; j < kBucket / 2; ++j) seen.see(pairs[j].x, key), seen.see(pairs[j].y, key);
     ++probes;
     if (seen.found) return seen.value;
-    if (seen.roomy) break;
+    if (seen.roomy || i + 1 == f.count || !mayOverflow(filter, f, first, key)) break;
   }
   return kNotFound;
 }
@@ -89,14 +99,15 @@ __device__ std::uint32_t lookupBuckets(const Entry* table, const HashFunctions& 
 // One thread per query; the probes are summed per warp, then one atomic per warp.
 template <int kBucket>
 __global__ void queryKernel(const std::uint32_t* keys, std::size_t n, const Entry* table,
-                            HashFunctions f, std::uint32_t* values, unsigned long long* probes) {
+                            const std::uint8_t* filter, HashFunctions f, std::uint32_t* values,
+                            unsigned long long* probes) {
   const std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   int mine = 0;
   if (k < n) {
     if constexpr (kBucket == 1)
-      values[k] = lookup(table, f, keys[k], mine);
+      values[k] = lookup(table, f, filter, keys[k], mine);
     else
-      values[k] = lookupBuckets<kBucket>(table, f, keys[k], mine);
+      values[k] = lookupBuckets<kBucket>(table, f, filter, keys[k], mine);
   }
   for (int offset = 16; offset > 0; offset /= 2)
     mine += __shfl_down_sync(0xffffffffu, mine, offset);
@@ -141,6 +152,14 @@ BuildReport CudaCuckooTable::build(const std::uint32_t* keys, const std::uint32_
     slots_.allocate(slots);
     moves_.allocate(keys);
   }
+  const std::size_t filterSize =
+      params.missFilter ? filterBytes(report.slots, std::countr_zero(unsigned(params.bucket))) : 0;
+  if (filter_.size() < filterSize) {
+    requireDeviceMemory(double(filterSize), double(filter_.bytes()),
+                        "a miss filter of " + std::to_string(filterSize) + " bytes");
+    filter_.allocate(filterSize + filterSize / 8);
+  }
+  filtered_ = params.missFilter;
   keys_ = n;
   functions_ = {};
   built_ = false;
@@ -150,11 +169,13 @@ BuildReport CudaCuckooTable::build(const std::uint32_t* keys, const std::uint32_
     status_.host() = {};  // no kernel is running: the last attempt was waited for
     static_assert(kEmptyEntry == ~Entry(0), "the fill writes all-ones bytes");
     WS_CUDA_CHECK(cudaMemsetAsync(slots_.data(), 0xff, report.slots * sizeof(Entry)));
+    if (filterSize) WS_CUDA_CHECK(cudaMemsetAsync(filter_.data(), 0, filterSize));
     if (n) {
       auto* insert = insertionOf(params) == Insertion::Look ? insertKernel<Insertion::Look>
                                                             : insertKernel<Insertion::Exchange>;
       recordedLaunch("insert", insert, blocksFor(n, block_), block_)(
-          keys, values, n, slots_.data(), f, report.chainLimit, moves_.data(), status_.device());
+          keys, values, n, DeviceSlots{slots_.data(), filter()}, f, report.chainLimit,
+          moves_.data(), status_.device());
     }
     if (!keysKnownUnique)
       recordedLaunch("heldTwiceKernel", heldTwiceKernel, blocksFor(report.slots, 256), 256)(
@@ -184,8 +205,8 @@ void CudaCuckooTable::query(const std::uint32_t* keys, std::size_t n, std::uint3
   static const decltype(&queryKernel<1>) kernels[] = {
       queryKernel<1>, queryKernel<2>, queryKernel<4>, queryKernel<8>, queryKernel<16>};
   const auto kernel = kernels[functions_.bucketShift];
-  recordedLaunch("queryKernel", kernel, blocksFor(n, block_), block_)(keys, n, slots_.data(),
-                                                                      functions_, values, probes);
+  recordedLaunch("queryKernel", kernel, blocksFor(n, block_), block_)(
+      keys, n, slots_.data(), filter(), functions_, values, probes);
   WS_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -213,6 +234,12 @@ void CudaCuckooTable::chainStatistics(BuildReport& report) {
 
 std::vector<Entry> CudaCuckooTable::slotsOnHost() const {
   return built_ ? toHost(slots_.data(), functions_.slots) : std::vector<Entry>();
+}
+
+std::vector<std::uint8_t> CudaCuckooTable::filterOnHost() const {
+  return built_ && filtered_
+             ? toHost(filter_.data(), filterBytes(functions_.slots, functions_.bucketShift))
+             : std::vector<std::uint8_t>();
 }
 
 }  // namespace ws::voxhash

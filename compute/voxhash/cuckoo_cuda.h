@@ -38,13 +38,20 @@ class CudaCuckooTable {
   // The built table's slots (functions().slots of them; none before a build succeeds).
   std::vector<Entry> slotsOnHost() const;
   const Entry* slots() const { return built_ ? slots_.data() : nullptr; }
+  // The miss filter's bytes (filterBytes), none when the table was built without it.
+  std::vector<std::uint8_t> filterOnHost() const;
   const HashFunctions& functions() const { return functions_; }
   void setBlock(int block);
   int block() const { return block_; }
 
  private:
   int block_;
-  DeviceBuffer<Entry> slots_;  // at least functions_.slots, grown with room to spare
+  // The device filter, or null when the table is built without one.
+  std::uint8_t* filter() { return filtered_ ? filter_.data() : nullptr; }
+
+  DeviceBuffer<Entry> slots_;          // at least functions_.slots, grown with room to spare
+  DeviceBuffer<std::uint8_t> filter_;  // the miss filter's bytes, when filtered_
+  bool filtered_ = false;
   HashFunctions functions_;
   bool built_ = false;
   MappedHostValue<DeviceBuildStatus> status_;  // written by the kernels, read after a sync

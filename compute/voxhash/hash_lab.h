@@ -90,7 +90,10 @@ WS_HD float slotPixel(const Entry* table, const HashFunctions& f, int width, con
 // empty slots, at least one atomic on a slot. Hit: the key read, the value written, at least one
 // bucket read. Miss: the candidate buckets up to the first with an empty slot; a random slot is
 // full with the load factor's probability, a bucket (as if its slots filled independently) with
-// that to the power of its slots, so 1 + full + full^2 + ... of them on average.
+// that to the power of its slots, so 1 + full + full^2 + ... of them on average. With the miss
+// filter, the least a miss reads, its first bucket: how many it reads past that depends on the
+// bits the build set (the lab counts them: LabReport::probesPerMiss), and the filter's byte is
+// read from the L2 (5 MB at 2^25 keys in buckets of 8), not counted.
 constexpr double kSectorBytes = 32;
 constexpr double bucketBytes(int bucket) {
   return 8.0 * bucket > kSectorBytes ? 8.0 * bucket : kSectorBytes;
@@ -109,8 +112,10 @@ constexpr double missProbesPerKey(int functions, double slotsPerKey, int bucket 
   for (int i = 0; i < functions; ++i, full *= bucketFull) probes += full;
   return probes;
 }
-constexpr double missBytesPerKey(int functions, double slotsPerKey, int bucket = 1) {
-  return 8 + bucketBytes(bucket) * missProbesPerKey(functions, slotsPerKey, bucket);
+constexpr double missBytesPerKey(int functions, double slotsPerKey, int bucket = 1,
+                                 bool filtered = false) {
+  return 8 +
+         bucketBytes(bucket) * (filtered ? 1 : missProbesPerKey(functions, slotsPerKey, bucket));
 }
 
 // The lab's three operations' bytes per key for a table of these parameters.
@@ -120,7 +125,7 @@ struct LabBytes {
 };
 constexpr LabBytes labBytesPerKey(const CuckooParams& c, double slotsPerKey) {
   return {buildBytesPerKey(slotsPerKey), hitBytesPerKey(c.bucket),
-          missBytesPerKey(c.functions, slotsPerKey, c.bucket)};
+          missBytesPerKey(c.functions, slotsPerKey, c.bucket, c.missFilter)};
 }
 
 // The integer arithmetic of a step per key, counted as the bytes are (the least: one move per
@@ -133,7 +138,8 @@ constexpr LabBytes labBytesPerKey(const CuckooParams& c, double slotsPerKey) {
 constexpr double kHashOps = 11;
 constexpr double labOpsPerKey(const CuckooParams& c, double slotsPerKey) {
   const double build = kHashOps + 2, probe = kHashOps + 1 + 2 * c.bucket;
-  return build + probe + probe * missProbesPerKey(c.functions, slotsPerKey, c.bucket);
+  return build + probe +
+         probe * (c.missFilter ? 1 : missProbesPerKey(c.functions, slotsPerKey, c.bucket));
 }
 
 struct LabTimings {

@@ -18,7 +18,8 @@ VariantCatalog<LookupStructure> lookupCatalog(Backend backend) {
         "first reads its candidate slots and claims an empty one with a compare-and-swap, and "
         "evicts only when all are occupied. With bucket = 4 or 8, BGHT's bucketed table (2023): "
         "each function chooses a bucket of slots read in one access, and at 80% load most keys "
-        "sit in their first bucket.",
+        "sit in their first bucket. With the miss filter, a byte a bucket tells a miss whether a "
+        "key like it overflowed from a full bucket, so most misses read one bucket.",
         gpu ? std::vector<std::string>{"block", "insertion"}
             : std::vector<std::string>{"insertion"},
         "ch. 4 (GTX 470, 2010): 0.25 x 10^9 pairs/s"},
@@ -69,11 +70,17 @@ void declareCuckooParams(ParamSet& p) {
       "lookup reads fewer buckets, each one memory access. A bucketed table always looks first"));
   p.declare(ParamSpec::integer("attempts", "build attempts", 20, 1, 1000,
                                "builds with fresh constants before the step gives up"));
+  p.declare(ParamSpec::boolean(
+      "filter", "miss filter", false,
+      "a byte a bucket beside the table (the Horton table's idea): a key stored past its first "
+      "bucket sets its bit, one of eight, in its earlier buckets' bytes, and a miss reads on past "
+      "a full bucket only where its own bit is set there. Misses read fewer buckets; the build "
+      "sets the bits"));
 }
 
 bool isCuckooParam(const std::string& key) {
-  for (const char* k :
-       {"functions", "size_factor", "chain_factor", "family", "insertion", "bucket", "attempts"})
+  for (const char* k : {"functions", "size_factor", "chain_factor", "family", "insertion", "bucket",
+                        "attempts", "filter"})
     if (key == k) return true;
   return false;
 }
@@ -87,6 +94,7 @@ CuckooParams cuckooParamsOf(const ParamSet& p) {
   c.insertion = p.getText("insertion") == "look" ? Insertion::Look : Insertion::Exchange;
   c.bucket = std::stoi(p.getText("bucket"));
   c.maxAttempts = int(p.getInt("attempts"));
+  c.missFilter = p.getBool("filter");
   return c;
 }
 
