@@ -1,5 +1,6 @@
 // The parameter panel, generated from the module's declared parameters.
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <array>
@@ -16,6 +17,16 @@ namespace {
 // frame's end (Lab::later).
 void setLater(Lab& lab, const std::string& key, ParamValue value) {
   lab.later([&lab, key, value = std::move(value)] { lab.setParam(key, value); });
+}
+
+// Whether the slider just drawn has a value to apply. It takes a typed value after Ctrl+click,
+// which ImGui applies to the slider at every keystroke: that is applied once, on Enter or on
+// leaving the field, as the text fields are, so that typing 2.5 never tries 2 and 2. first (a
+// refused half-typed value's message was dismissed by the very Enter that ended the typing, and
+// the slider went back without a word). Dragging applies as it moves.
+bool sliderApplies(bool changed) {
+  if (ImGui::TempInputIsActive(ImGui::GetItemID())) return false;
+  return changed || ImGui::IsItemDeactivatedAfterEdit();
 }
 
 void drawText(Lab& lab, const ParamSpec& spec) {
@@ -75,20 +86,23 @@ void drawParameters(Lab& lab) {
           apply = ImGui::IsItemDeactivatedAfterEdit();
         } else {
           int i = static_cast<int>(v);
-          apply = tracked::SliderInt(spec.label.c_str(), &i, int(spec.min), int(spec.max), "%d",
-                                     ImGuiSliderFlags_AlwaysClamp);
+          const bool changed =
+              tracked::SliderInt(spec.label.c_str(), &i, int(spec.min), int(spec.max), "%d",
+                                 ImGuiSliderFlags_AlwaysClamp);
+          apply = sliderApplies(changed) && i != v;
           v = i;
         }
         if (apply) setLater(lab, spec.key, v);
         break;
       }
       case ParamType::Float: {
-        float v = static_cast<float>(std::get<double>(value));
+        const float was = static_cast<float>(std::get<double>(value));
+        float v = was;
         // Logarithmic sliders span decades: show significant digits, not three decimals.
-        if (tracked::SliderFloat(spec.label.c_str(), &v, float(spec.min), float(spec.max),
-                                 spec.logScale ? "%.3g" : "%.3f",
-                                 spec.logScale ? ImGuiSliderFlags_Logarithmic : 0))
-          setLater(lab, spec.key, double(v));
+        const bool changed = tracked::SliderFloat(spec.label.c_str(), &v, float(spec.min),
+                                                  float(spec.max), spec.logScale ? "%.3g" : "%.3f",
+                                                  spec.logScale ? ImGuiSliderFlags_Logarithmic : 0);
+        if (sliderApplies(changed) && v != was) setLater(lab, spec.key, double(v));
         break;
       }
       case ParamType::Bool: {
