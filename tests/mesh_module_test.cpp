@@ -134,6 +134,11 @@ TEST_P(MeshModuleTest, EveryScheduleAndMethodRuns) {
       m->reset();
       m->setParam("schedule", std::string(schedule));
       m->select(GetParam(), variant);
+      // At the default jitter some seeds fold a few triangles, and the first steps untangle them,
+      // moving only their corners (4 a step, seed 1796595241857150369 all at once): the
+      // optimization's steps are counted after those (each metrics() starts a new count).
+      for (int k = 0; k < 10 && metric(*m, "inverted triangles") > 0; ++k) m->step(1);
+      ASSERT_EQ(metric(*m, "inverted triangles"), 0) << schedule << ", " << variant;
       m->step(2);
       EXPECT_GT(metric(*m, "vertices moved per step"), 100) << schedule << ", " << variant;
     }
