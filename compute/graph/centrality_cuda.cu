@@ -51,30 +51,38 @@ struct Sweep {
   __device__ std::size_t slot() const { return std::size_t(blockIdx.y) * n; }
 };
 
-// Forward, arc a = v -> w with v on level d: w is on level d + 1 if it was unreached, and then
-// takes v's paths. Several threads may reach w at once: they all write the same level.
+// Forward, w reached from level d, its distance already read (farDistance): w is on level d + 1
+// if it was unreached. Whether it is, and so takes the near end's paths. Several threads may
+// reach w at once: they all write the same level.
+__device__ bool claimNext(const Sweep& s, std::size_t b, std::uint32_t w, std::int32_t farDistance,
+                          std::int32_t d) {
+  if (farDistance >= 0) return farDistance == d + 1;
+  s.record[b + w].distance = s.distance[b + w] = d + 1;
+  // Read before writing: thousands of threads storing to one address queue up at the L2.
+  if (!s.levelReached[d + 1]) s.levelReached[d + 1] = 1;
+  return true;
+}
+
+// Forward, arc a = v -> w with v on level d.
 __device__ void forwardArc(const Sweep& s, std::size_t b, std::uint32_t a, std::uint32_t v,
                            std::int32_t d) {
   if (s.removed && s.removed[s.arcEdge[a]]) return;
   const std::uint32_t w = s.arcTo[a];
   Record& far = s.record[b + w];
-  if (far.distance < 0) {
-    far.distance = s.distance[b + w] = d + 1;
-    // Read before writing: thousands of threads storing to one address queue up at the L2.
-    if (!s.levelReached[d + 1]) s.levelReached[d + 1] = 1;
-  }
-  if (far.distance == d + 1) atomicAdd(&far.paths, s.record[b + v].paths);
+  if (claimNext(s, b, w, far.distance, d)) atomicAdd(&far.paths, s.record[b + v].paths);
 }
 
-// The share of far's dependency that flows back along arc a to a vertex of `nearPaths` paths,
-// added to the arc's sum (the frontier mapping's) or to its edge's.
-__device__ double shareAlong(const Sweep& s, std::uint32_t a, double nearPaths, const Record& far) {
+// The shares that flow back along arc a from far to a vertex of `nearPaths` paths: of far's
+// dependency (added to the arc's sum, the frontier mapping's, or to its edge's) and of its
+// suffixes.
+__device__ double2 sharesAlong(const Sweep& s, std::uint32_t a, double nearPaths,
+                               const Record& far) {
   const double share = nearPaths / far.paths * (1 + far.dependency);
   if (s.arcBetweenness)
     atomicAdd(&s.arcBetweenness[a], share);
   else
     atomicAdd(&s.edgeBetweenness[s.arcEdge[a]], share);
-  return share;
+  return {share, 1 + far.suffixes};
 }
 
 // Backward, arc a = v -> w with v on level d: w's dependency flows to v and to their edge.
@@ -88,7 +96,7 @@ __device__ double2 backwardArc(const Sweep& s, std::size_t b, std::uint32_t a, s
   const std::uint32_t w = s.arcTo[a];
   if (s.distance[b + w] != d + 1) return {0, 0};
   const Record far = s.record[b + w];
-  return {shareAlong(s, a, s.record[b + v].paths, far), 1 + far.suffixes};
+  return sharesAlong(s, a, s.record[b + v].paths, far);
 }
 
 __global__ void startKernel(Sweep s) {
@@ -308,14 +316,7 @@ __global__ void forwardArcsStaged(Sweep s, std::size_t arcs, std::int32_t d) {
   }
   WS_UNROLL
   for (int k = 0; k < K; ++k) {
-    if (!on[k]) continue;
-    Record& r = s.record[b + w[k]];
-    if (far[k] < 0) {  // as forwardArc: threads reaching w at once all write the same level
-      r.distance = s.distance[b + w[k]] = d + 1;
-      if (!s.levelReached[d + 1]) s.levelReached[d + 1] = 1;
-      far[k] = d + 1;
-    }
-    if (far[k] == d + 1) atomicAdd(&r.paths, paths[k]);
+    if (on[k] && claimNext(s, b, w[k], far[k], d)) atomicAdd(&s.record[b + w[k]].paths, paths[k]);
   }
 }
 
@@ -353,9 +354,7 @@ __global__ void backwardArcsStaged(Sweep s, std::size_t arcs, std::int32_t d) {
   WS_UNROLL
   for (int k = 0; k < K; ++k) {
     double2 share{0, 0};
-    if (next[k])
-      share = {shareAlong(s, std::uint32_t(stagedArc(k)), nearPaths[k], far[k]),
-               1 + far[k].suffixes};
+    if (next[k]) share = sharesAlong(s, std::uint32_t(stagedArc(k)), nearPaths[k], far[k]);
     const bool first = sumRuns(share, v[k]);  // every lane shuffles
     if (!onLevel[k] || !first || share.y == 0) continue;
     atomicAdd(&s.record[b + v[k]].dependency, share.x);
@@ -433,8 +432,9 @@ __global__ void backwardFromAbove(Sweep s, Frontier f, std::uint64_t begin, std:
   if (s.distance[b + v] != d) return;
   const Record far = s.record[b + w];
   Record& near = s.record[b + v];
-  atomicAdd(&near.dependency, shareAlong(s, a, near.paths, far));
-  if (s.stress) atomicAdd(&near.suffixes, 1 + far.suffixes);
+  const double2 share = sharesAlong(s, a, near.paths, far);
+  atomicAdd(&near.dependency, share.x);
+  if (s.stress) atomicAdd(&near.suffixes, share.y);
 }
 
 // The pair sums scaled where they are: the same product as the CPU's scalePairSums, which with
