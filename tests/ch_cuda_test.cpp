@@ -1,7 +1,8 @@
 // Every CUDA Cahn-Hilliard kernel against the CPU on fresh random fields: 2-D and 3-D, sizes that
 // are and are not multiples of the kernels' blocks and tiles, both integrators, strips and
 // rectangles, coefficients from arguments and from constant memory; the fast path back and forth
-// against one way; then the totals and the view.
+// against one way, and in 3-D its resident blocks against a launch a pass; then the totals and
+// the view.
 // Skips where no GPU is present.
 #include <gtest/gtest.h>
 
@@ -53,11 +54,14 @@ TEST(ChCuda, EveryKernelFollowsTheCpuOnFreshRandomFields) {
   // 1032; 32) and in 3-D where it also fills the warps of 128 columns (128, 256; 128); a column
   // elsewhere (150, 36, 37, 40; 30, 13, 36). 1032 ends 2.06 warps into a block of 4: whole warps
   // past the row; 128x20x72 and 256x18x40 have partial blocks of rows and of planes, 128x70x12
-  // (and 128x40x5) several blocks of rows, the last partial.
+  // (and 128x40x5) several blocks of rows, the last partial. The 3-D four-column sizes six planes
+  // deep or more take resident blocks (pass_sync "neighbours", the default): 128x20x72 in twelve
+  // parts of the planes, 256x18x40 in six, 128x70x12 in two.
   std::vector<std::string> sizes = {"96x48",     "100x77",    "36x24x20", "37x21x19",
                                     "150x200",   "256x300",   "40x30x72", "1032x40",
                                     "128x20x72", "256x18x40", "128x70x12"};
-  if (underSanitizer()) sizes = {"30x17", "32x20", "13x9x11", "128x6x5", "36x6x5", "128x40x5"};
+  if (underSanitizer())
+    sizes = {"30x17", "32x20", "13x9x11", "128x6x5", "36x6x5", "128x40x5", "128x40x12"};
   for (const KernelVariant& v : ChModule(Backend::Cuda).variants(Backend::Cuda))
     for (const std::string& size : sizes)
       for (const char* integrator : {"RK2", "Euler"})
@@ -92,6 +96,14 @@ TEST(ChCuda, EveryKernelFollowsTheCpuOnFreshRandomFields) {
           }
 }
 
+// m on the fast path at `size` with `integrator` and dt 0.005, its `key` set to `value`.
+void onTheFastPath(ChModule& m, const std::string& size, const char* integrator, const char* key,
+                   const char* value) {
+  m.select(Backend::Cuda, "shuffle");
+  m.setSize(size);
+  m.setParams({{"integrator", std::string(integrator)}, {key, std::string(value)}, {"dt", 0.005}});
+}
+
 TEST(ChCuda, TheFastPathBackAndForthGivesOneWaysFieldBitForBit) {
   // Every other pass's blocks from the grid's end change the order the cells are taken in, not
   // their arithmetic: the field is one way's, bit for bit, after an odd and an even number of
@@ -105,13 +117,8 @@ TEST(ChCuda, TheFastPathBackAndForthGivesOneWaysFieldBitForBit) {
     for (const char* integrator : {"RK2", "Euler"}) {
       SCOPED_TRACE(size + " " + integrator);
       ChModule oneWay(Backend::Cuda), backAndForth(Backend::Cuda);
-      for (ChModule* m : {&oneWay, &backAndForth}) {
-        m->select(Backend::Cuda, "shuffle");
-        m->setSize(size);
-        m->setParams({{"integrator", std::string(integrator)},
-                      {"pass_order", std::string(m == &oneWay ? "one way" : "back and forth")},
-                      {"dt", 0.005}});
-      }
+      onTheFastPath(oneWay, size, integrator, "pass_order", "one way");
+      onTheFastPath(backAndForth, size, integrator, "pass_order", "back and forth");
       const std::vector<float> start =
           randomField(oneWay.field().size(), seed + size.size(), -0.2f, 0.8f);
       oneWay.loadField(start);
@@ -122,6 +129,46 @@ TEST(ChCuda, TheFastPathBackAndForthGivesOneWaysFieldBitForBit) {
         ASSERT_EQ(backAndForth.field(), oneWay.field()) << "after " << oneWay.stepCount();
       }
       ASSERT_NE(oneWay.field(), start);
+    }
+}
+
+TEST(ChCuda, ResidentBlocksGiveTheLaunchesFieldBitForBit) {
+  // The 3-D fast path's resident blocks run each pass's arithmetic as the launches do, marching the
+  // other way every other pass, each part opposite its neighbours, and wait on the blocks around
+  // them rather than on a launch's end: the field is the launches', bit for bit, after launches of
+  // odd and even numbers of passes (steps of 1, 2, 3 and 33, which takes a launch of 32 and one of
+  // 1: which way each part marches, and for Euler which buffer holds the field, carry over from one
+  // launch to the next). 128x20x72 has
+  // one block of rows and twelve parts of six planes, every block its own neighbour along x and y;
+  // 256x70x40 two blocks of columns and three of rows, the last of six rows; 256x96x48 three whole
+  // blocks of rows; 128x40x12 two parts. 128x97x24 has a last block of one row: it is refused
+  // (its first block's halo would reach two blocks away) and launches a pass.
+  WS_REQUIRE_GPU();
+  const std::uint64_t seed = test::freshSeed();
+  std::vector<std::string> sizes = {"128x20x72", "256x70x40", "256x96x48", "128x40x12",
+                                    "128x97x24"};
+  if (underSanitizer()) sizes = {"128x40x12"};
+  for (const std::string& size : sizes)
+    for (const char* integrator : {"RK2", "Euler"}) {
+      SCOPED_TRACE(size + " " + integrator);
+      ChModule launches(Backend::Cuda), resident(Backend::Cuda);
+      onTheFastPath(launches, size, integrator, "pass_sync", "kernel launch");
+      onTheFastPath(resident, size, integrator, "pass_sync", "neighbours");
+      const bool refused = size == "128x97x24";
+      EXPECT_EQ(resident.configuration().rfind("resident blocks", 0),
+                refused ? std::string::npos : 0)
+          << resident.configuration();
+      EXPECT_EQ(launches.configuration().find("resident"), std::string::npos);
+      const std::vector<float> start =
+          randomField(launches.field().size(), seed + size.size(), -0.2f, 0.8f);
+      launches.loadField(start);
+      resident.loadField(start);
+      for (int steps : {1, 2, 3, 33}) {  // 33: launches of 32 steps and of 1
+        launches.step(steps);
+        resident.step(steps);
+        ASSERT_EQ(resident.field(), launches.field()) << "after " << launches.stepCount();
+      }
+      ASSERT_GT(largestDifference(launches.field(), start), 0.01f);
     }
 }
 

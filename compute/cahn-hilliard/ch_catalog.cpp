@@ -100,11 +100,15 @@ const ChCatalog& chVariants(Backend backend) {
         "so that no register waits for them, and the planes split into as few parts as fill "
         "the GPU in whole waves of blocks (each march starts with two planes of mu only and an "
         "empty pipeline: at 256^3 four parts in one wave ran 8% faster than eight in two). "
+        "There the passes of up to 32 steps run in one launch of blocks that stay on the GPU "
+        "(`pass_sync`): the source synchronizes the grid by ending a kernel, here a block starts "
+        "a pass as soon as the 26 blocks around it have finished the one before, marching back "
+        "the other way through the planes it just wrote. "
         "Other widths: a column a lane, 28 of the 32 lanes "
         "updating (in 3-D four rows a warp). The coefficients are read as arguments, which on "
         "today's GPUs already live in a constant bank: the use for constant memory the source "
         "looked for comes free.",
-        {"constant_memory", "pass_order"},
+        {"constant_memory", "pass_order", "pass_sync"},
         "ours (H200, 4096^2) against one core of its host: 11,600x (1,500x against all 16)",
         true},
        &makeCuda<CudaChKernel::Shuffle>},
@@ -149,6 +153,7 @@ ChConfig readChConfig(const ParamSet& p) {
   c.cuda.strips = p.getText("thread_shape") == "strips";
   c.cuda.constant = p.getBool("constant_memory");
   c.cuda.backAndForth = p.getText("pass_order") == "back and forth";
+  c.cuda.resident = p.getText("pass_sync") == "neighbours";
   return c;
 }
 

@@ -213,11 +213,15 @@ class CudaEngine final : public ChEngine {
     injectGpuFaultIfRequested();
     if (config_.constant) WS_CUDA_CHECK(cudaMemcpyToSymbol(cCoefficients, &k, sizeof k));
     ring_.start();
-    for (int i = 0; i < steps; ++i) {
-      if (shape_.nz > 1)
-        timeStep<3>(k, integrator, i > 0);
-      else
-        timeStep<2>(k, integrator, i > 0);
+    if (residentGrid().z > 0) {
+      residentSteps(steps, k, integrator);
+    } else {
+      for (int i = 0; i < steps; ++i) {
+        if (shape_.nz > 1)
+          timeStep<3>(k, integrator, i > 0);
+        else
+          timeStep<2>(k, integrator, i > 0);
+      }
     }
     const double cells = double(shape_.cells()) * steps;
     ring_.stop(cells, cells * bytesPerCell(integrator));
@@ -298,7 +302,8 @@ class CudaEngine final : public ChEngine {
         return "texture into shared, " + haloBlock + coefficients;
       case CudaChKernel::Shuffle:
         if (fourColumnsALane())
-          return (is3d ? "blocks of " + std::to_string(FastSlab::kUpdatingRows) +
+          return (is3d ? std::string(residentGrid().z > 0 ? "resident blocks" : "blocks") + " of " +
+                             std::to_string(FastSlab::kUpdatingRows) +
                              " rows of 128 columns (4 a lane, float4) marching through " +
                              slabPlanesText() + ", " + std::to_string(FastSlab::kStages) +
                              " copied ahead (cp.async), rows shared"
@@ -519,7 +524,8 @@ class CudaEngine final : public ChEngine {
     return dim3(columns, rows, unsigned(planeParts(int(columns * rows), shape_.nz, slabWave())));
   }
   std::string slabPlanesText() const {
-    const unsigned parts = slabGrid().z;
+    const unsigned resident = residentGrid().z;
+    const unsigned parts = resident > 0 ? resident : slabGrid().z;
     return parts == 1 ? "all " + std::to_string(shape_.nz) + " planes"
                       : "a part of " + std::to_string(parts) + " of the planes (about " +
                             std::to_string((shape_.nz + parts / 2) / parts) + " each)";
@@ -533,6 +539,88 @@ class CudaEngine final : public ChEngine {
                     dim3(FastSlab::kThreads), afterPass, FastSlab::kSharedBytes)(
         reinterpret_cast<const float4*>(in), reinterpret_cast<const float4*>(base),
         reinterpret_cast<float4*>(out), shape_, h, k);
+  }
+
+  // The resident kernels (ch_kernels.cuh) by [constant coefficients].
+  using ResidentKernel = void (*)(ResidentPasses, Shape, Coefficients);
+  static ResidentKernel residentKernel(bool constant) {
+    return constant ? residentKernel3d<FastSlab, true> : residentKernel3d<FastSlab, false>;
+  }
+
+  // How many of the resident kernels' blocks the GPU holds at once: 0 where it cannot launch
+  // cooperatively (which alone promises that every block of a launch is on the GPU at once, as
+  // blocks that wait for each other need) or lends a block too little shared memory. Once a
+  // process, as slabFits().
+  static int residentWave() {
+    static const int wave = [] {
+      using S = FastSlab;
+      int device = 0, cooperative = 0, multiprocessors = 0;
+      WS_CUDA_CHECK(cudaGetDevice(&device));
+      WS_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+      if (!cooperative || !slabFits()) return 0;
+      WS_CUDA_CHECK(
+          cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+      int fewest = 0;
+      for (const bool constant : {false, true}) {
+        WS_CUDA_CHECK(cudaFuncSetAttribute(residentKernel(constant),
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           int(S::kSharedBytes)));
+        int perMultiprocessor = 0;
+        WS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &perMultiprocessor, residentKernel(constant), S::kThreads, S::kSharedBytes));
+        fewest = constant ? std::min(fewest, perMultiprocessor) : perMultiprocessor;
+      }
+      return multiprocessors * fewest;
+    }();
+    return wave;
+  }
+
+  // The resident launch's grid: the slab kernel's blocks of rows and columns, the planes in as many
+  // parts as the GPU holds blocks for at once (each at least six planes deep, so that a block's
+  // reads, the copies past its march's end included, reach no part beyond the next). z is 0 where
+  // resident blocks are not used: unless asked (CudaChConfig::resident), in 2-D, where the lanes
+  // hold a column each or too few blocks fit, and where the last block of rows holds one row (the
+  // first block's halo would reach the block before it, two blocks away).
+  dim3 residentGrid() const {
+    const unsigned columns = blocksFor(shape_.nx, 128),
+                   rows = blocksFor(shape_.ny, FastSlab::kUpdatingRows);
+    if (!config_.resident || config_.kernel != CudaChKernel::Shuffle || shape_.nz == 1 ||
+        !fourColumnsALane() || shape_.ny % FastSlab::kUpdatingRows == 1)
+      return dim3(columns, rows, 0);
+    const int parts = std::min(residentWave() / int(columns * rows), shape_.nz / 6);
+    return dim3(columns, rows, unsigned(std::max(parts, 0)));
+  }
+
+  // The steps in launches of resident blocks (residentKernel3d), at most kResidentSteps a launch:
+  // a GPU that also drives a display stops a kernel that runs for seconds.
+  static constexpr int kResidentSteps = 32;
+  void residentSteps(int steps, const Coefficients& k, Integrator integrator) {
+    const dim3 grid = residentGrid();
+    const unsigned blocks = grid.x * grid.y * grid.z;
+    if (done_.size() < blocks) done_.allocate(blocks);
+    const bool rk2 = integrator == Integrator::RK2;
+    const ResidentKernel kernel = residentKernel(config_.constant);
+    for (int first = 0; first < steps; first += kResidentSteps) {
+      const int launched = std::min(kResidentSteps, steps - first);
+      WS_CUDA_CHECK(cudaMemsetAsync(done_.data(), 0, blocks * sizeof(unsigned)));
+      ResidentPasses passes{reinterpret_cast<float4*>(phi_.data()),
+                            reinterpret_cast<float4*>(stage_.data()),
+                            rk2 ? 2 * launched : launched,
+                            rk2,
+                            oddPasses_,
+                            done_.data()};
+      Shape shape = shape_;
+      Coefficients coefficients = k;
+      void* args[] = {&passes, &shape, &coefficients};
+      WS_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), grid,
+                                                dim3(FastSlab::kThreads), args,
+                                                FastSlab::kSharedBytes, nullptr));
+      oddPasses_ = oddPasses_ != (passes.count % 2 == 1);
+      if (!rk2 && launched % 2 == 1) std::swap(phi_, stage_);  // Euler's passes swap the fields
+    }
+    if (std::vector<KernelLaunch>* log = launchLog())
+      noteLaunch(*log, "residentKernel3d", reinterpret_cast<const void*>(kernel), grid,
+                 dim3(FastSlab::kThreads), FastSlab::kSharedBytes);
   }
 
   // Back and forth (CudaChConfig::backAndForth): every other pass of the 2-D four-column kernel
@@ -577,6 +665,8 @@ class CudaEngine final : public ChEngine {
   Shape shape_;
   DeviceBuffer<float> phi_, stage_;  // stage_: A, B and the fast path only
   bool backwards_ = false;           // the last 2-D four-column pass ran backwards
+  bool oddPasses_ = false;           // the resident launches have made an odd number of passes
+  DeviceBuffer<unsigned> done_;      // the resident blocks' counters of passes finished
   TextureField fields_[2];           // C and D: the field and the stage (or Euler's next)
   int current_ = 0;
   bool linearFresh_ = true;        // C and D: phi_ holds the current array's values

@@ -23,6 +23,9 @@ struct CudaChConfig {
   // The 2-D fast path (four columns a lane): every other pass from the grid's end, where the pass
   // before ended, so that what it reads first is still in the L2 cache; false: each from the start.
   bool backAndForth = true;
+  // The 3-D fast path: a step's passes in one launch of blocks that stay on the GPU, each starting
+  // a pass as its neighbours finish the one before; false: a launch a pass.
+  bool resident = true;
 };
 
 std::unique_ptr<ChEngine> makeCudaEngine(const CudaChConfig& config, ChTimings timings);

@@ -5,6 +5,7 @@
 // from __constant__ memory (kConst).
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
+#include <cuda/atomic>
 
 #include <type_traits>
 
@@ -580,15 +581,26 @@ struct Slab {
 };
 using FastSlab = Slab<12, 3>;
 
+// The planes a block marches through, z0 to end - 1 in the order it takes them, counted from the
+// grid's first plane, or (`down`) from its last: march plane z is the grid's plane nz - 1 - z.
+// The stencil is the same either way, so a march down computes what a march up does.
+struct SlabMarch {
+  int z0, end;
+  bool down;
+  // The grid's plane at march plane z, which may lie up to two planes off the grid (it wraps).
+  __device__ int plane(int z, int nz) const { return onGrid(tileWrap(z, nz), nz); }
+  // The same for a march plane on the grid.
+  __device__ int onGrid(int z, int nz) const { return down ? nz - 1 - z : z; }
+};
+
+// One pass of the block's march: out = base + h f(in) over its rows and planes.
 template <typename S, bool kConst, bool kSameBase>
-__global__ void __launch_bounds__(S::kThreads)
-    vectorKernel3d(const float4* in, const float4* base, float4* out, Shape s, float h,
-                   Coefficients argument) {
-  waitForPreviousGrid();  // launched to overlap the previous pass: see shufflePass
-  letNextGridStart();
+__device__ __forceinline__ void marchSlab(const float4* in, const float4* base, float4* out,
+                                          const Shape& s, float h, const Coefficients& k,
+                                          const SlabMarch& march) {
   constexpr int TR = S::kRowThreads, kRows = S::kRows, kStages = S::kStages, R = S::kRowsAWarp;
-  // The march is unrolled by the stage count, so that each plane's stage and exchange buffer are
-  // known when compiling (a plane's parity too: z0 and the unrolled steps are even).
+  // The march is unrolled by the stage count, so that each plane's stage and exchange buffer (by
+  // the parity of its turn) are known when compiling.
   static_assert(kStages % 2 == 0, "a plane's parity is its step's");
   extern __shared__ float4 slab[];
   float4* const phiRows = slab;                          // [2][TR]
@@ -620,21 +632,21 @@ __global__ void __launch_bounds__(S::kThreads)
     loadRow[r] = std::size_t(tileWrap(y0 + r, s.ny)) * rowQuads;
   }
   const auto load = [&](int r, int z) {
-    const std::size_t row = std::size_t(tileWrap(z, s.nz)) * planeQuads + loadRow[r];
+    const std::size_t row = std::size_t(march.plane(z, s.nz)) * planeQuads + loadRow[r];
     return QuadRow{in[row + l.column], l.loadEdge(in, row)};
   };
-  const Coefficients k = coefficientsOf<kConst>(argument);
-  const int parts = int(gridDim.z), zPart = int(blockIdx.z);  // ch_parts.h
-  const int z0 = partStart(zPart, parts, s.nz), end = partStart(zPart + 1, parts, s.nz);
+  const int z0 = march.z0, end = march.end;
   // Plane q's stage is (q - z0) % kStages. A thread reads only the stages it copied itself, so
   // waiting for its own copies is enough; a stage is copied into again a plane after it was read,
   // past a barrier. The copies run ahead of the march from `ahead`, the offset of each of this
-  // thread's rows in plane q, stepped a plane at a time and wrapped past the grid's last plane (32
-  // bits: the launcher sends no field of 2^32 float4s or more).
+  // thread's rows in plane q, stepped a plane at a time (back, marching down) and wrapped past the
+  // grid's last plane (32 bits: the launcher sends no field of 2^32 float4s or more).
   const unsigned fieldQuads = unsigned(planeQuads) * unsigned(s.nz);
+  const unsigned step = march.down ? fieldQuads - unsigned(planeQuads) : unsigned(planeQuads);
   unsigned ahead[R];
   WS_UNROLL
-  for (int r = 0; r < R; ++r) ahead[r] = unsigned(z0) * unsigned(planeQuads) + unsigned(loadRow[r]);
+  for (int r = 0; r < R; ++r)
+    ahead[r] = unsigned(march.onGrid(z0, s.nz)) * unsigned(planeQuads) + unsigned(loadRow[r]);
   // The copies of plane q (phi and the edge) and of the base at q - 2 into `stage`, as one group.
   // Past the last plane the march needs (end + 1) they go on, into stages never read: cheaper than
   // checking every plane (Euler up to 3% faster at 256^3, RK2 the same: runs 98-99 of 2026-11-30).
@@ -647,12 +659,11 @@ __global__ void __launch_bounds__(S::kThreads)
         __pipeline_memcpy_async(&edgeStages[stage * kRows * 2 + edgeSlot[r]],
                                 l.edgeOf(in + ahead[r]), sizeof(float2));
       if (!kSameBase && writes[r] && q - 2 >= z0 && q - 2 < end)
-        __pipeline_memcpy_async(
-            &baseStages[stage * TR + slot[r]],
-            &base[std::size_t(q - 2) * planeQuads + storeRow + std::size_t(r) * rowQuads],
-            sizeof(float4));
-      ahead[r] += unsigned(planeQuads);
-      if (ahead[r] >= fieldQuads) ahead[r] -= fieldQuads;
+        __pipeline_memcpy_async(&baseStages[stage * TR + slot[r]],
+                                &base[std::size_t(march.onGrid(q - 2, s.nz)) * planeQuads +
+                                      storeRow + std::size_t(r) * rowQuads],
+                                sizeof(float4));
+      ahead[r] = ahead[r] >= fieldQuads - step ? ahead[r] - (fieldQuads - step) : ahead[r] + step;
     }
     __pipeline_commit();
   };
@@ -667,7 +678,9 @@ __global__ void __launch_bounds__(S::kThreads)
   }
   WS_UNROLL
   for (int q = 0; q < kStages - 1; ++q) issue(z0 + q, q);
-  std::size_t at = std::size_t(z0) * planeQuads + storeRow;  // row 0's result at plane z
+  // Row 0's result at plane z, a plane on (back, marching down) a turn.
+  std::size_t at = std::size_t(march.onGrid(z0, s.nz)) * planeQuads + storeRow;
+  const std::size_t atStep = march.down ? std::size_t(0) - planeQuads : planeQuads;
   // Plane z's turn: mu at z + 1, and plane z updated where it has `started` and a row updates.
   // Plane z + 2 lands in `stage` (a std::integral_constant: the stage's and the exchange buffer's
   // offsets are constants).
@@ -748,7 +761,7 @@ __global__ void __launch_bounds__(S::kThreads)
         if (l.inRow) out[at + std::size_t(r) * rowQuads] = updated;
       }
     }
-    if (started) at += planeQuads;
+    if (started) at += atStep;
     WS_UNROLL
     for (int r = 0; r < R; ++r) muBack[r] = mu[r], mu[r] = muFront[r];
   };
@@ -765,6 +778,108 @@ __global__ void __launch_bounds__(S::kThreads)
     turn(std::integral_constant<int, 3>{}, z + 3, z + 3 >= z0);
   }
   __pipeline_wait_prior(0);  // the copies past the march land before the block's memory goes
+}
+
+// A pass of the march, launched once a pass: block (x, y, z) marches up through part z of the
+// planes (ch_parts.h).
+template <typename S, bool kConst, bool kSameBase>
+__global__ void __launch_bounds__(S::kThreads)
+    vectorKernel3d(const float4* in, const float4* base, float4* out, Shape s, float h,
+                   Coefficients argument) {
+  waitForPreviousGrid();  // launched to overlap the previous pass: see shufflePass
+  letNextGridStart();
+  const int parts = int(gridDim.z), zPart = int(blockIdx.z);
+  const SlabMarch march{partStart(zPart, parts, s.nz), partStart(zPart + 1, parts, s.nz), false};
+  marchSlab<S, kConst, kSameBase>(in, base, out, s, h, coefficientsOf<kConst>(argument), march);
+}
+
+// ---- The 3-D march with resident blocks ------------------------------------------------------
+
+// The source synchronizes the grid by ending a kernel: a pass is a launch, and every block of the
+// next one starts only when the last block of this one has finished. Its blocks then all start
+// their marches at once, each reading its first planes and making two planes of mu before it
+// writes anything (at 256^3 some 4.5 us of a 37 us pass on an H200, in which the memory is
+// underused), and the pass lasts as long as its slowest block. Resident blocks stay on the GPU for
+// the passes of many steps (one cooperative launch, which the GPU refuses unless every block fits
+// at once): a block starts a pass as soon as the blocks around it have finished the pass before,
+// the only ones whose values it reads and whose readers it overwrites, and no launch or grid-wide
+// wait stands between passes. Each pass marches the other way from the one before, and
+// neighbouring parts the opposite ways, so that a block starts where it and its neighbours have
+// just ended: the planes its start reads are the ones just written, still in the L2 cache. On an
+// H100 at 256^3 (docs/performance.md, 2026-12-07) an RK2 step took 12% less time than a launch a
+// pass, an Euler step 11%.
+
+// The passes of one resident launch (residentKernel3d).
+struct ResidentPasses {
+  float4* phi;    // the field as the launch starts (RK2: the field throughout)
+  float4* other;  // Euler: the next field (the passes swap them); RK2: the stage
+  int count;      // passes: Euler steps, or twice the RK2 steps (the half step, then the final)
+  bool rk2;
+  bool oddBefore;  // the launches before made an odd number of passes: each part turns round
+  unsigned* done;  // a counter a block, zero at the launch: the passes it has finished
+};
+
+// Block b of the grid, x fastest.
+__device__ __forceinline__ unsigned blockNumber(unsigned x, unsigned y, unsigned z) {
+  return (z * gridDim.y + y) * gridDim.x + x;
+}
+
+// Waits until this block and the 26 around it (on the torus of blocks) have finished `passes`
+// passes: thread t < 27 watches one of them, and the block's barrier lets every thread read what
+// they wrote (the acquire, as the release in finishPass, is at the GPU's scope, and takes this
+// SM's L1 cache out of the way of stale lines). A block more than one away reads nothing this
+// block writes, nor writes anything it reads: every part is at least five planes deep and every
+// block of rows at least two rows (residentGrid, ch_cuda.cu).
+__device__ __forceinline__ void waitForNeighbours(const unsigned* done, unsigned passes) {
+  const int t = int(threadIdx.x);
+  if (t < 27) {
+    const auto around = [](int offset, unsigned at, unsigned count) {
+      return (at + count + unsigned(offset)) % count;
+    };
+    const unsigned x = around(t % 3 - 1, blockIdx.x, gridDim.x),
+                   y = around(t / 3 % 3 - 1, blockIdx.y, gridDim.y),
+                   z = around(t / 9 - 1, blockIdx.z, gridDim.z);
+    cuda::atomic_ref<const unsigned, cuda::thread_scope_device> flag(done[blockNumber(x, y, z)]);
+    while (flag.load(cuda::memory_order_acquire) < passes) __nanosleep(32);
+  }
+  __syncthreads();
+}
+
+// Tells the blocks around that this one has finished `passes` passes: every thread's stores are
+// behind the barrier, and the fence orders them before the counter's release.
+__device__ __forceinline__ void finishPass(unsigned* done, unsigned passes) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> flag(
+        done[blockNumber(blockIdx.x, blockIdx.y, blockIdx.z)]);
+    flag.store(passes, cuda::memory_order_release);
+  }
+}
+
+// All of a launch's passes, each block staying on its part of the planes (ch_parts.h) throughout.
+template <typename S, bool kConst>
+__global__ void __launch_bounds__(S::kThreads, 1)
+    residentKernel3d(ResidentPasses p, Shape s, Coefficients argument) {
+  const Coefficients k = coefficientsOf<kConst>(argument);
+  const int parts = int(gridDim.z), part = int(blockIdx.z);
+  const int first = partStart(part, parts, s.nz), last = partStart(part + 1, parts, s.nz);
+  for (int pass = 0; pass < p.count; ++pass) {
+    if (pass > 0) waitForNeighbours(p.done, unsigned(pass));
+    const bool down = ((part + pass) & 1) != int(p.oddBefore);
+    const SlabMarch march =
+        down ? SlabMarch{s.nz - last, s.nz - first, true} : SlabMarch{first, last, false};
+    if (p.rk2 && (pass & 1)) {
+      marchSlab<S, kConst, false>(p.other, p.phi, p.phi, s, passStep(Pass::Final, k), k, march);
+    } else {
+      // Euler's pass from the field into the next, or back; RK2's half step into the stage.
+      const bool back = !p.rk2 && (pass & 1);
+      const float4* in = back ? p.other : p.phi;
+      marchSlab<S, kConst, true>(in, in, back ? p.phi : p.other, s,
+                                 passStep(p.rk2 ? Pass::Half : Pass::Euler, k), k, march);
+    }
+    finishPass(p.done, unsigned(pass + 1));
+  }
 }
 
 // ---- The 3-D fast path: the same warps, several rows each, marching through the planes --------

@@ -91,6 +91,14 @@ ChModule::ChModule(Backend backend) : Module(backend) {
       "from the grid's end, where the pass before ended, so that the first values it reads are "
       "still in the L2 cache (50 MiB on an H100, 60 on an H200; a 4096^2 field is 64 MiB); one "
       "way starts every pass at the grid's start, which the L2 has long since let go"));
+  p.declare(ParamSpec::choice(
+      "pass_sync", "pass sync", "neighbours", {"neighbours", "kernel launch"},
+      "3-D fast path: how a pass waits for the one before. neighbours: the blocks stay on the GPU "
+      "for up to 32 steps (one cooperative launch), each starting a pass as soon as the "
+      "26 blocks around it have finished the one before, marching the other way, where the "
+      "planes just written are still in the L2 cache; kernel launch: the source's grid-wide "
+      "synchronization, a launch a pass, whose blocks all wait for the last block of the pass "
+      "before and then start their marches at once"));
 
   cpuTimings_ = {&addTiming("step (CPU)", "cell updates/s", false),
                  &addTiming("view (CPU)", "pixels/s", false)};
@@ -273,6 +281,7 @@ bool ChModule::applies(const std::string& key) const {
     return backend() == Backend::Cuda && (variant() == "global" || variant() == "texture");
   if (key == "constant_memory") return backend() == Backend::Cuda;
   if (key == "pass_order") return backend() == Backend::Cuda && variant() == "shuffle" && !is3d;
+  if (key == "pass_sync") return backend() == Backend::Cuda && variant() == "shuffle" && is3d;
   return !key.empty();
 }
 
@@ -420,7 +429,7 @@ void ChModule::applyParams(const std::vector<std::string>& changed) {
 }
 
 void ChModule::applyConfig(const std::vector<std::string>& changed) {
-  if (anyOf(changed, {"thread_shape", "constant_memory", "pass_order"}) &&
+  if (anyOf(changed, {"thread_shape", "constant_memory", "pass_order", "pass_sync"}) &&
       backend() == Backend::Cuda) {
     applySelection(backend(), saveState());  // the same kernel, built anew
     clearTimings();
