@@ -10,9 +10,10 @@
 
 namespace ws::ch {
 
-// The first plane of part p of `parts` (nz for p == parts): even, so that each part's march starts
-// on a plane of even parity as its unrolled turns assume, and the parts as even as that allows.
-// Every part holds a plane at least while parts <= (nz + 1) / 2.
+// The first plane of part p of `parts` (nz for p == parts): even, and the parts as even as that
+// allows. (The march does not need the even start: its exchange buffers alternate with its turns,
+// counted from its first, whatever the plane; a resident block marching down starts at nz less its
+// part's end.) Every part holds a plane at least while parts <= (nz + 1) / 2.
 WS_HD int partStart(int part, int parts, int nz) {
   return part == parts ? nz : 2 * int(std::int64_t(part) * ((nz + 1) / 2) / parts);
 }
