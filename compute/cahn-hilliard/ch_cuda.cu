@@ -213,8 +213,8 @@ class CudaEngine final : public ChEngine {
     injectGpuFaultIfRequested();
     if (config_.constant) WS_CUDA_CHECK(cudaMemcpyToSymbol(cCoefficients, &k, sizeof k));
     ring_.start();
-    if (residentGrid().z > 0) {
-      residentSteps(steps, k, integrator);
+    if (const dim3 resident = residentGrid(); resident.z > 0) {
+      residentSteps(resident, steps, k, integrator);
     } else {
       for (int i = 0; i < steps; ++i) {
         if (shape_.nz > 1)
@@ -492,28 +492,35 @@ class CudaEngine final : public ChEngine {
       WS_CUDA_CHECK(
           cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
       if (std::size_t(bytes) < S::kSharedBytes) return false;
-      for (const bool constant : {false, true})
+      for (const bool constant : {false, true}) {
         for (const bool sameBase : {false, true})
           WS_CUDA_CHECK(cudaFuncSetAttribute(slabKernel(constant, sameBase),
                                              cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              int(S::kSharedBytes)));
+        WS_CUDA_CHECK(cudaFuncSetAttribute(residentKernel(constant),
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           int(S::kSharedBytes)));
+      }
       return true;
     }();
     return fits;
   }
 
+  // How many blocks of a slab's threads and shared memory running `kernel` the GPU holds at once.
+  template <typename Kernel>
+  static int slabBlocksAtOnce(Kernel kernel) {
+    using S = FastSlab;
+    int device = 0, multiprocessors = 0, perMultiprocessor = 0;
+    WS_CUDA_CHECK(cudaGetDevice(&device));
+    WS_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+    WS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, kernel,
+                                                                S::kThreads, S::kSharedBytes));
+    return multiprocessors * perMultiprocessor;
+  }
+
   // How many of the slab kernels' blocks the GPU runs at once (once a process, as slabFits()).
   static int slabWave() {
-    static const int wave = [] {
-      using S = FastSlab;
-      int device = 0, multiprocessors = 0, perMultiprocessor = 0;
-      WS_CUDA_CHECK(cudaGetDevice(&device));
-      WS_CUDA_CHECK(
-          cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-      WS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &perMultiprocessor, slabKernel(false, false), S::kThreads, S::kSharedBytes));
-      return std::max(1, multiprocessors * perMultiprocessor);
-    }();
+    static const int wave = std::max(1, slabBlocksAtOnce(slabKernel(false, false)));
     return wave;
   }
 
@@ -553,24 +560,12 @@ class CudaEngine final : public ChEngine {
   // process, as slabFits().
   static int residentWave() {
     static const int wave = [] {
-      using S = FastSlab;
-      int device = 0, cooperative = 0, multiprocessors = 0;
+      int device = 0, cooperative = 0;
       WS_CUDA_CHECK(cudaGetDevice(&device));
       WS_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
       if (!cooperative || !slabFits()) return 0;
-      WS_CUDA_CHECK(
-          cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-      int fewest = 0;
-      for (const bool constant : {false, true}) {
-        WS_CUDA_CHECK(cudaFuncSetAttribute(residentKernel(constant),
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           int(S::kSharedBytes)));
-        int perMultiprocessor = 0;
-        WS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &perMultiprocessor, residentKernel(constant), S::kThreads, S::kSharedBytes));
-        fewest = constant ? std::min(fewest, perMultiprocessor) : perMultiprocessor;
-      }
-      return multiprocessors * fewest;
+      return std::min(slabBlocksAtOnce(residentKernel(false)),
+                      slabBlocksAtOnce(residentKernel(true)));
     }();
     return wave;
   }
@@ -591,11 +586,11 @@ class CudaEngine final : public ChEngine {
     return dim3(columns, rows, unsigned(std::max(parts, 0)));
   }
 
-  // The steps in launches of resident blocks (residentKernel3d), at most kResidentSteps a launch:
+  // The steps in launches of resident blocks (residentKernel3d) over `grid` (residentGrid()), at
+  // most kResidentSteps a launch:
   // a GPU that also drives a display stops a kernel that runs for seconds.
   static constexpr int kResidentSteps = 32;
-  void residentSteps(int steps, const Coefficients& k, Integrator integrator) {
-    const dim3 grid = residentGrid();
+  void residentSteps(dim3 grid, int steps, const Coefficients& k, Integrator integrator) {
     const unsigned blocks = grid.x * grid.y * grid.z;
     if (done_.size() < blocks) done_.allocate(blocks);
     const bool rk2 = integrator == Integrator::RK2;
