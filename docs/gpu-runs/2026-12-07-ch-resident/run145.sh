@@ -1,6 +1,6 @@
 #!/bin/bash
-# PREPARED, NOT RUN (2026-12-07: no GPU machine could be started for it; main at 29e35d5 lacks
-# run145-pairs.patch, which this script applies first).
+# Prepared 2026-12-07 when no GPU machine could be started; its patches rebased onto 67210e2. Main
+# lacks run145-pairs.patch, which this script applies first.
 # Run 145, issue 31: the 3-D slab for rows of an odd number of float2s (nx 2 mod 4, 322^3 among
 # them: a lane's four columns as two float2s, the row's last quad a half), and how far the slab
 # goes on rows that fill its warps of 128 columns only in part (322 and 320: three warps a row,
