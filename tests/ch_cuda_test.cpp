@@ -51,17 +51,20 @@ TEST(ChCuda, EveryKernelFollowsTheCpuOnFreshRandomFields) {
   // "150x200", "256x300" and "40x30x72" are large enough for the shuffle kernels' chunks away
   // from the grid's sides (which step through rows and planes without wrapping them). The fast
   // path holds four columns a lane where the width is a multiple of four in 2-D (96, 100, 256,
-  // 1032; 32) and in 3-D where it also fills the warps of 128 columns (128, 256; 128); a column
-  // elsewhere (150, 36, 37, 40; 30, 13, 36). 1032 ends 2.06 warps into a block of 4: whole warps
+  // 1032; 32) and in 3-D where it is a multiple of two and fills at least five sixths of its
+  // warps of 128 columns (128, 256, 118, 246; 128, 118); a column elsewhere (150, 36, 37, 40; 30,
+  // 13, 36). 1032 ends 2.06 warps into a block of 4: whole warps
   // past the row; 128x20x72 and 256x18x40 have partial blocks of rows and of planes, 128x70x12
   // (and 128x40x5) several blocks of rows, the last partial. The 3-D four-column sizes six planes
   // deep or more take resident blocks (pass_sync "neighbours", the default): 128x20x72 in twelve
-  // parts of the planes, 256x18x40 in six, 128x70x12 in two.
-  std::vector<std::string> sizes = {"96x48",     "100x77",    "36x24x20", "37x21x19",
-                                    "150x200",   "256x300",   "40x30x72", "1032x40",
-                                    "128x20x72", "256x18x40", "128x70x12"};
+  // parts of the planes, 256x18x40 in six, 128x70x12 in two. 118 and 246 wide rows are an odd
+  // number of float2s: the lanes hold four columns as two float2s, the row's last quad a half
+  // (118: the one warp's lane 29; 246: the second warp's).
+  std::vector<std::string> sizes = {"96x48",     "100x77",    "36x24x20", "37x21x19",  "150x200",
+                                    "256x300",   "40x30x72",  "1032x40",  "128x20x72", "256x18x40",
+                                    "128x70x12", "118x20x24", "246x37x14"};
   if (underSanitizer())
-    sizes = {"30x17", "32x20", "13x9x11", "128x6x5", "36x6x5", "128x40x5", "128x40x12"};
+    sizes = {"30x17", "32x20", "13x9x11", "128x6x5", "36x6x5", "128x40x5", "128x40x12", "118x6x12"};
   for (const KernelVariant& v : ChModule(Backend::Cuda).variants(Backend::Cuda))
     for (const std::string& size : sizes)
       for (const char* integrator : {"RK2", "Euler"})
@@ -138,15 +141,16 @@ TEST(ChCuda, ResidentBlocksGiveTheLaunchesFieldBitForBit) {
   // them rather than on a launch's end: the field is the launches', bit for bit, after launches of
   // odd and even numbers of passes (steps of 1, 2, 3 and 33, which takes a launch of 32 and one of
   // 1: which way each part marches, and for Euler which buffer holds the field, carry over from one
-  // launch to the next). 128x20x72 has
-  // one block of rows and twelve parts of six planes, every block its own neighbour along x and y;
-  // 256x70x40 two blocks of columns and three of rows, the last of six rows; 256x96x48 three whole
-  // blocks of rows; 128x40x12 two parts. 128x97x24 has a last block of one row: it is refused
-  // (its first block's halo would reach two blocks away) and launches a pass.
+  // launch to the next). 128x20x72 has one block of rows and twelve parts of six planes, every
+  // block its own neighbour along x and y; 256x70x40 two blocks of columns and three of rows, the
+  // last of six rows; 256x96x48 three whole blocks of rows; 128x40x12 two parts; 246x70x24 rows of
+  // an odd number of float2s (a lane's four columns as two, the row's last quad a half).
+  // 128x97x24 has a last block of one row: it is refused (its first block's halo would reach two
+  // blocks away) and launches a pass.
   WS_REQUIRE_GPU();
   const std::uint64_t seed = test::freshSeed();
-  std::vector<std::string> sizes = {"128x20x72", "256x70x40", "256x96x48", "128x40x12",
-                                    "128x97x24"};
+  std::vector<std::string> sizes = {"128x20x72", "256x70x40", "256x96x48",
+                                    "128x40x12", "246x70x24", "128x97x24"};
   if (underSanitizer()) sizes = {"128x40x12"};
   for (const std::string& size : sizes)
     for (const char* integrator : {"RK2", "Euler"}) {

@@ -304,7 +304,8 @@ class CudaEngine final : public ChEngine {
         if (fourColumnsALane())
           return (is3d ? std::string(residentGrid().z > 0 ? "resident blocks" : "blocks") + " of " +
                              std::to_string(FastSlab::kUpdatingRows) +
-                             " rows of 128 columns (4 a lane, float4) marching through " +
+                             " rows of 128 columns (4 a lane, " +
+                             (pairs() ? "two float2s" : "float4") + ") marching through " +
                              slabPlanesText() + ", " + std::to_string(FastSlab::kStages) +
                              " copied ahead (cp.async), rows shared"
                        : "warps of 128 columns (4 a lane, float4) marching down " +
@@ -459,27 +460,38 @@ class CudaEngine final : public ChEngine {
     }
   }
 
-  // The fast path's lanes hold four columns where a row is a whole number of float4s. In 3-D, also
-  // where the GPU lends a block the shared memory the kernel asks (Hopper and the A100 do, Turing
-  // and the other Amperes not) and the rows fill the warps of 128 columns as well as the
-  // one-column kernel's 28 of 32 lanes do: a block's warps all share a row, and at 320^3 (a
-  // row 2.5 warps) it ran at 47% RK2 and 38% Euler against the one-column kernel's 47% and 50%
-  // at 322^3 (H200, docs/performance.md). And in 3-D only for fields under 2^32 float4s (64 GB),
-  // which its copies ahead address with 32-bit offsets.
+  // The fast path's lanes hold four columns where a row is a whole number of float4s, and in 3-D
+  // where it is a whole number of float2s (pairs(): a lane's four as two, the row's last quad a
+  // half). In 3-D, also where the GPU lends a block the shared memory the kernel asks (Hopper and
+  // the A100 do, Turing and the other Amperes not) and the rows fill at least five sixths of the
+  // warps of 128 columns (a block's warps all share a row): at 320^3 and 322^3, rows 83% and 84%
+  // full, it ran at 87% and 70% of the floor (RK2; Euler 90% and 71%) against the one-column
+  // kernel's 57-58% (Euler 64%; H100, run 145 of 2026-12-07). Fuller rows were the rule before
+  // (seven eighths: 320^3 had run at 47% RK2 on an H200 when a warp held one row and the passes
+  // were launches); emptier ones are not measured. And in 3-D only for fields under 2^32 units
+  // (64 or 32 GB), which its copies ahead address with 32-bit offsets.
   bool fourColumnsALane() const {
-    if (shape_.nx % 4 != 0) return false;
-    if (shape_.nz == 1) return true;
-    if (std::size_t(shape_.nx / 4) * shape_.ny * shape_.nz >> 32) return false;
+    if (shape_.nz == 1) return shape_.nx % 4 == 0;
+    if (shape_.nx % 2 != 0) return false;
+    if (std::size_t(shape_.nx / (pairs() ? 2 : 4)) * shape_.ny * shape_.nz >> 32) return false;
     const int warps = int(blocksFor(shape_.nx, 128));
-    return slabFits() && 32 * shape_.nx >= 28 * 128 * warps;
+    return slabFits() && 6 * shape_.nx >= 5 * 128 * warps;
   }
+  // The 3-D four-column kernels reach rows of an odd number of float2s (nx 2 mod 4) in float2s.
+  bool pairs() const { return shape_.nx % 4 != 0; }
 
-  // The 3-D four-column kernels by [constant coefficients][the pass adds to its own input].
-  using SlabKernel = void (*)(const float4*, const float4*, float4*, Shape, float, Coefficients);
-  static SlabKernel slabKernel(bool constant, bool sameBase) {
+  // The 3-D four-column kernels by [constant coefficients][the pass adds to its own input][pairs].
+  using SlabKernel = void (*)(const float*, const float*, float*, Shape, float, Coefficients);
+  template <bool kPairs>
+  static SlabKernel slabKernelOf(bool constant, bool sameBase) {
     using S = FastSlab;
-    return constant ? (sameBase ? vectorKernel3d<S, true, true> : vectorKernel3d<S, true, false>)
-                    : (sameBase ? vectorKernel3d<S, false, true> : vectorKernel3d<S, false, false>);
+    return constant ? (sameBase ? vectorKernel3d<S, true, true, kPairs>
+                                : vectorKernel3d<S, true, false, kPairs>)
+                    : (sameBase ? vectorKernel3d<S, false, true, kPairs>
+                                : vectorKernel3d<S, false, false, kPairs>);
+  }
+  static SlabKernel slabKernel(bool constant, bool sameBase, bool pairs) {
+    return pairs ? slabKernelOf<true>(constant, sameBase) : slabKernelOf<false>(constant, sameBase);
   }
 
   // Whether the GPU lends a block the 3-D four-column kernel's shared memory; if it does, the
@@ -494,12 +506,14 @@ class CudaEngine final : public ChEngine {
       if (std::size_t(bytes) < S::kSharedBytes) return false;
       for (const bool constant : {false, true}) {
         for (const bool sameBase : {false, true})
-          WS_CUDA_CHECK(cudaFuncSetAttribute(slabKernel(constant, sameBase),
+          for (const bool pairs : {false, true})
+            WS_CUDA_CHECK(cudaFuncSetAttribute(slabKernel(constant, sameBase, pairs),
+                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               int(S::kSharedBytes)));
+        for (const bool pairs : {false, true})
+          WS_CUDA_CHECK(cudaFuncSetAttribute(residentKernel(constant, pairs),
                                              cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              int(S::kSharedBytes)));
-        WS_CUDA_CHECK(cudaFuncSetAttribute(residentKernel(constant),
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           int(S::kSharedBytes)));
       }
       return true;
     }();
@@ -520,7 +534,7 @@ class CudaEngine final : public ChEngine {
 
   // How many of the slab kernels' blocks the GPU runs at once (once a process, as slabFits()).
   static int slabWave() {
-    static const int wave = std::max(1, slabBlocksAtOnce(slabKernel(false, false)));
+    static const int wave = std::max(1, slabBlocksAtOnce(slabKernel(false, false, false)));
     return wave;
   }
 
@@ -542,16 +556,18 @@ class CudaEngine final : public ChEngine {
   // where slabFits()).
   void slabPass(const float* in, const float* base, float* out, float h, const Coefficients& k,
                 bool afterPass) {
-    dependentLaunch("vectorKernel3d", slabKernel(config_.constant, in == base), slabGrid(),
-                    dim3(FastSlab::kThreads), afterPass, FastSlab::kSharedBytes)(
-        reinterpret_cast<const float4*>(in), reinterpret_cast<const float4*>(base),
-        reinterpret_cast<float4*>(out), shape_, h, k);
+    dependentLaunch("vectorKernel3d", slabKernel(config_.constant, in == base, pairs()), slabGrid(),
+                    dim3(FastSlab::kThreads), afterPass,
+                    FastSlab::kSharedBytes)(in, base, out, shape_, h, k);
   }
 
-  // The resident kernels (ch_kernels.cuh) by [constant coefficients].
+  // The resident kernels (ch_kernels.cuh) by [constant coefficients][pairs].
   using ResidentKernel = void (*)(ResidentPasses, Shape, Coefficients);
-  static ResidentKernel residentKernel(bool constant) {
-    return constant ? residentKernel3d<FastSlab, true> : residentKernel3d<FastSlab, false>;
+  static ResidentKernel residentKernel(bool constant, bool pairs) {
+    using S = FastSlab;
+    return constant
+               ? (pairs ? residentKernel3d<S, true, true> : residentKernel3d<S, true, false>)
+               : (pairs ? residentKernel3d<S, false, true> : residentKernel3d<S, false, false>);
   }
 
   // How many of the resident kernels' blocks the GPU holds at once: 0 where it cannot launch
@@ -564,8 +580,13 @@ class CudaEngine final : public ChEngine {
       WS_CUDA_CHECK(cudaGetDevice(&device));
       WS_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
       if (!cooperative || !slabFits()) return 0;
-      return std::min(slabBlocksAtOnce(residentKernel(false)),
-                      slabBlocksAtOnce(residentKernel(true)));
+      int fewest = -1;
+      for (const bool constant : {false, true})
+        for (const bool pairs : {false, true}) {
+          const int blocks = slabBlocksAtOnce(residentKernel(constant, pairs));
+          fewest = fewest < 0 ? blocks : std::min(fewest, blocks);
+        }
+      return fewest;
     }();
     return wave;
   }
@@ -594,16 +615,16 @@ class CudaEngine final : public ChEngine {
     const unsigned blocks = grid.x * grid.y * grid.z;
     if (done_.size() < blocks) done_.allocate(blocks);
     const bool rk2 = integrator == Integrator::RK2;
-    const ResidentKernel kernel = residentKernel(config_.constant);
+    const ResidentKernel kernel = residentKernel(config_.constant, pairs());
     for (int first = 0; first < steps; first += kResidentSteps) {
       const int launched = std::min(kResidentSteps, steps - first);
       WS_CUDA_CHECK(cudaMemsetAsync(done_.data(), 0, blocks * sizeof(unsigned)));
-      ResidentPasses passes{reinterpret_cast<float4*>(phi_.data()),
-                            reinterpret_cast<float4*>(stage_.data()),
-                            rk2 ? 2 * launched : launched,
-                            rk2,
-                            oddPasses_,
-                            done_.data()};
+      ResidentPasses passes{.phi = phi_.data(),
+                            .other = stage_.data(),
+                            .count = rk2 ? 2 * launched : launched,
+                            .rk2 = rk2,
+                            .oddBefore = oddPasses_,
+                            .done = done_.data()};
       Shape shape = shape_;
       Coefficients coefficients = k;
       void* args[] = {&passes, &shape, &coefficients};

@@ -369,7 +369,9 @@ struct AlongRow {
   float west, east;
 };
 
-// The columns a lane holds, of a warp whose first column is x0 on a row of nx.
+// The columns a lane holds, of a warp whose first column is x0 on a row of nx (even). Where nx is
+// 2 mod 4 (the 3-D kernel's pairs, below) the row's last quad is half on the row: its last two
+// columns are the row's first two again (the torus), which make mu there for the half's update.
 struct QuadLane {
   // Its columns are 4 quad to 4 quad + 3: past the row's end for some lanes of the row's last warp.
   int quad;
@@ -377,14 +379,16 @@ struct QuadLane {
   int edgePair;  // lanes 0 and 31: the float2 holding the edge's two columns, on the torus
   bool first, last;  // lane 0, lane 31
   bool inRow;        // quad < the row's quads: the lane's cells are the grid's
+  bool half;         // the row's last quad, of which only the first two columns are the lane's
 
   __device__ QuadLane(int lane, int x0, int nx)
       : quad(x0 / 4 + lane), first(lane == 0), last(lane == 31) {
-    const int rowQuads = nx / 4;
+    const int rowQuads = (nx + 3) / 4;
     // Only quad rowQuads, past the row, is read (as a neighbour): it wraps to quad 0.
     column = quad < rowQuads ? quad : min(quad - rowQuads, rowQuads - 1);
     edgePair = (first ? (x0 >= 2 ? x0 - 2 : x0 - 2 + nx) : tileWrap(x0 + 128, nx)) / 2;
     inRow = quad < rowQuads;
+    half = nx % 4 != 0 && quad == rowQuads - 1;
   }
   // The edge's column next to the warp's, and the one beyond it.
   __device__ float near(float2 edge) const { return first ? edge.y : edge.x; }
@@ -394,12 +398,14 @@ struct QuadLane {
   __device__ AlongRow besideEdge(float2 edge, const float4& v) const {
     return first ? AlongRow{edge.x, v.x} : AlongRow{v.w, edge.y};
   }
-  // Where the edge lies on a row that starts at `row` (lanes 0 and 31).
-  __device__ const float2* edgeOf(const float4* row) const {
+  // Where the edge lies on a row that starts at `row` (lanes 0 and 31), a float4 or a float2.
+  template <typename Unit>
+  __device__ const float2* edgeOf(const Unit* row) const {
     return reinterpret_cast<const float2*>(row) + edgePair;
   }
-  // The edge at a row starting at float4 `row` (zeros for lanes 1 to 30).
-  __device__ float2 loadEdge(const float4* field, std::size_t row) const {
+  // The edge at a row starting at unit `row` (zeros for lanes 1 to 30).
+  template <typename Unit>
+  __device__ float2 loadEdge(const Unit* field, std::size_t row) const {
     return first || last ? *edgeOf(field + row) : make_float2(0, 0);
   }
 };
@@ -593,11 +599,59 @@ struct SlabMarch {
   __device__ int onGrid(int z, int nz) const { return down ? nz - 1 - z : z; }
 };
 
+// How a slab's lanes reach the field: a lane's four columns as one float4 where a row is a whole
+// number of them, or (kPairs: a row of an odd number of float2s, nx 2 mod 4, whose odd rows do not
+// start on 16 bytes) as two float2s, in float2 units. The row's last quad is then a half
+// (QuadLane::half): its second pair is the row's first, and only its first is stored.
+template <bool kPairs>
+struct SlabUnits {
+  using Unit = std::conditional_t<kPairs, float2, float4>;
+  static constexpr int kAQuad = kPairs ? 2 : 1;  // units a quad
+  // A row's units, and where quad q's second pair lies on a row of `rowUnits` (pairs only).
+  static __device__ int row(int nx) { return kPairs ? nx / 2 : nx / 4; }
+  static __device__ int secondPair(int q, int rowUnits) {
+    return 2 * q + 1 < rowUnits ? 2 * q + 1 : 0;
+  }
+  // The four columns of quad q (on the torus) on the row starting at unit `row`.
+  static __device__ float4 load(const Unit* field, std::size_t row, int q, int rowUnits) {
+    if constexpr (kPairs) {
+      const float2 a = field[row + 2 * q], b = field[row + secondPair(q, rowUnits)];
+      return make_float4(a.x, a.y, b.x, b.y);
+    } else {
+      return field[row + q];
+    }
+  }
+  // Copies quad q of the row at unit `row` into `to` asynchronously.
+  static __device__ void copy(float4* to, const Unit* field, std::size_t row, int q, int rowUnits) {
+    if constexpr (kPairs) {
+      float2* const halves = reinterpret_cast<float2*>(to);
+      __pipeline_memcpy_async(halves, field + row + 2 * q, sizeof(float2));
+      __pipeline_memcpy_async(halves + 1, field + row + secondPair(q, rowUnits), sizeof(float2));
+    } else {
+      __pipeline_memcpy_async(to, field + row + q, sizeof(float4));
+    }
+  }
+  // Stores a lane's four cells at unit `at` (its quad's first), the half quad's first two only.
+  static __device__ void store(Unit* field, std::size_t at, const float4& v, bool half) {
+    if constexpr (kPairs) {
+      field[at] = make_float2(v.x, v.y);
+      if (!half) field[at + 1] = make_float2(v.z, v.w);
+    } else {
+      field[at] = v;
+    }
+  }
+};
+
 // One pass of the block's march: out = base + h f(in) over its rows and planes.
-template <typename S, bool kConst, bool kSameBase>
-__device__ __forceinline__ void marchSlab(const float4* in, const float4* base, float4* out,
-                                          const Shape& s, float h, const Coefficients& k,
-                                          const SlabMarch& march) {
+template <typename S, bool kConst, bool kSameBase, bool kPairs>
+__device__ __forceinline__ void marchSlab(const float* inField, const float* baseField,
+                                          float* outField, const Shape& s, float h,
+                                          const Coefficients& k, const SlabMarch& march) {
+  using Units = SlabUnits<kPairs>;
+  using Unit = typename Units::Unit;
+  const Unit* const in = reinterpret_cast<const Unit*>(inField);
+  const Unit* const base = reinterpret_cast<const Unit*>(baseField);
+  Unit* const out = reinterpret_cast<Unit*>(outField);
   constexpr int TR = S::kRowThreads, kRows = S::kRows, kStages = S::kStages, R = S::kRowsAWarp;
   // The march is unrolled by the stage count, so that each plane's stage and exchange buffer (by
   // the parity of its turn) are known when compiling.
@@ -612,12 +666,14 @@ __device__ __forceinline__ void marchSlab(const float4* in, const float4* base, 
       reinterpret_cast<float*>(edgeStages + kStages * kRows * 2);  // [2][kRows][2]
   const int lane = int(threadIdx.x) & 31, warp = int(threadIdx.x) / 32;
   const QuadLane l(lane, int(blockIdx.x) * 128, s.nx);
-  const int rowQuads = s.nx / 4;
+  // Offsets count units (float4s, or float2s for kPairs): a row's, a plane's.
+  const int rowUnits = Units::row(s.nx);
   const int firstRow = warp * R;                                     // of the block's rows
   const int y0 = int(blockIdx.y) * S::kUpdatingRows + firstRow - 2;  // row 0's, unwrapped
   const bool hasEdge = l.first || l.last;
-  const std::size_t planeQuads = std::size_t(rowQuads) * s.ny;
-  const std::size_t storeRow = std::size_t(y0) * rowQuads + l.quad;  // row r's: + r rows
+  const std::size_t planeUnits = std::size_t(rowUnits) * s.ny;
+  const std::size_t storeRow =  // row r's: + r rows
+      std::size_t(y0) * rowUnits + std::size_t(l.quad) * Units::kAQuad;
   bool makesMu[R], updates[R], writes[R];
   int slot[R], edgeSlot[R];  // row r's place in a [TR] buffer, its edge's in a [kRows * 2] one
   std::size_t loadRow[R];
@@ -629,41 +685,47 @@ __device__ __forceinline__ void marchSlab(const float4* in, const float4* base, 
     writes[r] = updates[r] && l.inRow;
     slot[r] = i * 32 + lane;
     edgeSlot[r] = i * 2 + (l.last ? 1 : 0);
-    loadRow[r] = std::size_t(tileWrap(y0 + r, s.ny)) * rowQuads;
+    loadRow[r] = std::size_t(tileWrap(y0 + r, s.ny)) * rowUnits;
   }
   const auto load = [&](int r, int z) {
-    const std::size_t row = std::size_t(march.plane(z, s.nz)) * planeQuads + loadRow[r];
-    return QuadRow{in[row + l.column], l.loadEdge(in, row)};
+    const std::size_t row = std::size_t(march.plane(z, s.nz)) * planeUnits + loadRow[r];
+    return QuadRow{Units::load(in, row, l.column, rowUnits), l.loadEdge(in, row)};
   };
   const int z0 = march.z0, end = march.end;
   // Plane q's stage is (q - z0) % kStages. A thread reads only the stages it copied itself, so
   // waiting for its own copies is enough; a stage is copied into again a plane after it was read,
   // past a barrier. The copies run ahead of the march from `ahead`, the offset of each of this
   // thread's rows in plane q, stepped a plane at a time (back, marching down) and wrapped past the
-  // grid's last plane (32 bits: the launcher sends no field of 2^32 float4s or more).
-  const unsigned fieldQuads = unsigned(planeQuads) * unsigned(s.nz);
-  const unsigned step = march.down ? fieldQuads - unsigned(planeQuads) : unsigned(planeQuads);
+  // grid's last plane (32 bits: the launcher sends no field of 2^32 units or more).
+  const unsigned fieldUnits = unsigned(planeUnits) * unsigned(s.nz);
+  const unsigned step = march.down ? fieldUnits - unsigned(planeUnits) : unsigned(planeUnits);
   unsigned ahead[R];
   WS_UNROLL
   for (int r = 0; r < R; ++r)
-    ahead[r] = unsigned(march.onGrid(z0, s.nz)) * unsigned(planeQuads) + unsigned(loadRow[r]);
+    ahead[r] = unsigned(march.onGrid(z0, s.nz)) * unsigned(planeUnits) + unsigned(loadRow[r]);
   // The copies of plane q (phi and the edge) and of the base at q - 2 into `stage`, as one group.
   // Past the last plane the march needs (end + 1) they go on, into stages never read: cheaper than
   // checking every plane (Euler up to 3% faster at 256^3, RK2 the same: runs 98-99 of 2026-11-30).
   const auto issue = [&](int q, int stage) {
     WS_UNROLL
     for (int r = 0; r < R; ++r) {
-      __pipeline_memcpy_async(&phiStages[stage * TR + slot[r]], in + ahead[r] + l.column,
-                              sizeof(float4));
+      Units::copy(&phiStages[stage * TR + slot[r]], in, ahead[r], l.column, rowUnits);
       if (hasEdge)
         __pipeline_memcpy_async(&edgeStages[stage * kRows * 2 + edgeSlot[r]],
                                 l.edgeOf(in + ahead[r]), sizeof(float2));
-      if (!kSameBase && writes[r] && q - 2 >= z0 && q - 2 < end)
-        __pipeline_memcpy_async(&baseStages[stage * TR + slot[r]],
-                                &base[std::size_t(march.onGrid(q - 2, s.nz)) * planeQuads +
-                                      storeRow + std::size_t(r) * rowQuads],
-                                sizeof(float4));
-      ahead[r] = ahead[r] >= fieldQuads - step ? ahead[r] - (fieldQuads - step) : ahead[r] + step;
+      if (!kSameBase && writes[r] && q - 2 >= z0 && q - 2 < end) {
+        // The lane's own quad (on the row): a half quad's second pair is never used.
+        const Unit* const from = base + std::size_t(march.onGrid(q - 2, s.nz)) * planeUnits +
+                                 storeRow + std::size_t(r) * rowUnits;
+        if constexpr (kPairs) {
+          float2* const halves = reinterpret_cast<float2*>(&baseStages[stage * TR + slot[r]]);
+          __pipeline_memcpy_async(halves, from, sizeof(float2));
+          if (!l.half) __pipeline_memcpy_async(halves + 1, from + 1, sizeof(float2));
+        } else {
+          __pipeline_memcpy_async(&baseStages[stage * TR + slot[r]], from, sizeof(float4));
+        }
+      }
+      ahead[r] = ahead[r] >= fieldUnits - step ? ahead[r] - (fieldUnits - step) : ahead[r] + step;
     }
     __pipeline_commit();
   };
@@ -679,8 +741,8 @@ __device__ __forceinline__ void marchSlab(const float4* in, const float4* base, 
   WS_UNROLL
   for (int q = 0; q < kStages - 1; ++q) issue(z0 + q, q);
   // Row 0's result at plane z, a plane on (back, marching down) a turn.
-  std::size_t at = std::size_t(march.onGrid(z0, s.nz)) * planeQuads + storeRow;
-  const std::size_t atStep = march.down ? std::size_t(0) - planeQuads : planeQuads;
+  std::size_t at = std::size_t(march.onGrid(z0, s.nz)) * planeUnits + storeRow;
+  const std::size_t atStep = march.down ? std::size_t(0) - planeUnits : planeUnits;
   // Plane z's turn: mu at z + 1, and plane z updated where it has `started` and a row updates.
   // Plane z + 2 lands in `stage` (a std::integral_constant: the stage's and the exchange buffer's
   // offsets are constants).
@@ -758,7 +820,7 @@ __device__ __forceinline__ void marchSlab(const float4* in, const float4* base, 
                                              part(muBack[r].cells, i) + part(muFront[r].cells, i)),
                          k);
         });
-        if (l.inRow) out[at + std::size_t(r) * rowQuads] = updated;
+        if (l.inRow) Units::store(out, at + std::size_t(r) * rowUnits, updated, l.half);
       }
     }
     if (started) at += atStep;
@@ -782,15 +844,16 @@ __device__ __forceinline__ void marchSlab(const float4* in, const float4* base, 
 
 // A pass of the march, launched once a pass: block (x, y, z) marches up through part z of the
 // planes (ch_parts.h).
-template <typename S, bool kConst, bool kSameBase>
+template <typename S, bool kConst, bool kSameBase, bool kPairs>
 __global__ void __launch_bounds__(S::kThreads)
-    vectorKernel3d(const float4* in, const float4* base, float4* out, Shape s, float h,
+    vectorKernel3d(const float* in, const float* base, float* out, Shape s, float h,
                    Coefficients argument) {
   waitForPreviousGrid();  // launched to overlap the previous pass: see shufflePass
   letNextGridStart();
   const int parts = int(gridDim.z), zPart = int(blockIdx.z);
   const SlabMarch march{partStart(zPart, parts, s.nz), partStart(zPart + 1, parts, s.nz), false};
-  marchSlab<S, kConst, kSameBase>(in, base, out, s, h, coefficientsOf<kConst>(argument), march);
+  marchSlab<S, kConst, kSameBase, kPairs>(in, base, out, s, h, coefficientsOf<kConst>(argument),
+                                          march);
 }
 
 // ---- The 3-D march with resident blocks ------------------------------------------------------
@@ -811,9 +874,9 @@ __global__ void __launch_bounds__(S::kThreads)
 
 // The passes of one resident launch (residentKernel3d).
 struct ResidentPasses {
-  float4* phi;    // the field as the launch starts (RK2: the field throughout)
-  float4* other;  // Euler: the next field (the passes swap them); RK2: the stage
-  int count;      // passes: Euler steps, or twice the RK2 steps (the half step, then the final)
+  float* phi;    // the field as the launch starts (RK2: the field throughout)
+  float* other;  // Euler: the next field (the passes swap them); RK2: the stage
+  int count;     // passes: Euler steps, or twice the RK2 steps (the half step, then the final)
   bool rk2;
   bool oddBefore;  // the launches before made an odd number of passes: each part turns round
   unsigned* done;  // a counter a block, zero at the launch: the passes it has finished
@@ -858,7 +921,7 @@ __device__ __forceinline__ void finishPass(unsigned* done, unsigned passes) {
 }
 
 // All of a launch's passes, each block staying on its part of the planes (ch_parts.h) throughout.
-template <typename S, bool kConst>
+template <typename S, bool kConst, bool kPairs>
 __global__ void __launch_bounds__(S::kThreads, 1)
     residentKernel3d(ResidentPasses p, Shape s, Coefficients argument) {
   const Coefficients k = coefficientsOf<kConst>(argument);
@@ -870,13 +933,14 @@ __global__ void __launch_bounds__(S::kThreads, 1)
     const SlabMarch march =
         down ? SlabMarch{s.nz - last, s.nz - first, true} : SlabMarch{first, last, false};
     if (p.rk2 && (pass & 1)) {
-      marchSlab<S, kConst, false>(p.other, p.phi, p.phi, s, passStep(Pass::Final, k), k, march);
+      marchSlab<S, kConst, false, kPairs>(p.other, p.phi, p.phi, s, passStep(Pass::Final, k), k,
+                                          march);
     } else {
       // Euler's pass from the field into the next, or back; RK2's half step into the stage.
       const bool back = !p.rk2 && (pass & 1);
-      const float4* in = back ? p.other : p.phi;
-      marchSlab<S, kConst, true>(in, in, back ? p.phi : p.other, s,
-                                 passStep(p.rk2 ? Pass::Half : Pass::Euler, k), k, march);
+      const float* in = back ? p.other : p.phi;
+      marchSlab<S, kConst, true, kPairs>(in, in, back ? p.phi : p.other, s,
+                                         passStep(p.rk2 ? Pass::Half : Pass::Euler, k), k, march);
     }
     finishPass(p.done, unsigned(pass + 1));
   }
