@@ -4,16 +4,16 @@
 # 16 bytes, the side |b - a|^2 stored beside a) where main reads six 4-byte ones and computes the
 # side at every evaluation: 7 of some 65 instructions a triangle an evaluation fewer, 32 bytes a
 # triangle in the thread's local memory where main has 24. Nsight Compute (2026-11-22) put a third
-# of the class kernel's stalls on L1TEX (its local loads). The working tree carries the change
-# (run151-fan-vectors.patch, uncommitted); /tmp/q is the same tree with it taken back. Both built
-# at once; the 3.6M torus alternately, twice; mesh tests; memcheck and racecheck.
+# of the class kernel's stalls on L1TEX (its local loads). /tmp/p is the tree with
+# run151-fan-vectors.patch applied, /tmp/q the tree as it is (main). Both built at once; the 3.6M
+# torus alternately, twice; mesh tests; memcheck and racecheck.
 cd "$(dirname "$0")"/../../..
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader; date -u
 P=docs/gpu-runs/2026-12-07-mesh-search/run151-fan-vectors.patch
 rm -rf /tmp/p /tmp/q /tmp/bp /tmp/bq && mkdir /tmp/p /tmp/q
 tar --exclude=./.devdeps --exclude=./.git --exclude=./build -cf - . | tar -xf - -C /tmp/p
 tar --exclude=./.devdeps --exclude=./.git --exclude=./build -cf - . | tar -xf - -C /tmp/q
-(cd /tmp/q && patch -R -p1 -s < $P) || exit 1
+(cd /tmp/p && patch -p1 -s < $P) || exit 1
 s=$(date +%s)
 for t in p q; do
   (cmake -S /tmp/$t -B /tmp/b$t -G Ninja -DCMAKE_BUILD_TYPE=Release > /tmp/configure-$t.log 2>&1 &&
