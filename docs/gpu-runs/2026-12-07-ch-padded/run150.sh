@@ -21,11 +21,12 @@ bench() {  # size integrator [sync]
     --steps-per-sample 20 --size $1 --set cahn-hilliard.integrator=$2 \
     --set "cahn-hilliard.pass_sync=${3:-neighbours}" --json /tmp/j/$1-$2-${3// /-}.json \
     > /tmp/j/$1-$2.log 2>&1
-  grep "^cuda" /tmp/j/$1-$2.log | awk '{print $4, $NF "%"}' || tail -2 /tmp/j/$1-$2.log
+  if grep -q "^cuda" /tmp/j/$1-$2.log; then grep "^cuda" /tmp/j/$1-$2.log | awk '{print $4, $NF "%"}'
+  else tail -2 /tmp/j/$1-$2.log; fi
 }
 for w in 320 322 324 318 326 328 336; do for i in RK2 Euler; do bench ${w}x320x320 $i; done; done
 tar -czf $OUT/run150.tgz -C /tmp j
-NCU="/usr/local/cuda/bin/ncu --clock-control none --launch-skip 6 --launch-count 2 --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section InstructionStats --section LaunchStats --section SchedulerStats"
+NCU="$(command -v ncu || echo /usr/local/cuda/bin/ncu) --clock-control none --launch-skip 6 --launch-count 2 --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section InstructionStats --section LaunchStats --section SchedulerStats"
 for w in 320 322; do
   timeout 150 $NCU --kernel-name regex:vectorKernel3d $W bench --module cahn-hilliard --backend cuda \
     --variant shuffle --size ${w}x320x320 --set cahn-hilliard.integrator=Euler \
