@@ -53,8 +53,7 @@ TEST(ChCuda, EveryKernelFollowsTheCpuOnFreshRandomFields) {
   // path holds four columns a lane where the width is a multiple of four in 2-D (96, 100, 256,
   // 1032; 32) and in 3-D where it is a multiple of two and fills at least five sixths of its
   // warps of 128 columns (128, 256, 118, 246; 128, 118); a column elsewhere (150, 36, 37, 40; 30,
-  // 13, 36). 1032 ends 2.06 warps into a block of 4: whole warps
-  // past the row; 128x20x72 and 256x18x40 have partial blocks of rows and of planes, 128x70x12
+  // 13, 36). 1032 ends 2.06 warps into a block of 4: whole warps past the row; 128x20x72 and 256x18x40 have partial blocks of rows and of planes, 128x70x12
   // (and 128x40x5) several blocks of rows, the last partial. The 3-D four-column sizes six planes
   // deep or more take resident blocks (pass_sync "neighbours", the default): 128x20x72 in twelve
   // parts of the planes, 256x18x40 in six, 128x70x12 in two. 118 and 246 wide rows are an odd

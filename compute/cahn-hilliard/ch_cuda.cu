@@ -580,13 +580,10 @@ class CudaEngine final : public ChEngine {
       WS_CUDA_CHECK(cudaGetDevice(&device));
       WS_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
       if (!cooperative || !slabFits()) return 0;
-      int fewest = -1;
-      for (const bool constant : {false, true})
-        for (const bool pairs : {false, true}) {
-          const int blocks = slabBlocksAtOnce(residentKernel(constant, pairs));
-          fewest = fewest < 0 ? blocks : std::min(fewest, blocks);
-        }
-      return fewest;
+      return std::min({slabBlocksAtOnce(residentKernel(false, false)),
+                       slabBlocksAtOnce(residentKernel(false, true)),
+                       slabBlocksAtOnce(residentKernel(true, false)),
+                       slabBlocksAtOnce(residentKernel(true, true))});
     }();
     return wave;
   }

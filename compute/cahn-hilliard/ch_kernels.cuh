@@ -631,6 +631,17 @@ struct SlabUnits {
       __pipeline_memcpy_async(to, field + row + q, sizeof(float4));
     }
   }
+  // Copies a lane's own quad at unit `at` (its first) into `to` asynchronously: the half quad's
+  // first pair only (its second is never used).
+  static __device__ void copyOwn(float4* to, const Unit* at, bool half) {
+    if constexpr (kPairs) {
+      float2* const halves = reinterpret_cast<float2*>(to);
+      __pipeline_memcpy_async(halves, at, sizeof(float2));
+      if (!half) __pipeline_memcpy_async(halves + 1, at + 1, sizeof(float2));
+    } else {
+      __pipeline_memcpy_async(to, at, sizeof(float4));
+    }
+  }
   // Stores a lane's four cells at unit `at` (its quad's first), the half quad's first two only.
   static __device__ void store(Unit* field, std::size_t at, const float4& v, bool half) {
     if constexpr (kPairs) {
@@ -713,18 +724,11 @@ __device__ __forceinline__ void marchSlab(const float* inField, const float* bas
       if (hasEdge)
         __pipeline_memcpy_async(&edgeStages[stage * kRows * 2 + edgeSlot[r]],
                                 l.edgeOf(in + ahead[r]), sizeof(float2));
-      if (!kSameBase && writes[r] && q - 2 >= z0 && q - 2 < end) {
-        // The lane's own quad (on the row): a half quad's second pair is never used.
-        const Unit* const from = base + std::size_t(march.onGrid(q - 2, s.nz)) * planeUnits +
-                                 storeRow + std::size_t(r) * rowUnits;
-        if constexpr (kPairs) {
-          float2* const halves = reinterpret_cast<float2*>(&baseStages[stage * TR + slot[r]]);
-          __pipeline_memcpy_async(halves, from, sizeof(float2));
-          if (!l.half) __pipeline_memcpy_async(halves + 1, from + 1, sizeof(float2));
-        } else {
-          __pipeline_memcpy_async(&baseStages[stage * TR + slot[r]], from, sizeof(float4));
-        }
-      }
+      if (!kSameBase && writes[r] && q - 2 >= z0 && q - 2 < end)
+        Units::copyOwn(&baseStages[stage * TR + slot[r]],
+                       base + std::size_t(march.onGrid(q - 2, s.nz)) * planeUnits + storeRow +
+                           std::size_t(r) * rowUnits,
+                       l.half);
       ahead[r] = ahead[r] >= fieldUnits - step ? ahead[r] - (fieldUnits - step) : ahead[r] + step;
     }
     __pipeline_commit();
