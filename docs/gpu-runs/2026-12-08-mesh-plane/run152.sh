@@ -13,7 +13,8 @@
 #      |b - a|^2 (three 16-byte loads), the area's normal at p as four multiply-adds and the fold
 #      guard a dot; (56, 832). Its risk: its cache, some 288 bytes a thread at 6 triangles, 295 KB
 #      an SM at 32 warps, past the L1 (main's 147 KB fit), where a third of main's stalls were.
-# Then the fastest (by round 2) beside main: first-fit colouring, the 1M torus, double precision;
+# (Colouring: first fit, main's default since 2026-12-08.) Then the fastest (by round 2) beside
+# main: Jones-Plassmann colouring (the default before), the 1M torus, double precision;
 # mesh_opt_cuda_test, mesh_module_test, memcheck and racecheck on it.
 cd "$(dirname "$0")"/../../..
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader; date -u
@@ -49,8 +50,8 @@ tar -czf $OUT/run152.tgz -C /tmp k
 w=$(for t in f l s; do echo "$(grep -h "^cuda" /tmp/k/3600000-${t}2.log | awk '{print $5}') $t"; done |
   awk "NF == 2" | sort -g | head -1 | cut -d" " -f2)
 echo "on with ${w:=l}"
-bench $w 3600000 $w-first-fit "--set mesh.colouring=first-fit"
-bench q 3600000 q-first-fit "--set mesh.colouring=first-fit"
+bench $w 3600000 $w-jones-plassmann "--set mesh.colouring=jones-plassmann"
+bench q 3600000 q-jones-plassmann "--set mesh.colouring=jones-plassmann"
 bench $w 1000000 $w; bench q 1000000 q
 bench $w 3600000 $w-double "--set mesh.precision=fp64"
 bench q 3600000 q-double "--set mesh.precision=fp64"
