@@ -205,7 +205,10 @@ TEST(Gui, ALongSetUpShowsItsProgressAndEscapeCancelsIt) {
   const std::string script = std::string(WARPSCOPE_BIN) +
                              " --module graph --backend cpu --window 1260x880 --ui-script " + dir +
                              "/cancel.ui & pid=$!; "
-                             "xdotool search --sync --name warpscope > /dev/null; sleep 4; "
+                             // Escape once the set-up shows its progress (the title says so):
+                             // sooner, the panels would take it; under the sanitizers on a busy
+                             // machine, four seconds were once too few (CI, 2026-12-08).
+                             "timeout 300 xdotool search --sync --name 'Esc cancels' > /dev/null; "
                              "xdotool mousemove 630 440 sleep 0.3 key Escape; wait $pid";
   const auto start = std::chrono::steady_clock::now();
   const auto result = runUnderXvfb(script);
