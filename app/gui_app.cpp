@@ -334,9 +334,8 @@ ui::Settings startingSettings(const GuiOptions& options, LabOptions& lab) {
 // frame on the CPU), in place of the panels and the view, which it is changing: what the work is
 // doing, how far it is, and Cancel (Escape and closing the window cancel too). The window's title
 // says it as well ("warpscope - laying out the graph - Esc cancels"), for a window out of sight
-// (and for tests, which wait for it); `title` is the one set last, set again only when it changes.
-void drawWorkingFrame(GLFWwindow* window, std::vector<KeyPress>& keyPresses, Progress& progress,
-                      std::string& title) {
+// (and for tests, which wait for it).
+void drawWorkingFrame(GLFWwindow* window, std::vector<KeyPress>& keyPresses, Progress& progress) {
   glfwPollEvents();
   for (const KeyPress& press : keyPresses)
     if (press.key == GLFW_KEY_ESCAPE) progress.cancel();
@@ -357,10 +356,7 @@ void drawWorkingFrame(GLFWwindow* window, std::vector<KeyPress>& keyPresses, Pro
                             : now.what.empty()   ? "working..."
                                                  : now.what;
   ImGui::TextUnformatted(doing.c_str());
-  if (const std::string shown = "warpscope - " + doing + " - Esc cancels"; shown != title) {
-    title = shown;
-    glfwSetWindowTitle(window, title.c_str());
-  }
+  glfwSetWindowTitle(window, ("warpscope - " + doing + " - Esc cancels").c_str());
   // Unknown progress: a bar that sweeps, without a percentage.
   const bool known = now.done >= 0;
   ImGui::ProgressBar(known ? float(now.done) : std::fmod(float(ImGui::GetTime()), 1.0f),
@@ -482,9 +478,8 @@ int runGui(const GuiOptions& options) {
     long frames = 0;
     auto lastTitle = std::chrono::steady_clock::now();
 
-    std::string workingTitle;
     const auto working = [&](Progress& progress) {
-      drawWorkingFrame(window, keyPresses, progress, workingTitle);
+      drawWorkingFrame(window, keyPresses, progress);
       lastTitle = {};  // the lab's title again on the first frame after the work
     };
     while (!glfwWindowShouldClose(window) && !quit && !interrupted()) {
@@ -603,7 +598,6 @@ int runGui(const GuiOptions& options) {
         char fps[32];
         std::snprintf(fps, sizeof fps, " - %.0f fps", 1000.0 / std::max(lab.frameMs(), 1e-3));
         glfwSetWindowTitle(window, (title + fps).c_str());
-        workingTitle.clear();
       }
     }
     rememberSettings(window, lab, context);
